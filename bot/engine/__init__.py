@@ -1,0 +1,1 @@
+"""Pure rules engine: cards, shuffles and the four games. Standard library only."""

@@ -1,0 +1,140 @@
+"""Cards, ranks, suits and the deck builders of every game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Callable
+
+
+class Suit(Enum):
+    """A card suit; the value is the one-letter code used in snapshots."""
+
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+    CLUBS = "C"
+
+    @property
+    def symbol(self) -> str:
+        """The suit as a symbol for display."""
+        return {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[self.value]
+
+
+class Rank(Enum):
+    """A card rank; the value is the code used in snapshots (T is ten, X a joker)."""
+
+    ACE = "A"
+    TWO = "2"
+    THREE = "3"
+    FOUR = "4"
+    FIVE = "5"
+    SIX = "6"
+    SEVEN = "7"
+    EIGHT = "8"
+    NINE = "9"
+    TEN = "T"
+    JACK = "J"
+    QUEEN = "Q"
+    KING = "K"
+    JOKER = "X"
+
+    @property
+    def label(self) -> str:
+        """The rank as players write it."""
+        return {"T": "10", "X": "Joker"}.get(self.value, self.value)
+
+    @property
+    def pip(self) -> int:
+        """Face value: ace 1, 2-10 as printed, court cards and jokers 10."""
+        if self is Rank.ACE:
+            return 1
+        if self.value.isdigit():
+            return int(self.value)
+        return 10
+
+    @property
+    def is_court(self) -> bool:
+        """True for jack, queen and king."""
+        return self in (Rank.JACK, Rank.QUEEN, Rank.KING)
+
+
+STANDARD_RANKS: tuple[Rank, ...] = tuple(r for r in Rank if r is not Rank.JOKER)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """One playing card. Jokers use the spades (black) and hearts (red) suits."""
+
+    rank: Rank
+    suit: Suit
+
+    @property
+    def code(self) -> str:
+        """Two-letter code, e.g. ``AS``, ``TH``, ``XS``; stable across versions."""
+        return self.rank.value + self.suit.value
+
+    @classmethod
+    def parse(cls, code: str) -> Card:
+        """Build a card from its code (``AS``) or its label (``10H``, ``A♠``)."""
+        text = code.strip().upper().replace("10", "T")
+        for suit in Suit:
+            text = text.replace(suit.symbol, suit.value)
+        if len(text) != 2:
+            raise ValueError(f"bad card code {code!r}")
+        return cls(Rank(text[0]), Suit(text[1]))
+
+    def __str__(self) -> str:
+        if self.rank is Rank.JOKER:
+            return "🃏"
+        return f"{self.rank.label}{self.suit.symbol}"
+
+
+def pack52() -> list[Card]:
+    """A standard 52-card pack in a fixed order (suits then ranks)."""
+    return [Card(r, s) for s in Suit for r in STANDARD_RANKS]
+
+
+def shoe(decks: int) -> list[Card]:
+    """An n-deck blackjack shoe in a fixed order."""
+    if decks < 1:
+        raise ValueError("a shoe needs at least one deck")
+    return pack52() * decks
+
+
+def pirate54() -> list[Card]:
+    """The Pirate 21 deck: 52 cards plus two jokers (court cards and jokers are Pirates)."""
+    return pack52() + [Card(Rank.JOKER, Suit.SPADES), Card(Rank.JOKER, Suit.HEARTS)]
+
+
+def sept40() -> list[Card]:
+    """The 40-card Sept et demi deck: ace to 7 and the court cards."""
+    keep = {Rank.ACE, Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE, Rank.SIX, Rank.SEVEN,
+            Rank.JACK, Rank.QUEEN, Rank.KING}
+    return [c for c in pack52() if c.rank in keep]
+
+
+def piquet32() -> list[Card]:
+    """The 32-card piquet deck: 7 to ace."""
+    keep = {Rank.SEVEN, Rank.EIGHT, Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING,
+            Rank.ACE}
+    return [c for c in pack52() if c.rank in keep]
+
+
+DECKS: dict[str, Callable[[], list[Card]]] = {
+    "std52": pack52,
+    "pirate54": pirate54,
+    "sept40": sept40,
+    "sept32": piquet32,
+}
+
+
+def build_deck(spec: str) -> list[Card]:
+    """Build an unshuffled deck from a spec such as ``std52``, ``std52*6`` or ``sept40``."""
+    name, _, count = spec.partition("*")
+    if name not in DECKS:
+        raise ValueError(f"unknown deck {name!r}")
+    n = int(count) if count else 1
+    if n < 1:
+        raise ValueError("deck count must be positive")
+    return DECKS[name]() * n

@@ -1,0 +1,85 @@
+"""Hand totals: blackjack soft/hard totals, fixed-value aces and Sept et demi half-points."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from .cards import Card, Rank
+
+
+@dataclass(frozen=True, slots=True)
+class BJTotal:
+    """A blackjack total: the best value <= 21 if any, and whether an ace counts 11."""
+
+    value: int
+    soft: bool
+
+    @property
+    def bust(self) -> bool:
+        """True when over 21."""
+        return self.value > 21
+
+
+def bj_value(card: Card) -> int:
+    """Blackjack value of one card with aces as 1 (court cards and jokers 10)."""
+    return card.rank.pip
+
+
+def bj_total(cards: Iterable[Card]) -> BJTotal:
+    """Best blackjack total: aces count 11 while that does not bust the hand."""
+    hard = 0
+    aces = 0
+    for card in cards:
+        hard += bj_value(card)
+        if card.rank is Rank.ACE:
+            aces += 1
+    if aces and hard + 10 <= 21:
+        return BJTotal(hard + 10, True)
+    return BJTotal(hard, False)
+
+
+def is_blackjack(cards: Iterable[Card]) -> bool:
+    """A two-card 21 (ace and a ten-value card)."""
+    hand = list(cards)
+    return len(hand) == 2 and bj_total(hand).value == 21
+
+
+def same_value(a: Card, b: Card) -> bool:
+    """Split eligibility: two cards of the same blackjack value (K and 10 qualify)."""
+    return bj_value(a) == bj_value(b)
+
+
+def fixed_total(cards: Iterable[Card], ace_values: Iterable[int]) -> int:
+    """Casino 21 total where each ace's value (1 or 11) was fixed when drawn.
+
+    ``ace_values`` lists the chosen values of the aces in the order they appear.
+    """
+    values = iter(ace_values)
+    total = 0
+    for card in cards:
+        total += next(values) if card.rank is Rank.ACE else bj_value(card)
+    return total
+
+
+SEPT40_HALF_POINTS: dict[Rank, int] = {
+    Rank.ACE: 2, Rank.TWO: 4, Rank.THREE: 6, Rank.FOUR: 8, Rank.FIVE: 10, Rank.SIX: 12,
+    Rank.SEVEN: 14, Rank.JACK: 1, Rank.QUEEN: 1, Rank.KING: 1,
+}
+SEPT32_HALF_POINTS: dict[Rank, int] = {
+    Rank.ACE: 14, Rank.KING: 8, Rank.QUEEN: 6, Rank.JACK: 4,
+    Rank.TEN: 1, Rank.NINE: 1, Rank.EIGHT: 1, Rank.SEVEN: 1,
+}
+SEPT_ET_DEMI = 15  # 7½ in half-points
+
+
+def half_points(cards: Iterable[Card], deck: str = "40") -> int:
+    """Sept et demi total in integer half-points (7½ = 15) for the 40 or 32-card deck."""
+    table = SEPT40_HALF_POINTS if deck == "40" else SEPT32_HALF_POINTS
+    return sum(table[c.rank] for c in cards)
+
+
+def format_half_points(points: int) -> str:
+    """Show half-points as players write them: 15 -> '7½', 4 -> '2'."""
+    whole, half = divmod(points, 2)
+    return f"{whole}½" if half else str(whole)
