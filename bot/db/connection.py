@@ -1,0 +1,81 @@
+"""One aiosqlite connection per process, with serialised ``BEGIN IMMEDIATE`` transactions."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import aiosqlite
+
+BUSY_TIMEOUT_MS = 5000
+
+
+class Database:
+    """The process's database connection. Every write goes through :meth:`transaction`."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+        self.conn = conn
+        self.path = path
+        # aiosqlite runs one connection on one thread, but two tasks could still interleave
+        # statements of two transactions on it: the lock makes each transaction exclusive.
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Database:
+        """Open (creating parent folders) and configure the connection."""
+        path = str(path)
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        conn.row_factory = aiosqlite.Row
+        await conn.execute("PRAGMA journal_mode=WAL")
+        await conn.execute("PRAGMA synchronous=NORMAL")
+        await conn.execute("PRAGMA foreign_keys=ON")
+        await conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        return cls(conn, path)
+
+    async def close(self) -> None:
+        """Close the connection (waits for a running transaction)."""
+        async with self._lock:
+            await self.conn.close()
+
+    @property
+    def in_transaction(self) -> bool:
+        """True while a transaction holds the connection."""
+        return self._lock.locked()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` if the block raises."""
+        async with self._lock:
+            await self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+            except BaseException:
+                await self.conn.execute("ROLLBACK")
+                raise
+            else:
+                await self.conn.execute("COMMIT")
+
+    async def fetchone(self, sql: str, params: tuple[object, ...] = ()) -> sqlite3.Row | None:
+        """Read one row outside any transaction (waits for a running one)."""
+        async with self._lock, self.conn.execute(sql, params) as cur:
+            return await cur.fetchone()
+
+    async def fetchall(self, sql: str, params: tuple[object, ...] = ()) -> list[sqlite3.Row]:
+        """Read all rows outside any transaction (waits for a running one)."""
+        async with self._lock, self.conn.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+    async def backup(self, target: str | Path) -> None:
+        """Online copy of the database with SQLite's backup API."""
+        Path(target).parent.mkdir(parents=True, exist_ok=True)
+        async with self._lock:
+            dest = await aiosqlite.connect(str(target))
+            try:
+                await self.conn.backup(dest)
+            finally:
+                await dest.close()
