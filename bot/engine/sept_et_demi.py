@@ -46,9 +46,9 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 from .base import (
     FUND,
@@ -78,18 +78,9 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 DECK_SPECS: dict[str, str] = {"40": "sept40", "32": "sept32"}
 
-#: Default table options (RULES.md section 4).
-DEFAULT_OPTIONS: dict[str, Any] = {
-    "deck": "40",
-    "buy_in": 200,
-    "min_bet": 1,
-    "guarantee_fund": 500,
-    "rounds": None,
-}
-
 #: Stable IllegalAction codes (the UI translates them); English text for logs and tests.
 ERROR_CODES: dict[str, str] = {
-    "game_finished": "the game is over",
+    "game_over": "the game is over",
     "unknown_action": "this game does not know that action",
     "no_player": "this action needs a player",
     "system_only": "only the system may do this",
@@ -114,6 +105,9 @@ ERROR_CODES: dict[str, str] = {
     "no_timer": "no timer runs now",
 }
 
+#: The same codes as a set (the classic engine's name for it).
+ILLEGAL_CODES: frozenset[str] = frozenset(ERROR_CODES)
+
 # Round statuses of a player.
 IDLE = "idle"  # not in this round (banker, not dealt, between games)
 DEALT = "dealt"  # has a card, has not bet yet
@@ -132,31 +126,64 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def validate_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Return the full option set (defaults filled in) or raise :class:`InvalidOptions`."""
-    out = dict(DEFAULT_OPTIONS)
-    for key, value in (options or {}).items():
-        if key not in DEFAULT_OPTIONS:
-            raise InvalidOptions("unknown_option", name=key)
-        out[key] = value
-    deck = out["deck"]
-    if deck not in DECK_SPECS:
-        raise InvalidOptions("bad_deck", value=deck, allowed=sorted(DECK_SPECS))
-    for name in ("buy_in", "min_bet", "guarantee_fund"):
-        if not _is_int(out[name]):
-            raise InvalidOptions("not_an_integer", name=name, value=out[name])
-    if out["min_bet"] < 1:
-        raise InvalidOptions("min_bet_too_small", value=out["min_bet"], min=1)
-    if out["buy_in"] < 2 * out["min_bet"]:
-        raise InvalidOptions("buy_in_too_small", value=out["buy_in"], min=2 * out["min_bet"])
-    if out["buy_in"] > 10**12 or out["guarantee_fund"] > 10**12:
-        raise InvalidOptions("too_large", max=10**12)
-    if out["guarantee_fund"] < 0:
-        raise InvalidOptions("fund_negative", value=out["guarantee_fund"])
-    rounds = out["rounds"]
-    if rounds is not None and (not _is_int(rounds) or rounds < 1):
-        raise InvalidOptions("bad_rounds", value=rounds)
-    return out
+@dataclass(frozen=True, slots=True)
+class SeptEtDemiOptions:
+    """Per-table options of Sept et demi (RULES.md section 4) with their defaults."""
+
+    deck: str = "40"  # "40" or "32"
+    buy_in: int = 200
+    min_bet: int = 1
+    guarantee_fund: int = 500
+    rounds: int | None = None  # None: no round limit
+
+    def validate(self) -> Self:
+        """Raise :class:`InvalidOptions` for the first problem; return self."""
+        if self.deck not in DECK_SPECS:
+            raise InvalidOptions("bad_deck", value=self.deck, choices=sorted(DECK_SPECS))
+        for name in ("buy_in", "min_bet", "guarantee_fund"):
+            if not _is_int(getattr(self, name)):
+                raise InvalidOptions("option_not_int", option=name, value=getattr(self, name))
+        if not 1 <= self.min_bet <= 10**9:
+            raise InvalidOptions("min_bet_out_of_range", value=self.min_bet, min=1, max=10**9)
+        if not 2 * self.min_bet <= self.buy_in <= 10**12:
+            raise InvalidOptions(
+                "buy_in_out_of_range", value=self.buy_in, min=2 * self.min_bet, max=10**12
+            )
+        if not 0 <= self.guarantee_fund <= 10**12:
+            raise InvalidOptions(
+                "guarantee_fund_out_of_range", value=self.guarantee_fund, min=0, max=10**12
+            )
+        if self.rounds is not None and (not _is_int(self.rounds) or not 1 <= self.rounds <= 10**6):
+            raise InvalidOptions("rounds_out_of_range", value=self.rounds, min=1, max=10**6)
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SeptEtDemiOptions:
+        """Build and validate options; unknown names raise ``unknown_option``."""
+        names = {f.name for f in fields(cls)}
+        for key in data:
+            if key not in names:
+                raise InvalidOptions("unknown_option", option=key)
+        return cls(**dict(data)).validate()
+
+
+#: Default table options as a dict (for ``/rules``).
+DEFAULT_OPTIONS: dict[str, Any] = SeptEtDemiOptions().to_dict()
+
+
+def validate_options(
+    options: SeptEtDemiOptions | Mapping[str, Any] | None,
+) -> SeptEtDemiOptions:
+    """The validated options (defaults filled in) or :class:`InvalidOptions`."""
+    if options is None:
+        return SeptEtDemiOptions()
+    if isinstance(options, SeptEtDemiOptions):
+        return options.validate()
+    return SeptEtDemiOptions.from_dict(options)
 
 
 @dataclass(slots=True)
@@ -208,18 +235,18 @@ class _Player:
 class SeptEtDemi(Game):
     """The Sept et demi table: see the module docstring for the flow and the choices."""
 
-    GAME = GAME
+    GAME: ClassVar[str] = GAME
 
     def __init__(
         self,
-        host: int,
-        options: Mapping[str, Any] | None = None,
+        options: SeptEtDemiOptions | Mapping[str, Any] | None = None,
         *,
+        host: int | None = None,
         entropy: Entropy = secure_entropy,
     ) -> None:
         super().__init__(entropy=entropy)
-        self.options: dict[str, Any] = validate_options(options)
-        self.host = host
+        self.options: SeptEtDemiOptions = validate_options(options)
+        self.host: int | None = host  # None: the first player to JOIN becomes the host
         self._phase = Phase.LOBBY
         self.players: dict[int, _Player] = {}
         self.order: list[int] = []  # seat order (players who left keep their place)
@@ -250,7 +277,7 @@ class SeptEtDemi(Game):
         The remaining cards follow in their seeded order. The published commitment then no
         longer describes the order, so a real table must never call this.
         """
-        deck = {c.code for c in build_deck(DECK_SPECS[self.options["deck"]])}
+        deck = {c.code for c in build_deck(DECK_SPECS[self.options.deck])}
         if len(set(codes)) != len(codes) or not set(codes) <= deck:
             raise ValueError(f"rigged cards must be distinct cards of the deck: {codes!r}")
         self._rig_next = list(codes)
@@ -260,7 +287,7 @@ class SeptEtDemi(Game):
     @property
     def deck(self) -> str:
         """The deck option: "40" or "32"."""
-        return str(self.options["deck"])
+        return self.options.deck
 
     def points(self, codes: Sequence[str]) -> int:
         """Total of card codes in half-points (7½ = 15)."""
@@ -276,6 +303,10 @@ class SeptEtDemi(Game):
         i = self.order.index(pid)
         ring = self.order[i + 1 :] + self.order[:i]
         return [q for q in ring if self.players[q].seated]
+
+    def _host_seated(self) -> bool:
+        host = self.players.get(self.host) if self.host is not None else None
+        return host is not None and host.seated
 
     def _max_bet(self, p: _Player) -> int:
         return p.stack // 2
@@ -296,7 +327,7 @@ class SeptEtDemi(Game):
         """(min, max) bet ``player`` may place now, or None."""
         if self._phase is not Phase.BETTING or self.to_act != player:
             return None
-        return (int(self.options["min_bet"]), self._max_bet(self.players[player]))
+        return (self.options.min_bet, self._max_bet(self.players[player]))
 
     # ----------------------------------------------------------------- protocol
 
@@ -361,7 +392,7 @@ class SeptEtDemi(Game):
 
     def apply(self, action: Action) -> list[Event]:
         if self._phase is Phase.FINISHED:
-            raise IllegalAction("game_finished")
+            raise IllegalAction("game_over")
         handler = {
             ActionKind.JOIN: self._join,
             ActionKind.LEAVE: self._leave,
@@ -403,10 +434,12 @@ class SeptEtDemi(Game):
             raise IllegalAction("already_seated")
         if len(self.seated()) >= MAX_PLAYERS:
             raise IllegalAction("table_full", max=MAX_PLAYERS)
-        buy_in = int(self.options["buy_in"])
+        buy_in = self.options.buy_in
         amount = buy_in if action.amount is None else action.amount
         if amount != buy_in:
             raise IllegalAction("bad_buy_in", expected=buy_in)
+        if self.host is None:
+            self.host = pid
         if p is None:
             p = _Player(pid, amount)
             self.players[pid] = p
@@ -438,9 +471,8 @@ class SeptEtDemi(Game):
         if self._phase is Phase.LOBBY:
             if p.id == self.host:
                 rest = self.seated()
-                if rest:
-                    self.host = rest[0]
-                    events.append(Event("host_changed", data={"host": self.host}))
+                self.host = rest[0] if rest else None
+                events.append(Event("host_changed", data={"host": self.host}))
         else:
             events += self._check_end(between=True)
         return events
@@ -461,8 +493,7 @@ class SeptEtDemi(Game):
         if self._phase is Phase.BETWEEN_ROUNDS:
             if p is None or not p.seated:
                 return "not_seated"
-            host = self.players.get(self.host)
-            if host is not None and host.seated and pid != self.host:
+            if self._host_seated() and pid != self.host:
                 return "not_host"
             return None
         return "wrong_phase"
@@ -475,7 +506,7 @@ class SeptEtDemi(Game):
         events: list[Event] = []
         if self._phase is Phase.LOBBY:
             self.banker = self.host
-            self.fund = int(self.options["guarantee_fund"])
+            self.fund = self.options.guarantee_fund
             self.fund_open = True
             money: tuple[Money, ...] = ()
             if self.fund:
@@ -487,7 +518,7 @@ class SeptEtDemi(Game):
                         "players": self.seated(),
                         "banker": self.banker,
                         "fund": self.fund,
-                        "options": dict(self.options),
+                        "options": self.options.to_dict(),
                     },
                     money=money,
                 )
@@ -526,7 +557,7 @@ class SeptEtDemi(Game):
                 },
             ),
         ]
-        min_bet = int(self.options["min_bet"])
+        min_bet = self.options.min_bet
         self.round_order = []
         for pid in self._ring_after(banker):
             p = self.players[pid]
@@ -579,7 +610,7 @@ class SeptEtDemi(Game):
         amount = action.amount
         if amount is None or not _is_int(amount):
             raise IllegalAction("bad_amount")
-        lo, hi = int(self.options["min_bet"]), self._max_bet(p)
+        lo, hi = self.options.min_bet, self._max_bet(p)
         if amount < lo:
             raise IllegalAction("bet_too_small", min=lo, max=hi)
         if amount > hi:
@@ -1021,7 +1052,7 @@ class SeptEtDemi(Game):
         with_chips = [pid for pid in self.seated() if self.players[pid].stack > 0]
         if len(with_chips) < MIN_PLAYERS:
             return self._finish("last_player" if with_chips else "no_players")
-        limit = self.options["rounds"]
+        limit = self.options.rounds
         if not between and limit is not None and self.rounds_played >= limit:
             return self._finish("rounds")
         if self._vote_majority():
@@ -1179,18 +1210,18 @@ class SeptEtDemi(Game):
         return {
             "game": GAME,
             "phase": self._phase.value,
-            "options": dict(self.options),
+            "options": self.options.to_dict(),
             "host": self.host,
             "round": self.round,
             "rounds_played": self.rounds_played,
-            "rounds_limit": self.options["rounds"],
+            "rounds_limit": self.options.rounds,
             "banker": self.banker,
             "to_act": self.to_act,
             "deadline": self.deadline.value if self.deadline else None,
             "pot": self.pot,
             "fund": {
                 "balance": self.fund,
-                "initial": self.options["guarantee_fund"],
+                "initial": self.options.guarantee_fund,
                 "open": self.fund_open,
             },
             "shoe": shoe,
@@ -1228,7 +1259,7 @@ class SeptEtDemi(Game):
         return {
             "game": GAME,
             "version": 1,
-            "options": dict(self.options),
+            "options": self.options.to_dict(),
             "host": self.host,
             "phase": self._phase.value,
             "players": [self.players[pid].to_dict() for pid in self.order],
@@ -1253,7 +1284,7 @@ class SeptEtDemi(Game):
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, entropy: Entropy = secure_entropy) -> Self:
-        game = cls(int(data["host"]), data["options"], entropy=entropy)
+        game = cls(data["options"], host=data["host"], entropy=entropy)
         game._phase = Phase(data["phase"])
         for d in data["players"]:
             p = _Player.from_dict(d)
@@ -1297,7 +1328,7 @@ def simulate_sept_et_demi(rounds: int, seed: int | str = 0, players: int = 4) ->
     played = 0
 
     def new_game() -> SeptEtDemi:
-        g = SeptEtDemi(1, entropy=seeded_entropy(entropy(games)))
+        g = SeptEtDemi(host=1, entropy=seeded_entropy(entropy(games)))
         for pid in range(1, players + 1):
             g.apply(Action(ActionKind.JOIN, pid))
         g.apply(Action(ActionKind.START, 1))
@@ -1312,7 +1343,8 @@ def simulate_sept_et_demi(rounds: int, seed: int | str = 0, players: int = 4) ->
             games += 1
             continue
         if game.phase is Phase.BETWEEN_ROUNDS:
-            starter = game.host if game.players[game.host].seated else game.seated()[0]
+            starter = game.host if game._host_seated() else game.seated()[0]
+            assert starter is not None
             game.apply(Action(ActionKind.START, starter))
             continue
         pid = game.to_act
