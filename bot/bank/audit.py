@@ -1,0 +1,68 @@
+"""The bank audit: ``python -m bot audit [--guild ID] [--db PATH]``.
+
+Checks, over one guild or all of them:
+- every entry has at least two postings summing to zero (debits equal credits);
+- every cached balance equals the sum of its account's postings;
+- no account but the issuer is negative, and only mint/burn entries touch the issuer;
+- the accounts of each guild (issuer excepted) hold exactly what was minted minus burned,
+  and the issuer holds the opposite;
+- the claims escrow holds exactly the open (pending + held) claims.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+from bot.db import Database
+
+from . import core
+from .models import AuditReport
+from .service import run_sync
+
+DEFAULT_DATABASE_PATH = "data/croupier.sqlite3"
+
+
+async def audit(db: Database, guild_id: int | None = None) -> AuditReport:
+    """Audit the bank in one consistent snapshot (one transaction)."""
+    async with db.transaction() as conn:
+        return await run_sync(conn, core.audit, guild_id)
+
+
+async def _run(path: str, guild_id: int | None) -> AuditReport:
+    db = await Database.open(path)
+    try:
+        return await audit(db, guild_id)
+    finally:
+        await db.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """CLI entry: print the report; exit 0 when clean, 1 on any difference, 2 on error."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bot audit", description="Audit the bank ledger."
+    )
+    parser.add_argument("--guild", type=int, default=None, help="only this guild")
+    parser.add_argument(
+        "--db",
+        default=os.environ.get("DATABASE_PATH", DEFAULT_DATABASE_PATH),
+        help="SQLite database (default: $DATABASE_PATH or %(default)s)",
+    )
+    args = parser.parse_args(argv)
+    if not Path(args.db).is_file():
+        print(f"bank audit: no database at {args.db}", file=sys.stderr)
+        return 2
+    try:
+        report = asyncio.run(_run(args.db, args.guild))
+    except Exception as exc:  # a missing bank schema, a locked or corrupt file
+        print(f"bank audit: error: {exc}", file=sys.stderr)
+        return 2
+    print(report.format())
+    return 0 if report.ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

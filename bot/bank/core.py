@@ -1,0 +1,1131 @@
+"""The bank's synchronous core: every statement that reads or moves money.
+
+Each public function here takes the raw ``sqlite3.Connection`` and must run inside an open
+transaction (the service runs it in aiosqlite's worker thread, in one hop, inside
+``db.transaction()`` or the caller's transaction). Mutating operations wrap themselves in a
+SAVEPOINT, so a refused operation leaves the caller's transaction exactly as it was.
+
+Money only moves through :func:`post_entry`: one journal row, two postings (debit the
+source, credit the destination), a conditional ``UPDATE ... WHERE balance >= ?`` for the
+debit (no read-then-write) and an idempotency key.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, Final
+
+from bot.engine.base import Money, MoneyKind
+
+from .errors import (
+    ClaimNotHeld,
+    Duplicate,
+    InsufficientFunds,
+    InvalidAmount,
+    InvalidEffect,
+    NotYourClaim,
+    SelfApproval,
+    SelfTransfer,
+    TransferToBot,
+    UnknownAccount,
+    UnknownClaim,
+    WelcomeStakeTaken,
+)
+from .models import (
+    MAX_AMOUNT,
+    AuditReport,
+    ClaimLine,
+    ClaimReceipt,
+    GuildInfo,
+    HistoryItem,
+    HistoryPage,
+    LeaveResult,
+    PostResult,
+    Receipt,
+    SeatStats,
+)
+
+NOW: Final = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+MAX_KEY_LENGTH: Final = 200
+
+# MoneyKind -> ledger kind: one to one, same spelling.
+LEDGER_KIND: Final[dict[MoneyKind, str]] = {kind: kind.value for kind in MoneyKind}
+
+
+class _Unset:
+    """Marker for "leave this setting unchanged"."""
+
+
+UNSET: Final = _Unset()
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def check_amount(amount: object, name: str = "amount") -> int:
+    """A whole amount in 1..MAX_AMOUNT (bools and floats are refused)."""
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise InvalidAmount(f"{name} must be an integer", amount=repr(amount))
+    if amount <= 0 or amount > MAX_AMOUNT:
+        raise InvalidAmount(f"{name} must be 1..{MAX_AMOUNT}", amount=amount)
+    return amount
+
+
+def check_optional_amount(amount: object, name: str) -> int:
+    """Like :func:`check_amount` but 0 is allowed."""
+    if isinstance(amount, int) and not isinstance(amount, bool) and amount == 0:
+        return 0
+    return check_amount(amount, name)
+
+
+def check_id(value: object, name: str) -> int:
+    """A guild, user or table id: a positive int."""
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise UnknownAccount(f"{name} must be a positive integer", **{name: repr(value)})
+    return value
+
+
+def check_key(key: str | None, kind: str) -> str:
+    """The idempotency key, or a fresh random one."""
+    if key is None:
+        return f"{kind}:{uuid.uuid4().hex}"
+    if not isinstance(key, str) or not key or len(key) > MAX_KEY_LENGTH:
+        raise Duplicate("idempotency key must be a non-empty string", key=repr(key))
+    return key
+
+
+@contextmanager
+def savepoint(c: sqlite3.Connection) -> Iterator[None]:
+    """Make one bank operation atomic inside the caller's transaction."""
+    if not c.in_transaction:
+        raise RuntimeError("bank operations need an open transaction (db.transaction())")
+    c.execute("SAVEPOINT bank_op")
+    try:
+        yield
+    except BaseException:
+        c.execute("ROLLBACK TO bank_op")
+        c.execute("RELEASE bank_op")
+        raise
+    else:
+        c.execute("RELEASE bank_op")
+
+
+# ----------------------------------------------------------------------------- accounts
+
+
+def guild_settings(c: sqlite3.Connection, guild_id: int) -> tuple[int, int | None]:
+    """(starting_balance, claim_approval_limit); UnknownAccount if the guild is not set up."""
+    row = c.execute(
+        "SELECT starting_balance, claim_approval_limit FROM bank_guilds WHERE guild_id = ?",
+        (guild_id,),
+    ).fetchone()
+    if row is None:
+        raise UnknownAccount("guild not set up (ensure_guild)", guild_id=guild_id)
+    return int(row[0]), None if row[1] is None else int(row[1])
+
+
+def find_account(
+    c: sqlite3.Connection, guild_id: int, kind: str, table_id: int = 0, user_id: int = 0
+) -> int | None:
+    """The account's id, or None."""
+    row = c.execute(
+        "SELECT id FROM bank_accounts"
+        " WHERE guild_id = ? AND kind = ? AND table_id = ? AND user_id = ?",
+        (guild_id, kind, table_id, user_id),
+    ).fetchone()
+    return None if row is None else int(row[0])
+
+
+def _create_account(
+    c: sqlite3.Connection, guild_id: int, kind: str, table_id: int = 0, user_id: int = 0
+) -> int:
+    cur = c.execute(
+        "INSERT INTO bank_accounts (guild_id, kind, table_id, user_id) VALUES (?, ?, ?, ?)",
+        (guild_id, kind, table_id, user_id),
+    )
+    assert cur.lastrowid is not None
+    return cur.lastrowid
+
+
+def escrow_account(
+    c: sqlite3.Connection, guild_id: int, kind: str, table_id: int, user_id: int = 0
+) -> int:
+    """A seat, pot or fund account, created on first use."""
+    found = find_account(c, guild_id, kind, table_id, user_id)
+    return found if found is not None else _create_account(c, guild_id, kind, table_id, user_id)
+
+
+def system_account(c: sqlite3.Connection, guild_id: int, kind: str) -> int:
+    """The guild's issuer, house or claims account (made by ensure_guild)."""
+    found = find_account(c, guild_id, kind)
+    if found is None:
+        raise UnknownAccount("guild not set up (ensure_guild)", guild_id=guild_id)
+    return found
+
+
+def player_account(
+    c: sqlite3.Connection, guild_id: int, user_id: int, *, create: bool = True
+) -> int:
+    """The player's account; opening it mints the guild's starting balance, if any."""
+    found = find_account(c, guild_id, "player", 0, user_id)
+    if found is not None:
+        return found
+    if not create:
+        raise UnknownAccount("no bank account", guild_id=guild_id, user_id=user_id)
+    starting, _ = guild_settings(c, guild_id)
+    account = _create_account(c, guild_id, "player", 0, user_id)
+    if starting > 0:
+        post_entry(
+            c,
+            guild_id,
+            "mint",
+            f"start:{guild_id}:{user_id}",
+            system_account(c, guild_id, "issuer"),
+            account,
+            starting,
+            reason="starting balance",
+            issuer_debit=True,
+        )
+    return account
+
+
+def account_balance(c: sqlite3.Connection, account_id: int) -> int:
+    """The cached balance."""
+    row = c.execute("SELECT balance FROM bank_accounts WHERE id = ?", (account_id,)).fetchone()
+    if row is None:
+        raise UnknownAccount("no such account", account_id=account_id)
+    return int(row[0])
+
+
+def _describe(c: sqlite3.Connection, account_id: int) -> dict[str, object]:
+    row = c.execute(
+        "SELECT kind, table_id, user_id, balance FROM bank_accounts WHERE id = ?", (account_id,)
+    ).fetchone()
+    if row is None:
+        return {"account_id": account_id}
+    return {"account": row[0], "table_id": row[1], "user_id": row[2], "available": row[3]}
+
+
+# ------------------------------------------------------------------------------ posting
+
+
+def post_entry(
+    c: sqlite3.Connection,
+    guild_id: int,
+    kind: str,
+    key: str,
+    src: int,
+    dst: int,
+    amount: int,
+    *,
+    table_id: int | None = None,
+    round_no: int | None = None,
+    actor: int | None = None,
+    reason: str | None = None,
+    issuer_debit: bool = False,
+) -> tuple[int, bool]:
+    """Move ``amount`` from account ``src`` to account ``dst`` as one balanced entry.
+
+    Returns (entry id, replayed). A key already posted with the same movement is a replay
+    (nothing moves); with a different movement it is :class:`Duplicate`.
+    """
+    cur = c.execute(
+        "INSERT INTO bank_entries (guild_id, kind, idem_key, table_id, round_no, actor, reason)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idem_key) DO NOTHING",
+        (guild_id, kind, key, table_id, round_no, actor, reason),
+    )
+    if cur.rowcount == 0:
+        return _replay(c, guild_id, kind, key, src, dst, amount), True
+    entry_id = cur.lastrowid
+    assert entry_id is not None
+    if issuer_debit:  # the issuer is the one account that goes below zero
+        c.execute("UPDATE bank_accounts SET balance = balance - ? WHERE id = ?", (amount, src))
+    elif (
+        c.execute(
+            "UPDATE bank_accounts SET balance = balance - ? WHERE id = ? AND balance >= ?",
+            (amount, src, amount),
+        ).rowcount
+        != 1
+    ):
+        raise InsufficientFunds("insufficient funds", amount=amount, **_describe(c, src))
+    c.execute("UPDATE bank_accounts SET balance = balance + ? WHERE id = ?", (amount, dst))
+    c.executemany(
+        "INSERT INTO bank_postings (entry_id, account_id, amount) VALUES (?, ?, ?)",
+        ((entry_id, src, -amount), (entry_id, dst, amount)),
+    )
+    return entry_id, False
+
+
+def _replay(
+    c: sqlite3.Connection, guild_id: int, kind: str, key: str, src: int, dst: int, amount: int
+) -> int:
+    row = c.execute(
+        "SELECT id, guild_id, kind FROM bank_entries WHERE idem_key = ?", (key,)
+    ).fetchone()
+    assert row is not None
+    postings = [
+        (int(r[0]), int(r[1]))
+        for r in c.execute(
+            "SELECT account_id, amount FROM bank_postings WHERE entry_id = ? ORDER BY id",
+            (row[0],),
+        )
+    ]
+    if (int(row[1]), row[2], postings) != (guild_id, kind, [(src, -amount), (dst, amount)]):
+        raise Duplicate("idempotency key already used for another movement", key=key)
+    return int(row[0])
+
+
+# --------------------------------------------------------------------------- game effects
+
+_TABLE_ENDPOINTS: Final = frozenset({"seat", "pot", "fund"})
+
+
+def parse_endpoint(endpoint: object) -> tuple[str, int]:
+    """``'seat:42'`` -> ('seat', 42); ``'pot'`` -> ('pot', 0). UnknownAccount otherwise."""
+    if isinstance(endpoint, str):
+        if endpoint in ("pot", "house", "fund"):
+            return endpoint, 0
+        head, sep, tail = endpoint.partition(":")
+        if (
+            sep
+            and head in ("wallet", "seat", "claim")
+            and tail.isascii()
+            and tail.isdigit()
+            and len(tail) <= 20
+            and int(tail) > 0
+        ):
+            return head, int(tail)
+    raise UnknownAccount("unknown money endpoint", endpoint=repr(endpoint))
+
+
+# (kind) -> (allowed source types, allowed destination types); None = any table/house one.
+_SHAPES: Final[dict[MoneyKind, tuple[frozenset[str] | None, frozenset[str] | None]]] = {
+    MoneyKind.BUY_IN: (frozenset({"wallet"}), frozenset({"seat"})),
+    MoneyKind.TOP_UP: (frozenset({"wallet"}), frozenset({"seat"})),
+    MoneyKind.WELCOME_STAKE: (frozenset({"house"}), frozenset({"seat"})),
+    MoneyKind.BET: (frozenset({"seat"}), frozenset({"pot"})),
+    MoneyKind.FORFEIT: (frozenset({"seat"}), frozenset({"house"})),
+    MoneyKind.FUND_OPEN: (frozenset({"house"}), frozenset({"fund"})),
+    MoneyKind.FUND_CLOSE: (frozenset({"fund"}), frozenset({"house"})),
+    MoneyKind.CASH_OUT: (frozenset({"seat"}), frozenset({"claim"})),
+    MoneyKind.PAYOUT: (None, frozenset({"seat"})),
+    MoneyKind.REFUND: (frozenset({"pot", "seat"}), frozenset({"seat"})),
+    MoneyKind.LOSS: (None, None),
+}
+_GAME_SIDE: Final = frozenset({"seat", "pot", "fund", "house"})
+
+
+def _check_shape(m: Money, src: tuple[str, int], dst: tuple[str, int]) -> None:
+    sources, targets = _SHAPES[m.kind]
+    if not (src[0] in sources if sources is not None else src[0] in _GAME_SIDE) or not (
+        dst[0] in targets if targets is not None else dst[0] in _GAME_SIDE
+    ):
+        raise InvalidEffect(
+            "money effect between the wrong accounts", kind=m.kind.value, src=m.src, dst=m.dst
+        )
+    if src == dst:
+        raise InvalidEffect("money effect from an account to itself", src=m.src)
+    # money leaves a wallet only for its owner's seat, and a claim is its owner's stack
+    if (src[0] == "wallet" or dst[0] == "claim") and src[1] != dst[1]:
+        raise InvalidEffect("wallet/claim money must stay with its player", src=m.src, dst=m.dst)
+
+
+def _seat_counters(
+    c: sqlite3.Connection,
+    guild_id: int,
+    table_id: int,
+    user_id: int,
+    *,
+    welcome: int = 0,
+    own: int = 0,
+    wagered: int = 0,
+    forfeited: int = 0,
+    cashed_out: int = 0,
+) -> None:
+    c.execute(
+        "INSERT INTO bank_seats (guild_id, table_id, user_id, welcome_received, own_funds,"
+        " wagered, forfeited, cashed_out) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (guild_id, table_id, user_id) DO UPDATE SET"
+        " welcome_received = welcome_received + excluded.welcome_received,"
+        " own_funds = own_funds + excluded.own_funds,"
+        " wagered = wagered + excluded.wagered,"
+        " forfeited = forfeited + excluded.forfeited,"
+        " cashed_out = cashed_out + excluded.cashed_out",
+        (guild_id, table_id, user_id, welcome, own, wagered, forfeited, cashed_out),
+    )
+
+
+def post_effects(
+    c: sqlite3.Connection,
+    guild_id: int,
+    table_id: int,
+    round_no: int | None,
+    effects: Sequence[Money],
+    idem_prefix: str,
+    actor: int | None = None,
+) -> PostResult:
+    """Post a game's money effects (see ``Bank.post_effects``)."""
+    check_id(guild_id, "guild_id")
+    check_id(table_id, "table_id")
+    if not isinstance(idem_prefix, str) or not idem_prefix or len(idem_prefix) > 150:
+        raise Duplicate("idem_prefix must be a non-empty string", key=repr(idem_prefix))
+    with savepoint(c):
+        _, limit = guild_settings(c, guild_id)
+        return _post_effects(c, guild_id, table_id, round_no, effects, idem_prefix, actor, limit)
+
+
+def _post_effects(
+    c: sqlite3.Connection,
+    guild_id: int,
+    table_id: int,
+    round_no: int | None,
+    effects: Sequence[Money],
+    idem_prefix: str,
+    actor: int | None,
+    limit: int | None,
+) -> PostResult:
+    accounts: dict[tuple[str, int], int] = {}
+
+    def resolve(endpoint: tuple[str, int]) -> int:
+        found = accounts.get(endpoint)
+        if found is None:
+            kind, user = endpoint
+            if kind == "wallet":
+                found = player_account(c, guild_id, user)
+            elif kind in _TABLE_ENDPOINTS:
+                found = escrow_account(c, guild_id, kind, table_id, user)
+            else:  # house, claim
+                found = system_account(c, guild_id, "house" if kind == "house" else "claims")
+            accounts[endpoint] = found
+        return found
+
+    entry_ids: list[int] = []
+    claim_ids: list[int] = []
+    all_replayed = True
+    for index, m in enumerate(effects):
+        if not isinstance(m, Money) or not isinstance(m.kind, MoneyKind):
+            raise InvalidEffect("not a Money effect", index=index)
+        if m.amount == 0:
+            continue
+        amount = check_amount(m.amount)
+        src, dst = parse_endpoint(m.src), parse_endpoint(m.dst)
+        _check_shape(m, src, dst)
+        entry_id, replayed = post_entry(
+            c,
+            guild_id,
+            LEDGER_KIND[m.kind],
+            f"{idem_prefix}:{index}",
+            resolve(src),
+            resolve(dst),
+            amount,
+            table_id=table_id,
+            round_no=round_no,
+            actor=actor,
+            reason=None if m.exact is None else f"exact {m.exact}",
+        )
+        entry_ids.append(entry_id)
+        if replayed:
+            if m.kind is MoneyKind.CASH_OUT:
+                row = c.execute(
+                    "SELECT id FROM bank_claims WHERE entry_id = ?", (entry_id,)
+                ).fetchone()
+                if row is not None:
+                    claim_ids.append(int(row[0]))
+            continue
+        all_replayed = False
+        if m.kind is MoneyKind.WELCOME_STAKE:
+            row = c.execute(
+                "SELECT welcome_received FROM bank_seats"
+                " WHERE guild_id = ? AND table_id = ? AND user_id = ?",
+                (guild_id, table_id, dst[1]),
+            ).fetchone()
+            if row is not None and row[0] > 0:
+                raise WelcomeStakeTaken(
+                    "welcome stake already given at this table", table_id=table_id, user_id=dst[1]
+                )
+            _seat_counters(c, guild_id, table_id, dst[1], welcome=amount)
+        elif m.kind in (MoneyKind.BUY_IN, MoneyKind.TOP_UP):
+            _seat_counters(c, guild_id, table_id, dst[1], own=amount)
+        elif m.kind is MoneyKind.BET:
+            _seat_counters(c, guild_id, table_id, src[1], wagered=amount)
+        elif m.kind is MoneyKind.FORFEIT:
+            _seat_counters(c, guild_id, table_id, src[1], forfeited=amount)
+        elif m.kind is MoneyKind.CASH_OUT:
+            _seat_counters(c, guild_id, table_id, src[1], cashed_out=amount)
+            status = "held" if limit is not None and amount > limit else "pending"
+            cur = c.execute(
+                "INSERT INTO bank_claims (guild_id, user_id, table_id, amount, status, entry_id)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (guild_id, src[1], table_id, amount, status, entry_id),
+            )
+            assert cur.lastrowid is not None
+            claim_ids.append(cur.lastrowid)
+    return PostResult(tuple(entry_ids), tuple(claim_ids), bool(entry_ids) and all_replayed)
+
+
+# ------------------------------------------------------------------------ guild, accounts
+
+
+def ensure_guild(
+    c: sqlite3.Connection,
+    guild_id: int,
+    treasury_initial: int,
+    starting_balance: int,
+    claim_approval_limit: int | None,
+) -> GuildInfo:
+    """Set the guild up once: accounts, settings, and the treasury minted as a mint entry.
+    An existing guild is left as it is (use configure_guild to change settings)."""
+    check_id(guild_id, "guild_id")
+    treasury_initial = check_optional_amount(treasury_initial, "treasury_initial")
+    starting_balance = check_optional_amount(starting_balance, "starting_balance")
+    if claim_approval_limit is not None:
+        claim_approval_limit = check_optional_amount(claim_approval_limit, "claim_approval_limit")
+    with savepoint(c):
+        created = (
+            c.execute(
+                "INSERT INTO bank_guilds (guild_id, starting_balance, claim_approval_limit)"
+                " VALUES (?, ?, ?) ON CONFLICT (guild_id) DO NOTHING",
+                (guild_id, starting_balance, claim_approval_limit),
+            ).rowcount
+            == 1
+        )
+        if created:
+            for kind in ("issuer", "house", "claims"):
+                _create_account(c, guild_id, kind)
+            if treasury_initial > 0:
+                post_entry(
+                    c,
+                    guild_id,
+                    "mint",
+                    f"treasury:{guild_id}",
+                    system_account(c, guild_id, "issuer"),
+                    system_account(c, guild_id, "house"),
+                    treasury_initial,
+                    reason="initial treasury",
+                    issuer_debit=True,
+                )
+        return guild_info(c, guild_id, created=created)
+
+
+def guild_info(c: sqlite3.Connection, guild_id: int, *, created: bool = False) -> GuildInfo:
+    """The guild's settings and treasury balance."""
+    starting, limit = guild_settings(c, guild_id)
+    treasury = account_balance(c, system_account(c, guild_id, "house"))
+    return GuildInfo(guild_id, starting, limit, treasury, created)
+
+
+def configure_guild(
+    c: sqlite3.Connection,
+    guild_id: int,
+    starting_balance: int | None,
+    claim_approval_limit: int | _Unset | None,
+) -> GuildInfo:
+    """Change settings (None / UNSET leaves one unchanged; a None limit means no limit)."""
+    with savepoint(c):
+        guild_settings(c, guild_id)
+        if starting_balance is not None:
+            starting_balance = check_optional_amount(starting_balance, "starting_balance")
+            c.execute(
+                "UPDATE bank_guilds SET starting_balance = ? WHERE guild_id = ?",
+                (starting_balance, guild_id),
+            )
+        if not isinstance(claim_approval_limit, _Unset):
+            if claim_approval_limit is not None:
+                claim_approval_limit = check_optional_amount(
+                    claim_approval_limit, "claim_approval_limit"
+                )
+            c.execute(
+                "UPDATE bank_guilds SET claim_approval_limit = ? WHERE guild_id = ?",
+                (claim_approval_limit, guild_id),
+            )
+        return guild_info(c, guild_id)
+
+
+def open_account(c: sqlite3.Connection, guild_id: int, user_id: int) -> int:
+    """Open the player's account if needed; return its balance."""
+    check_id(guild_id, "guild_id")
+    check_id(user_id, "user_id")
+    with savepoint(c):
+        return account_balance(c, player_account(c, guild_id, user_id))
+
+
+# --------------------------------------------------------------------- admin and players
+
+
+def _subject(c: sqlite3.Connection, guild_id: int, user_id: int | None) -> int:
+    if user_id is None:
+        guild_settings(c, guild_id)
+        return system_account(c, guild_id, "house")
+    check_id(user_id, "user_id")
+    return player_account(c, guild_id, user_id)
+
+
+def mint(
+    c: sqlite3.Connection,
+    guild_id: int,
+    amount: int,
+    user_id: int | None,
+    actor: int | None,
+    reason: str | None,
+    key: str | None,
+) -> Receipt:
+    """Create money into a player's account (or the treasury when user_id is None)."""
+    check_id(guild_id, "guild_id")
+    amount = check_amount(amount)
+    key = check_key(key, "mint")
+    with savepoint(c):
+        target = _subject(c, guild_id, user_id)
+        entry, replayed = post_entry(
+            c,
+            guild_id,
+            "mint",
+            key,
+            system_account(c, guild_id, "issuer"),
+            target,
+            amount,
+            actor=actor,
+            reason=reason,
+            issuer_debit=True,
+        )
+        return Receipt(entry, key, "mint", amount, account_balance(c, target), replayed)
+
+
+def burn(
+    c: sqlite3.Connection,
+    guild_id: int,
+    amount: int,
+    user_id: int | None,
+    actor: int | None,
+    reason: str | None,
+    key: str | None,
+) -> Receipt:
+    """Destroy money from a player's account (or the treasury when user_id is None)."""
+    check_id(guild_id, "guild_id")
+    amount = check_amount(amount)
+    key = check_key(key, "burn")
+    with savepoint(c):
+        source = _subject(c, guild_id, user_id)
+        entry, replayed = post_entry(
+            c,
+            guild_id,
+            "burn",
+            key,
+            source,
+            system_account(c, guild_id, "issuer"),
+            amount,
+            actor=actor,
+            reason=reason,
+        )
+        return Receipt(entry, key, "burn", amount, account_balance(c, source), replayed)
+
+
+def admin_adjust(
+    c: sqlite3.Connection,
+    guild_id: int,
+    user_id: int,
+    delta: int,
+    actor: int | None,
+    reason: str | None,
+    key: str | None,
+) -> Receipt:
+    """Move money between the treasury and a player: delta > 0 pays the player."""
+    check_id(guild_id, "guild_id")
+    check_id(user_id, "user_id")
+    if isinstance(delta, bool) or not isinstance(delta, int) or delta == 0:
+        raise InvalidAmount("delta must be a non-zero integer", amount=repr(delta))
+    amount = check_amount(abs(delta))
+    key = check_key(key, "admin_adjust")
+    with savepoint(c):
+        house = system_account(c, guild_id, "house")
+        player = player_account(c, guild_id, user_id)
+        src, dst = (house, player) if delta > 0 else (player, house)
+        entry, replayed = post_entry(
+            c, guild_id, "admin_adjust", key, src, dst, amount, actor=actor, reason=reason
+        )
+        return Receipt(entry, key, "admin_adjust", amount, account_balance(c, player), replayed)
+
+
+def transfer(
+    c: sqlite3.Connection,
+    guild_id: int,
+    sender: int,
+    recipient: int,
+    amount: int,
+    recipient_is_bot: bool,
+    reason: str | None,
+    key: str | None,
+) -> Receipt:
+    """A player gives money to another player; ``balance`` is the sender's."""
+    check_id(guild_id, "guild_id")
+    check_id(sender, "user_id")
+    check_id(recipient, "user_id")
+    amount = check_amount(amount)
+    if sender == recipient:
+        raise SelfTransfer("cannot transfer to yourself", user_id=sender)
+    if recipient_is_bot:
+        raise TransferToBot("cannot transfer to a bot", user_id=recipient)
+    key = check_key(key, "transfer")
+    with savepoint(c):
+        guild_settings(c, guild_id)
+        src = player_account(c, guild_id, sender, create=False)
+        dst = player_account(c, guild_id, recipient)
+        entry, replayed = post_entry(
+            c, guild_id, "transfer", key, src, dst, amount, actor=sender, reason=reason
+        )
+        return Receipt(entry, key, "transfer", amount, account_balance(c, src), replayed)
+
+
+# ------------------------------------------------------------------------------- tables
+
+
+def _table_op(
+    c: sqlite3.Connection,
+    guild_id: int,
+    table_id: int,
+    effects: list[Money],
+    prefix: str,
+    actor: int | None,
+) -> PostResult:
+    _, limit = guild_settings(c, guild_id)
+    return _post_effects(c, guild_id, table_id, None, effects, prefix, actor, limit)
+
+
+def sit_down(
+    c: sqlite3.Connection,
+    guild_id: int,
+    table_id: int,
+    user_id: int,
+    buy_in: int,
+    welcome_stake: int,
+    key: str | None,
+) -> SeatStats:
+    """Fill a seat: ``buy_in`` from the player's balance, ``welcome_stake`` from the house."""
+    check_id(guild_id, "guild_id")
+    check_id(table_id, "table_id")
+    check_id(user_id, "user_id")
+    buy_in = check_optional_amount(buy_in, "buy_in")
+    welcome_stake = check_optional_amount(welcome_stake, "welcome_stake")
+    if buy_in == 0 and welcome_stake == 0:
+        raise InvalidAmount("nothing to sit down with", amount=0)
+    key = check_key(key, "sit_down")
+    seat_ep = f"seat:{user_id}"
+    effects = [
+        Money(MoneyKind.BUY_IN, f"wallet:{user_id}", seat_ep, buy_in, user_id),
+        Money(MoneyKind.WELCOME_STAKE, "house", seat_ep, welcome_stake, user_id),
+    ]
+    with savepoint(c):
+        _table_op(c, guild_id, table_id, effects, key, user_id)
+        return seat_stats(c, guild_id, table_id, user_id)
+
+
+def top_up(
+    c: sqlite3.Connection, guild_id: int, table_id: int, user_id: int, amount: int, key: str | None
+) -> SeatStats:
+    """Add own funds from the player's balance to their seat."""
+    check_id(guild_id, "guild_id")
+    check_id(table_id, "table_id")
+    check_id(user_id, "user_id")
+    amount = check_amount(amount)
+    key = check_key(key, "top_up")
+    effects = [Money(MoneyKind.TOP_UP, f"wallet:{user_id}", f"seat:{user_id}", amount, user_id)]
+    with savepoint(c):
+        _table_op(c, guild_id, table_id, effects, key, user_id)
+        return seat_stats(c, guild_id, table_id, user_id)
+
+
+def leave_seat(
+    c: sqlite3.Connection, guild_id: int, table_id: int, user_id: int, forfeit: int, key: str | None
+) -> LeaveResult:
+    """Empty the seat: ``forfeit`` back to the house, the rest into a claim."""
+    check_id(guild_id, "guild_id")
+    check_id(table_id, "table_id")
+    check_id(user_id, "user_id")
+    forfeit = check_optional_amount(forfeit, "forfeit")
+    key = check_key(key, "leave")
+    with savepoint(c):
+        seat_id = find_account(c, guild_id, "seat", table_id, user_id)
+        stack = 0 if seat_id is None else account_balance(c, seat_id)
+        if forfeit > stack:
+            raise InsufficientFunds("forfeit above the stack", amount=forfeit, available=stack)
+        seat_ep = f"seat:{user_id}"
+        effects = [
+            Money(MoneyKind.FORFEIT, seat_ep, "house", forfeit, user_id),
+            Money(MoneyKind.CASH_OUT, seat_ep, f"claim:{user_id}", stack - forfeit, user_id),
+        ]
+        result = _table_op(c, guild_id, table_id, effects, key, user_id)
+        claim_id = result.claim_ids[0] if result.claim_ids else None
+        status = None
+        if claim_id is not None:
+            row = c.execute("SELECT status FROM bank_claims WHERE id = ?", (claim_id,)).fetchone()
+            status = str(row[0])
+        return LeaveResult(forfeit, stack - forfeit, claim_id, status)
+
+
+def open_fund(
+    c: sqlite3.Connection, guild_id: int, table_id: int, amount: int, key: str | None
+) -> int:
+    """Set a table's guarantee fund aside from the treasury; return the fund's balance."""
+    check_id(guild_id, "guild_id")
+    check_id(table_id, "table_id")
+    amount = check_amount(amount)
+    key = check_key(key, "fund_open")
+    with savepoint(c):
+        _table_op(
+            c, guild_id, table_id, [Money(MoneyKind.FUND_OPEN, "house", "fund", amount)], key, None
+        )
+        return account_balance(c, escrow_account(c, guild_id, "fund", table_id))
+
+
+def close_fund(c: sqlite3.Connection, guild_id: int, table_id: int, key: str | None) -> int:
+    """Return what is left of the table's fund to the treasury; return that amount."""
+    check_id(guild_id, "guild_id")
+    check_id(table_id, "table_id")
+    key = check_key(key, "fund_close")
+    with savepoint(c):
+        fund = find_account(c, guild_id, "fund", table_id)
+        left = 0 if fund is None else account_balance(c, fund)
+        if left:
+            _table_op(
+                c,
+                guild_id,
+                table_id,
+                [Money(MoneyKind.FUND_CLOSE, "fund", "house", left)],
+                key,
+                None,
+            )
+        return left
+
+
+# ------------------------------------------------------------------------------- claims
+
+
+def _claim_line(row: Any) -> ClaimLine:
+    return ClaimLine(
+        int(row[0]),
+        int(row[1]),
+        None if row[2] is None else int(row[2]),
+        int(row[3]),
+        str(row[4]),
+        str(row[5]),
+    )
+
+
+_CLAIM_COLUMNS: Final = "id, user_id, table_id, amount, status, created_at"
+
+
+def claims(
+    c: sqlite3.Connection, guild_id: int, user_id: int | None, statuses: Sequence[str]
+) -> list[ClaimLine]:
+    """Claims of a user (or of everyone) with the given statuses, oldest first."""
+    marks = ", ".join("?" * len(statuses))
+    sql = f"SELECT {_CLAIM_COLUMNS} FROM bank_claims WHERE guild_id = ? AND status IN ({marks})"
+    params: list[object] = [guild_id, *statuses]
+    if user_id is not None:
+        sql += " AND user_id = ?"
+        params.append(user_id)
+    return [_claim_line(r) for r in c.execute(sql + " ORDER BY id", params)]
+
+
+def _pay_claims(
+    c: sqlite3.Connection,
+    guild_id: int,
+    user_id: int,
+    lines: list[ClaimLine],
+    approved_by: int | None,
+) -> tuple[int, int]:
+    """Pay ``lines`` (all the user's) into the balance; return (entry id, new balance)."""
+    total = sum(line.amount for line in lines)
+    ids = [line.claim_id for line in lines]
+    player = player_account(c, guild_id, user_id)
+    # a claim is paid once, so its smallest id names the payment
+    entry, replayed = post_entry(
+        c,
+        guild_id,
+        "claim_paid",
+        f"claim_paid:{guild_id}:{min(ids)}",
+        system_account(c, guild_id, "claims"),
+        player,
+        total,
+        actor=approved_by or user_id,
+        reason="claims " + ",".join(map(str, ids)),
+    )
+    marks = ", ".join("?" * len(ids))
+    updated = c.execute(
+        f"UPDATE bank_claims SET status = 'paid', paid_entry_id = ?, paid_at = {NOW},"
+        f" approved_by = ? WHERE id IN ({marks}) AND status <> 'paid'",
+        (entry, approved_by, *ids),
+    ).rowcount
+    if replayed or updated != len(ids):  # cannot happen inside one write transaction
+        raise Duplicate("claim already paid", claim_ids=ids)
+    return entry, account_balance(c, player)
+
+
+def claim(
+    c: sqlite3.Connection, guild_id: int, user_id: int, claim_ids: Sequence[int] | None
+) -> ClaimReceipt:
+    """Pay every payable pending claim of the user (or the listed ones) exactly once."""
+    check_id(guild_id, "guild_id")
+    check_id(user_id, "user_id")
+    with savepoint(c):
+        guild_settings(c, guild_id)
+        if claim_ids is None:
+            open_claims = claims(c, guild_id, user_id, ("pending", "held"))
+        else:
+            wanted = {check_id(i, "claim_id") for i in claim_ids}
+            marks = ", ".join("?" * len(wanted))
+            rows = [
+                _claim_line(r)
+                for r in c.execute(
+                    f"SELECT {_CLAIM_COLUMNS} FROM bank_claims"
+                    f" WHERE guild_id = ? AND id IN ({marks}) ORDER BY id",
+                    (guild_id, *wanted),
+                )
+            ]
+            missing = wanted - {line.claim_id for line in rows}
+            if missing:
+                raise UnknownClaim("no such claim", claim_id=min(missing))
+            for line in rows:
+                if line.user_id != user_id:
+                    raise NotYourClaim("not your claim", claim_id=line.claim_id)
+            open_claims = [line for line in rows if line.status != "paid"]
+        pay = [line for line in open_claims if line.status == "pending"]
+        held = tuple(line for line in open_claims if line.status == "held")
+        if not pay:
+            player = find_account(c, guild_id, "player", 0, user_id)
+            balance = 0 if player is None else account_balance(c, player)
+            return ClaimReceipt(user_id, (), held, 0, balance, None)
+        entry, balance = _pay_claims(c, guild_id, user_id, pay, None)
+        paid = tuple(
+            ClaimLine(p.claim_id, p.user_id, p.table_id, p.amount, "paid", p.created_at)
+            for p in pay
+        )
+        return ClaimReceipt(user_id, paid, held, sum(p.amount for p in pay), balance, entry)
+
+
+def approve_claim(
+    c: sqlite3.Connection, guild_id: int, claim_id: int, admin_id: int
+) -> ClaimReceipt:
+    """An admin (not the claimant) approves a held claim: it is paid at once."""
+    check_id(guild_id, "guild_id")
+    check_id(claim_id, "claim_id")
+    check_id(admin_id, "user_id")
+    with savepoint(c):
+        row = c.execute(
+            f"SELECT {_CLAIM_COLUMNS} FROM bank_claims WHERE guild_id = ? AND id = ?",
+            (guild_id, claim_id),
+        ).fetchone()
+        if row is None:
+            raise UnknownClaim("no such claim", claim_id=claim_id)
+        line = _claim_line(row)
+        if line.user_id == admin_id:
+            raise SelfApproval("cannot approve your own claim", claim_id=claim_id)
+        if line.status != "held":
+            raise ClaimNotHeld(
+                "claim is not waiting for approval", claim_id=claim_id, status=line.status
+            )
+        entry, balance = _pay_claims(c, guild_id, line.user_id, [line], admin_id)
+        paid = ClaimLine(
+            line.claim_id, line.user_id, line.table_id, line.amount, "paid", line.created_at
+        )
+        return ClaimReceipt(line.user_id, (paid,), (), line.amount, balance, entry)
+
+
+# -------------------------------------------------------------------------------- reads
+
+
+def balance(c: sqlite3.Connection, guild_id: int, user_id: int | None) -> int:
+    """A player's balance (0 without an account), or the treasury's when user_id is None."""
+    if user_id is None:
+        return account_balance(c, system_account(c, guild_id, "house"))
+    account = find_account(c, guild_id, "player", 0, user_id)
+    return 0 if account is None else account_balance(c, account)
+
+
+def seat_stats(c: sqlite3.Connection, guild_id: int, table_id: int, user_id: int) -> SeatStats:
+    """The seat's stack and counters (zeros for a seat never used)."""
+    seat_id = find_account(c, guild_id, "seat", table_id, user_id)
+    stack = 0 if seat_id is None else account_balance(c, seat_id)
+    row = c.execute(
+        "SELECT welcome_received, own_funds, wagered, forfeited, cashed_out FROM bank_seats"
+        " WHERE guild_id = ? AND table_id = ? AND user_id = ?",
+        (guild_id, table_id, user_id),
+    ).fetchone()
+    counters = (0, 0, 0, 0, 0) if row is None else tuple(int(v) for v in row)
+    return SeatStats(guild_id, table_id, user_id, stack, *counters)
+
+
+def table_escrow(c: sqlite3.Connection, guild_id: int, table_id: int) -> dict[str, int]:
+    """The table's escrow balances by engine endpoint: seat:<p>, pot, fund."""
+    out: dict[str, int] = {}
+    for kind, user, amount in c.execute(
+        "SELECT kind, user_id, balance FROM bank_accounts"
+        " WHERE guild_id = ? AND table_id = ? AND kind IN ('seat', 'pot', 'fund') ORDER BY id",
+        (guild_id, table_id),
+    ):
+        out[f"seat:{user}" if kind == "seat" else str(kind)] = int(amount)
+    return out
+
+
+def history(
+    c: sqlite3.Connection, guild_id: int, user_id: int | None, limit: int, before: int | None
+) -> HistoryPage:
+    """Movements of a player's balance (the treasury's if user_id is None), newest first."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 100:
+        raise InvalidAmount("limit must be 1..100", amount=repr(limit))
+    kind, user = ("house", 0) if user_id is None else ("player", user_id)
+    account = find_account(c, guild_id, kind, 0, user)
+    if account is None:
+        return HistoryPage((), None)
+    rows = c.execute(
+        "SELECT e.id, e.kind, p.amount, e.table_id, e.round_no, e.actor, e.reason, e.created_at"
+        " FROM bank_postings p JOIN bank_entries e ON e.id = p.entry_id"
+        " WHERE p.account_id = ? AND p.entry_id < ? ORDER BY p.entry_id DESC LIMIT ?",
+        (account, before if before is not None else 2**63 - 1, limit),
+    ).fetchall()
+    items = tuple(HistoryItem(*r) for r in rows)
+    return HistoryPage(items, items[-1].entry_id if len(items) == limit else None)
+
+
+def leaderboard(c: sqlite3.Connection, guild_id: int, limit: int) -> list[tuple[int, int]]:
+    """The richest players: (user_id, balance), highest first."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 100:
+        raise InvalidAmount("limit must be 1..100", amount=repr(limit))
+    return [
+        (int(u), int(b))
+        for u, b in c.execute(
+            "SELECT user_id, balance FROM bank_accounts WHERE guild_id = ? AND kind = 'player'"
+            " AND balance > 0 ORDER BY balance DESC, user_id LIMIT ?",
+            (guild_id, limit),
+        )
+    ]
+
+
+# -------------------------------------------------------------------------------- audit
+
+
+def audit(c: sqlite3.Connection, guild_id: int | None) -> AuditReport:
+    """Recompute everything from the ledger and compare (see ``bot.bank.audit``)."""
+    where_e = "" if guild_id is None else " WHERE e.guild_id = ?"
+    where_a = "" if guild_id is None else " WHERE a.guild_id = ?"
+    gp: tuple[int, ...] = () if guild_id is None else (guild_id,)
+    problems: list[str] = []
+
+    for entry_id, key, net, count in c.execute(
+        "SELECT e.id, e.idem_key, COALESCE(SUM(p.amount), 0), COUNT(p.id) FROM bank_entries e"
+        " LEFT JOIN bank_postings p ON p.entry_id = e.id" + where_e + " GROUP BY e.id"
+        " HAVING COUNT(p.id) < 2 OR SUM(p.amount) <> 0",
+        gp,
+    ):
+        problems.append(f"entry {entry_id} ({key}) unbalanced: {count} postings sum to {net}")
+
+    for entry_id, account_id in c.execute(
+        "SELECT e.id, a.id FROM bank_entries e JOIN bank_postings p ON p.entry_id = e.id"
+        " JOIN bank_accounts a ON a.id = p.account_id WHERE a.guild_id <> e.guild_id"
+        + ("" if guild_id is None else " AND e.guild_id = ?"),
+        gp,
+    ):
+        problems.append(f"entry {entry_id} posts to account {account_id} of another guild")
+
+    for account_id, kind, g, t, u, cached, computed in c.execute(
+        "SELECT a.id, a.kind, a.guild_id, a.table_id, a.user_id, a.balance,"
+        " COALESCE(SUM(p.amount), 0) FROM bank_accounts a"
+        " LEFT JOIN bank_postings p ON p.account_id = a.id" + where_a + " GROUP BY a.id"
+        " HAVING a.balance <> COALESCE(SUM(p.amount), 0)",
+        gp,
+    ):
+        problems.append(
+            f"account {account_id} ({kind} guild={g} table={t} user={u}): cached {cached}"
+            f" != ledger {computed}"
+        )
+
+    for account_id, kind, amount in c.execute(
+        "SELECT a.id, a.kind, a.balance FROM bank_accounts a"
+        + where_a
+        + (" AND" if where_a else " WHERE")
+        + " a.kind <> 'issuer' AND a.balance < 0",
+        gp,
+    ):
+        problems.append(f"account {account_id} ({kind}) is negative: {amount}")
+
+    for entry_id, kind in c.execute(
+        "SELECT e.id, e.kind FROM bank_entries e JOIN bank_postings p ON p.entry_id = e.id"
+        " JOIN bank_accounts a ON a.id = p.account_id"
+        " WHERE (a.kind = 'issuer') <> (e.kind IN ('mint', 'burn'))"
+        + ("" if guild_id is None else " AND e.guild_id = ?"),
+        gp,
+    ):
+        problems.append(f"entry {entry_id} ({kind}): only mint/burn may touch the issuer")
+
+    guilds = (
+        [guild_id]
+        if guild_id is not None
+        else [int(r[0]) for r in c.execute("SELECT guild_id FROM bank_guilds ORDER BY guild_id")]
+    )
+    minted_all = burned_all = circulating_all = 0
+    for g in guilds:
+        minted, burned = (
+            int(v)
+            for v in c.execute(
+                "SELECT COALESCE(SUM(CASE WHEN e.kind = 'mint' THEN p.amount END), 0),"
+                " COALESCE(SUM(CASE WHEN e.kind = 'burn' THEN -p.amount END), 0)"
+                " FROM bank_entries e JOIN bank_postings p ON p.entry_id = e.id"
+                " JOIN bank_accounts a ON a.id = p.account_id"
+                " WHERE e.guild_id = ? AND a.kind <> 'issuer'",
+                (g,),
+            ).fetchone()
+        )
+        circulating, issuer = (
+            int(v)
+            for v in c.execute(
+                "SELECT COALESCE(SUM(CASE WHEN kind <> 'issuer' THEN balance END), 0),"
+                " COALESCE(SUM(CASE WHEN kind = 'issuer' THEN balance END), 0)"
+                " FROM bank_accounts WHERE guild_id = ?",
+                (g,),
+            ).fetchone()
+        )
+        if circulating != minted - burned:
+            problems.append(
+                f"guild {g}: accounts hold {circulating} but minted {minted}"
+                f" - burned {burned} = {minted - burned}"
+            )
+        if issuer != -(minted - burned):
+            problems.append(f"guild {g}: issuer balance {issuer} != {-(minted - burned)}")
+        in_claims = int(
+            c.execute(
+                "SELECT COALESCE(SUM(balance), 0) FROM bank_accounts"
+                " WHERE guild_id = ? AND kind = 'claims'",
+                (g,),
+            ).fetchone()[0]
+        )
+        owed = int(
+            c.execute(
+                "SELECT COALESCE(SUM(amount), 0) FROM bank_claims"
+                " WHERE guild_id = ? AND status <> 'paid'",
+                (g,),
+            ).fetchone()[0]
+        )
+        if in_claims != owed:
+            problems.append(f"guild {g}: claims account holds {in_claims}, open claims {owed}")
+        minted_all += minted
+        burned_all += burned
+        circulating_all += circulating
+
+    def total(sql: str) -> int:
+        return int(c.execute(sql, gp).fetchone()[0])
+
+    return AuditReport(
+        guilds=len(guilds),
+        accounts=total("SELECT COUNT(*) FROM bank_accounts a" + where_a),
+        entries=total("SELECT COUNT(*) FROM bank_entries e" + where_e),
+        postings=total(
+            "SELECT COUNT(*) FROM bank_postings p JOIN bank_entries e"
+            " ON e.id = p.entry_id" + where_e
+        ),
+        minted=minted_all,
+        burned=burned_all,
+        circulating=circulating_all,
+        problems=tuple(problems),
+    )

@@ -1,0 +1,103 @@
+"""Bank errors: each has a stable ``code`` the UI translates, and ``params`` for the message."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+
+class BankError(ValueError):
+    """A refused bank operation. Nothing was posted."""
+
+    code: ClassVar[str] = "bank_error"
+
+    def __init__(self, message: str = "", **params: object) -> None:
+        super().__init__(message or self.code)
+        self.params = params
+
+
+class InvalidAmount(BankError):
+    """Not a whole positive amount (zero, negative, bool, float, above the maximum)."""
+
+    code = "invalid_amount"
+
+
+class InsufficientFunds(BankError):
+    """The account to debit holds less than the amount."""
+
+    code = "insufficient_funds"
+
+
+class UnknownAccount(BankError):
+    """No such account, guild not set up, or a money endpoint the bank does not know."""
+
+    code = "unknown_account"
+
+
+class UnknownClaim(BankError):
+    """No such claim in this guild."""
+
+    code = "unknown_claim"
+
+
+class NotYourClaim(BankError):
+    """The claim belongs to somebody else."""
+
+    code = "not_your_claim"
+
+
+class ClaimNotHeld(BankError):
+    """Only a claim waiting for approval can be approved."""
+
+    code = "claim_not_held"
+
+
+class SelfApproval(BankError):
+    """An admin may not approve their own claim."""
+
+    code = "self_approval"
+
+
+class SelfTransfer(BankError):
+    """A transfer to oneself."""
+
+    code = "self_transfer"
+
+
+class TransferToBot(BankError):
+    """A transfer to a bot account."""
+
+    code = "transfer_to_bot"
+
+
+class Duplicate(BankError):
+    """The idempotency key was already used for a different movement."""
+
+    code = "duplicate"
+
+
+class InvalidEffect(BankError):
+    """A game money effect the bank refuses (bad endpoint pairing, bad table id...)."""
+
+    code = "invalid_effect"
+
+
+class WelcomeStakeTaken(BankError):
+    """The welcome stake is given once per player per table."""
+
+    code = "welcome_stake_taken"
+
+
+ALL_ERRORS: tuple[type[BankError], ...] = (
+    InvalidAmount,
+    InsufficientFunds,
+    UnknownAccount,
+    UnknownClaim,
+    NotYourClaim,
+    ClaimNotHeld,
+    SelfApproval,
+    SelfTransfer,
+    TransferToBot,
+    Duplicate,
+    InvalidEffect,
+    WelcomeStakeTaken,
+)

@@ -1,0 +1,145 @@
+"""What bank calls return: small frozen records, JSON-able through ``dataclasses.asdict``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Amounts above this are refused: it is the largest integer a JSON number (a double)
+# holds exactly, so every amount survives a round trip through JSON and JavaScript.
+MAX_AMOUNT = 2**53 - 1
+
+DEFAULT_TREASURY = 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class GuildInfo:
+    """A guild's bank settings and treasury."""
+
+    guild_id: int
+    starting_balance: int
+    claim_approval_limit: int | None
+    treasury: int
+    created: bool  # True when this call set the guild up
+
+
+@dataclass(frozen=True, slots=True)
+class Receipt:
+    """One posted movement. ``balance`` is the subject account's balance after the call
+    (the player's for player operations, the treasury's for treasury ones). ``replayed`` is
+    True when the idempotency key had already been posted: nothing moved this time."""
+
+    entry_id: int
+    key: str
+    kind: str
+    amount: int
+    balance: int
+    replayed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PostResult:
+    """The entries posted for a batch of game effects (zero amounts are skipped), and the
+    claims its cash-outs opened."""
+
+    entry_ids: tuple[int, ...]
+    claim_ids: tuple[int, ...]
+    replayed: bool  # every entry already existed: nothing moved this time
+
+
+@dataclass(frozen=True, slots=True)
+class SeatStats:
+    """A player's seat at a table: escrow balance and the counters the rules need."""
+
+    guild_id: int
+    table_id: int
+    user_id: int
+    stack: int  # the seat escrow balance (equals the engine's stack)
+    welcome_received: int
+    own_funds: int  # buy-ins and top-ups from the player's balance
+    wagered: int  # total bet (wagering requirement)
+    forfeited: int
+    cashed_out: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimLine:
+    """One claim."""
+
+    claim_id: int
+    user_id: int
+    table_id: int | None
+    amount: int
+    status: str  # pending | held | paid
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveResult:
+    """What leaving a seat did: the forfeit returned to the house and the claim opened."""
+
+    forfeited: int
+    cashed_out: int
+    claim_id: int | None
+    claim_status: str | None  # pending | held
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimReceipt:
+    """What ``claim`` paid (exactly once), what still waits for an admin, the new balance."""
+
+    user_id: int
+    paid: tuple[ClaimLine, ...]
+    held: tuple[ClaimLine, ...]
+    total: int
+    balance: int
+    entry_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryItem:
+    """One movement of a player's balance; ``amount`` is signed (+ in, - out)."""
+
+    entry_id: int
+    kind: str
+    amount: int
+    table_id: int | None
+    round_no: int | None
+    actor: int | None
+    reason: str | None
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPage:
+    """A page of history, newest first; pass ``next_before`` to get the next page."""
+
+    items: tuple[HistoryItem, ...]
+    next_before: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class AuditReport:
+    """The audit's result: ``ok`` when every check passed."""
+
+    guilds: int
+    accounts: int
+    entries: int
+    postings: int
+    minted: int
+    burned: int
+    circulating: int  # sum of every account except the issuers
+    problems: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        """True when the ledger, the cached balances and the claims all agree."""
+        return not self.problems
+
+    def format(self) -> str:
+        """A short human report."""
+        head = (
+            f"bank audit: {'OK' if self.ok else 'FAILED'} - {self.guilds} guild(s), "
+            f"{self.accounts} accounts, {self.entries} entries, {self.postings} postings; "
+            f"minted {self.minted}, burned {self.burned}, circulating {self.circulating}"
+        )
+        return "\n".join([head, *(f"  - {p}" for p in self.problems)])

@@ -1,0 +1,15 @@
+"""Test helpers other packages may use: ``await assert_audit_clean(db)`` after each test."""
+
+from __future__ import annotations
+
+from bot.db import Database
+
+from .audit import audit
+from .models import AuditReport
+
+
+async def assert_audit_clean(db: Database, guild_id: int | None = None) -> AuditReport:
+    """Fail the test unless the bank audit is clean; returns the report."""
+    report = await audit(db, guild_id)
+    assert report.ok, report.format()
+    return report
