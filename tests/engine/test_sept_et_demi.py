@@ -1,0 +1,628 @@
+"""Golden scripted games for Sept et demi (RULES.md section 4).
+
+Decks are rigged with ``SeptEtDemi.rig_next_deal`` (a test-only hook): cards are dealt one
+to each player from the banker's left, then one to the bank, then in the order of the hits.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+import pytest
+
+from bot.engine.base import (
+    Action,
+    ActionKind,
+    Deadline,
+    Event,
+    IllegalAction,
+    InvalidOptions,
+    MoneyKind,
+    Phase,
+    Visibility,
+)
+from bot.engine.shuffle import seeded_entropy, verify
+from bot.engine.sept_et_demi import (
+    DEFAULT_OPTIONS,
+    ERROR_CODES,
+    ILLEGAL_CODES,
+    SeptEtDemi,
+    SeptEtDemiOptions,
+    simulate_sept_et_demi,
+)
+
+K = ActionKind
+
+
+def act(kind: ActionKind, player: int | None = None, amount: int | None = None) -> Action:
+    return Action(kind, player, amount=amount)
+
+
+class Ledger:
+    """Balances of every money endpoint, fed with the events in order."""
+
+    def __init__(self) -> None:
+        self.bal: Counter[str] = Counter()
+        self.events: list[Event] = []
+
+    def feed(self, events: Iterable[Event]) -> list[Event]:
+        out = list(events)
+        for ev in out:
+            self.events.append(ev)
+            for m in ev.money:
+                self.bal[m.src] -= m.amount
+                self.bal[m.dst] += m.amount
+                for end in (m.src, m.dst):
+                    if end.startswith(("seat:", "fund", "pot")):
+                        assert self.bal[end] >= 0, (end, ev)
+        return out
+
+    def check(self, g: SeptEtDemi) -> None:
+        for pid, p in g.players.items():
+            assert self.bal[f"seat:{pid}"] == p.stack, pid
+        assert self.bal["pot"] == g.pot
+        assert self.bal["fund"] == g.fund
+        assert sum(self.bal.values()) == 0
+
+
+def table(n: int = 3, rig: list[str] | None = None, **opts: Any) -> tuple[SeptEtDemi, Ledger]:
+    """A started table of players 1..n (1 is the host and first banker)."""
+    g = SeptEtDemi(opts, host=1, entropy=seeded_entropy("sept-golden"))
+    led = Ledger()
+    for pid in range(1, n + 1):
+        led.feed(g.apply(act(K.JOIN, pid)))
+    if rig is not None:
+        g.rig_next_deal(rig)
+    led.feed(g.apply(act(K.START, 1)))
+    led.check(g)
+    return g, led
+
+
+def play(g: SeptEtDemi, led: Ledger, *actions: Action) -> list[Event]:
+    out: list[Event] = []
+    for a in actions:
+        out += led.feed(g.apply(a))
+        led.check(g)
+    return out
+
+
+def kinds(events: Iterable[Event]) -> list[str]:
+    return [e.kind for e in events]
+
+
+def settles(events: Iterable[Event]) -> dict[int, dict[str, Any]]:
+    return {int(e.data["player"]): dict(e.data) for e in events if e.kind == "settle"}
+
+
+def stacks(g: SeptEtDemi) -> dict[int, int]:
+    return {pid: p.stack for pid, p in g.players.items()}
+
+
+def public_json(g: SeptEtDemi) -> str:
+    view = g.public_view()
+    view.pop("last_round")
+    return json.dumps(view)
+
+
+# --------------------------------------------------------------------------- options
+
+
+def test_default_options_and_validation() -> None:
+    assert DEFAULT_OPTIONS == {
+        "deck": "40",
+        "buy_in": 200,
+        "min_bet": 1,
+        "guarantee_fund": 500,
+        "rounds": None,
+    }
+    assert SeptEtDemi().options == SeptEtDemiOptions()
+    bad: list[tuple[dict[str, Any], str]] = [
+        ({"deck": "52"}, "bad_deck"),
+        ({"buy_in": 1}, "buy_in_out_of_range"),
+        ({"buy_in": "200"}, "option_not_int"),
+        ({"min_bet": 0}, "min_bet_out_of_range"),
+        ({"min_bet": 150}, "buy_in_out_of_range"),
+        ({"guarantee_fund": -1}, "guarantee_fund_out_of_range"),
+        ({"rounds": 0}, "rounds_out_of_range"),
+        ({"rounds": True}, "rounds_out_of_range"),
+        ({"colour": "red"}, "unknown_option"),
+    ]
+    for opts, code in bad:
+        with pytest.raises(InvalidOptions) as err:
+            SeptEtDemi(opts)
+        assert err.value.code == code, opts
+    assert SeptEtDemi({"deck": "32", "rounds": 3}).options.rounds == 3
+    assert ILLEGAL_CODES == frozenset(ERROR_CODES)
+
+
+def test_card_values_both_decks() -> None:
+    g40 = SeptEtDemi()
+    assert [g40.points([c]) for c in ["AS", "2S", "3S", "4S", "5S", "6S", "7S"]] == [
+        2,
+        4,
+        6,
+        8,
+        10,
+        12,
+        14,
+    ]
+    assert [g40.points([c]) for c in ["JH", "QH", "KH"]] == [1, 1, 1]
+    g32 = SeptEtDemi({"deck": "32"})
+    assert [g32.points([c]) for c in ["AS", "KS", "QS", "JS"]] == [14, 8, 6, 4]
+    assert [g32.points([c]) for c in ["TS", "9S", "8S", "7S"]] == [1, 1, 1, 1]
+
+
+# --------------------------------------------------------------------------- settlement
+
+
+def test_bank_sept_et_demi_beats_player_sept_et_demi() -> None:
+    g, led = table(3, ["7H", "5C", "7S", "QH", "KS"])
+    assert g.phase is Phase.BETTING and g.to_act == 2 and g.deadline is Deadline.BET
+    play(g, led, act(K.BET, 2, 10), act(K.BET, 3, 10))
+    assert g.phase is Phase.PLAYING and g.to_act == 2 and g.deadline is Deadline.TURN
+    play(g, led, act(K.HIT, 2), act(K.SHOW, 2), act(K.STAND, 2), act(K.STAND, 3))
+    assert g.phase is Phase.BANK and g.to_act == 1
+    assert g.public_view()["bank"] == {"banker": 1, "shown": ["7S"], "hidden": 0, "total": 14}
+    ev = play(g, led, act(K.HIT, 1), act(K.STAND, 1))
+    s = settles(ev)
+    assert s[2]["rule"] == "bank_sept_et_demi" and s[2]["total"] == 15
+    assert s[3]["rule"] == "bank_sept_et_demi"
+    assert s[2]["net"] == -20 and s[3]["net"] == -20
+    assert stacks(g) == {1: 240, 2: 180, 3: 180}
+    money = next(e for e in ev if e.kind == "settle" and e.player == 2).money
+    assert [(m.kind, m.src, m.dst, m.amount) for m in money] == [
+        (MoneyKind.LOSS, "pot", "seat:1", 10),
+        (MoneyKind.LOSS, "seat:2", "seat:1", 10),
+    ]
+    assert g.phase is Phase.BETWEEN_ROUNDS and g.banker == 2
+
+
+def test_player_sept_et_demi_paid_double_even_when_bank_busts() -> None:
+    g, led = table(3, ["7H", "4C", "6S", "QH", "5D"])
+    play(g, led, act(K.BET, 2, 10), act(K.BET, 3, 10))
+    play(g, led, act(K.HIT, 2), act(K.SHOW, 2), act(K.STAND, 2), act(K.STAND, 3))
+    ev = play(g, led, act(K.HIT, 1))  # 6 + 5 = 11: the bank busts, the round ends
+    assert "bank_bust" in kinds(ev)
+    s = settles(ev)
+    assert (s[2]["rule"], s[2]["net"]) == ("player_sept_et_demi", 20)
+    assert (s[3]["rule"], s[3]["net"]) == ("bank_bust", 10)
+    assert stacks(g) == {1: 170, 2: 220, 3: 210}
+    money = next(e for e in ev if e.kind == "settle" and e.player == 2).money
+    assert [(m.kind, m.src, m.dst, m.amount) for m in money] == [
+        (MoneyKind.REFUND, "pot", "seat:2", 10),
+        (MoneyKind.PAYOUT, "seat:1", "seat:2", 20),
+    ]
+
+
+def test_higher_wins_equal_and_lower_lose() -> None:
+    g, led = table(4, ["6C", "5D", "4H", "5S"])
+    play(g, led, act(K.BET, 2, 10), act(K.BET, 3, 20), act(K.BET, 4, 30))
+    ev = play(g, led, act(K.STAND, 2), act(K.STAND, 3), act(K.STAND, 4), act(K.STAND, 1))
+    assert kinds(ev).count("showdown") == 3
+    s = settles(ev)
+    assert (s[2]["rule"], s[2]["net"]) == ("higher", 10)
+    assert (s[3]["rule"], s[3]["net"]) == ("not_higher", -20)  # equal: the bank wins
+    assert (s[4]["rule"], s[4]["net"]) == ("not_higher", -30)
+    assert stacks(g) == {1: 240, 2: 210, 3: 180, 4: 170}
+    # losers are collected before winners are paid
+    order = [e.player for e in ev if e.kind == "settle"]
+    assert order == [3, 4, 2]
+    summary = next(e for e in ev if e.kind == "round_summary").data
+    assert summary["banker_net"] == 40 and summary["shortfall"] == 0
+
+
+def test_player_bust_loses_at_once_even_if_bank_busts_later() -> None:
+    g, led = table(3, ["5C", "2D", "4S", "6H", "7S"])
+    play(g, led, act(K.BET, 2, 10), act(K.BET, 3, 10))
+    ev = play(g, led, act(K.HIT, 2))
+    bust = next(e for e in ev if e.kind == "bust")
+    assert bust.visibility is Visibility.PUBLIC
+    assert sorted(bust.data["cards"]) == ["5C", "6H"] and bust.data["total"] == 22
+    assert [(m.kind, m.src, m.dst, m.amount) for m in bust.money] == [
+        (MoneyKind.LOSS, "pot", "seat:1", 10)
+    ]
+    assert g.to_act == 3 and stacks(g)[1] == 210
+    assert g.public_view()["players"][1]["total"] == 22
+    ev = play(g, led, act(K.STAND, 3), act(K.HIT, 1))  # bank 4 + 7: bust
+    s = settles(ev)
+    assert 2 not in s and s[3]["rule"] == "bank_bust"
+    summary = next(e for e in ev if e.kind == "round_summary").data
+    assert [r["rule"] for r in summary["results"]] == ["bust", "bank_bust"]
+    assert stacks(g) == {1: 200, 2: 190, 3: 210}
+
+
+def test_sept_et_demi_with_many_cards_and_32_card_deck() -> None:
+    g, led = table(3, ["AS", "KC", "JS", "8H", "QD", "TH", "9D"], deck="32")
+    play(g, led, act(K.BET, 2, 50), act(K.BET, 3, 40))
+    play(g, led, act(K.HIT, 2))
+    assert g.private_view(2)["you"]["total"] == 15  # ace 7 + eight ½
+    play(g, led, act(K.SHOW, 2), act(K.STAND, 2))
+    play(g, led, act(K.HIT, 3), act(K.SWAP, 3), act(K.STAND, 3))  # K 4 + Q 3 = 7
+    assert g.public_view()["bank"]["shown"] == ["JS"]
+    ev = play(g, led, act(K.HIT, 1), act(K.HIT, 1), act(K.STAND, 1))  # J 2 + ½ + ½ = 3
+    s = settles(ev)
+    assert (s[2]["rule"], s[2]["net"], s[2]["total"]) == ("player_sept_et_demi", 100, 15)
+    assert (s[3]["rule"], s[3]["net"], s[3]["total"]) == ("higher", 40, 14)
+    assert s[3]["bank_total"] == 6
+
+
+# --------------------------------------------------------------------------- hidden card
+
+
+def test_hidden_card_swap_visibility() -> None:
+    g, led = table(3, ["2C", "3D", "4S", "3H", "KH"])
+    play(g, led, act(K.BET, 2, 10), act(K.BET, 3, 10))
+    # the bank's card is seen by nobody, the banker included
+    for who in (1, 2, 3):
+        assert "4S" not in json.dumps(g.private_view(who))
+    assert "2C" in json.dumps(g.private_view(2)) and "2C" not in json.dumps(g.private_view(3))
+    ev = play(g, led, act(K.HIT, 2))
+    card = next(e for e in ev if e.kind == "card")
+    assert card.visibility is Visibility.PRIVATE and card.player == 2
+    assert card.data["card"] == "3H"
+    for e in ev:
+        if e.visibility is Visibility.PUBLIC:
+            assert "3H" not in json.dumps(e.to_dict()) and "2C" not in json.dumps(e.to_dict())
+    pub = g.public_view()["players"][1]
+    assert (pub["shown"], pub["hidden"], pub["pending"]) == ([], 1, True)
+    assert "3H" not in public_json(g) and "2C" not in public_json(g)
+    you = g.private_view(2)["you"]
+    assert (you["hidden"], you["pending"], you["total"]) == ("2C", "3H", 10)
+    assert "3H" not in json.dumps(g.private_view(3))
+    # the choice comes before anything else
+    assert g.legal_actions(2) >= {K.SHOW, K.SWAP}
+    assert K.HIT not in g.legal_actions(2) and K.STAND not in g.legal_actions(2)
+    for kind in (K.HIT, K.STAND):
+        with pytest.raises(IllegalAction) as err:
+            g.apply(act(kind, 2))
+        assert err.value.code == "choice_pending"
+    ev = play(g, led, act(K.SWAP, 2))  # hide 3H, show 2C
+    swap = next(e for e in ev if e.kind == "swap")
+    assert swap.visibility is Visibility.PUBLIC and swap.data["card"] == "2C"
+    priv = next(e for e in ev if e.kind == "hidden_card")
+    assert priv.visibility is Visibility.PRIVATE and priv.player == 2
+    assert priv.data == {"card": "3H", "total": 10}
+    pub = g.public_view()["players"][1]
+    assert (pub["shown"], pub["hidden"], pub["pending"]) == (["2C"], 1, False)
+    assert "3H" not in public_json(g)
+    assert g.private_view(2)["you"]["hidden"] == "3H"
+    assert "3H" not in json.dumps(g.private_view(1))
+    play(g, led, act(K.HIT, 2), act(K.SHOW, 2))  # KH shown, 3H stays hidden
+    pub = g.public_view()["players"][1]
+    assert (pub["shown"], pub["hidden"], pub["shown_total"]) == (["2C", "KH"], 1, 5)
+    assert g.private_view(2)["you"]["total"] == 11
+    with pytest.raises(IllegalAction) as err:
+        g.apply(act(K.SHOW, 2))
+    assert err.value.code == "no_choice_pending"
+    ev = play(g, led, act(K.STAND, 2), act(K.STAND, 3))
+    reveal = next(e for e in ev if e.kind == "bank_reveal")
+    assert reveal.data["card"] == "4S"
+    ev = play(g, led, act(K.STAND, 1))
+    shows = [e for e in ev if e.kind == "showdown"]
+    assert [(e.player, e.data["card"]) for e in shows] == [(2, "3H"), (3, "3D")]
+
+
+# --------------------------------------------------------------------------- fund
+
+
+def test_fund_not_needed_when_the_bank_can_pay() -> None:
+    g, led = table(3, ["7H", "2C", "5S", "QH"])
+    play(g, led, act(K.BET, 2, 100), act(K.BET, 3, 50))
+    ev = play(g, led, act(K.HIT, 2), act(K.SHOW, 2), act(K.STAND, 2), act(K.STAND, 3))
+    ev += play(g, led, act(K.STAND, 1))
+    summary = next(e for e in ev if e.kind == "round_summary").data
+    assert summary["fund_paid"] == 0 and summary["fund_left"] == 500
+    # the loser is collected first, so the bank can pay the double win in full
+    assert stacks(g) == {1: 50, 2: 400, 3: 150}
+    assert not any(m.src == "fund" for e in ev for m in e.money)
+
+
+def test_fund_pays_the_rest_after_the_bank() -> None:
+    g, led = table(4, ["7H", "6C", "2D", "5S", "QH"])
+    play(g, led, act(K.BET, 2, 100), act(K.BET, 3, 100), act(K.BET, 4, 50))
+    play(g, led, act(K.HIT, 2), act(K.SHOW, 2), act(K.STAND, 2))
+    ev = play(g, led, act(K.STAND, 3), act(K.STAND, 4), act(K.STAND, 1))
+    s = settles(ev)
+    assert (s[4]["outcome"], s[4]["net"]) == ("loss", -50)
+    assert (s[2]["owed"], s[2]["paid_by_bank"], s[2]["paid_by_fund"]) == (200, 200, 0)
+    assert (s[3]["owed"], s[3]["paid_by_bank"], s[3]["paid_by_fund"]) == (100, 50, 50)
+    assert s[3]["shortfall"] == 0
+    money = next(e for e in ev if e.kind == "settle" and e.player == 3).money
+    assert [(m.kind, m.src, m.dst, m.amount) for m in money] == [
+        (MoneyKind.REFUND, "pot", "seat:3", 100),
+        (MoneyKind.PAYOUT, "seat:1", "seat:3", 50),
+        (MoneyKind.PAYOUT, "fund", "seat:3", 50),
+    ]
+    assert [e.player for e in ev if e.kind == "settle"] == [4, 2, 3]
+    assert g.fund == 450 and g.public_view()["fund"]["balance"] == 450
+    assert stacks(g) == {1: 0, 2: 400, 3: 300, 4: 150}
+    outs = [e for e in ev if e.kind == "player_out"]
+    assert [(e.player, e.data["banker"]) for e in outs] == [(1, True)]
+    assert not g.players[1].seated
+    assert g.banker == 2 and g.phase is Phase.BETWEEN_ROUNDS
+
+
+def test_fund_exhausted_pro_rata_with_shortfall() -> None:
+    g, led = table(4, ["7H", "6C", "6D", "5S", "QH"], guarantee_fund=11)
+    play(g, led, act(K.BET, 2, 100), act(K.BET, 3, 60), act(K.BET, 4, 90))
+    play(g, led, act(K.HIT, 2), act(K.SHOW, 2), act(K.STAND, 2))
+    ev = play(g, led, act(K.STAND, 3), act(K.STAND, 4), act(K.STAND, 1))
+    s = settles(ev)
+    assert (s[2]["paid_by_bank"], s[2]["paid_by_fund"], s[2]["shortfall"]) == (200, 0, 0)
+    # rests 60 and 90 share 11: 4.4 and 6.6 round down to 4 and 6, the remainder unit
+    # goes to the first unpaid winner in seat order from the banker's left
+    assert (s[3]["paid_by_fund"], s[3]["shortfall"], s[3]["exact_fund_share"]) == (5, 55, "22/5")
+    assert (s[4]["paid_by_fund"], s[4]["shortfall"], s[4]["exact_fund_share"]) == (6, 84, "33/5")
+    summary = next(e for e in ev if e.kind == "round_summary").data
+    assert (summary["fund_paid"], summary["shortfall"], summary["fund_left"]) == (11, 139, 0)
+    assert g.fund == 0
+    assert stacks(g) == {1: 0, 2: 400, 3: 205, 4: 206}
+
+
+# --------------------------------------------------------------------------- rotation
+
+
+def quick_round(g: SeptEtDemi, led: Ledger, starter: int) -> list[Event]:
+    """START, then the betting timer expires: everybody sits out."""
+    return play(g, led, act(K.START, starter), Action(K.TIMEOUT))
+
+
+def test_bank_rotation_skips_departed_players() -> None:
+    g, led = table(4)
+    assert g.banker == 1
+    play(g, led, Action(K.TIMEOUT))  # nobody bets: the round ends at once
+    assert g.phase is Phase.BETWEEN_ROUNDS and g.banker == 2
+    ev = play(g, led, act(K.LEAVE, 2))
+    assert ev[0].money[0].kind is MoneyKind.CASH_OUT and ev[0].money[0].amount == 200
+    bankers = []
+    for _ in range(4):
+        ev = quick_round(g, led, 1)
+        bankers.append(next(e for e in ev if e.kind == "round_started").data["banker"])
+    assert bankers == [3, 4, 1, 3]
+    # a player who comes back keeps their place in the seat order
+    play(g, led, act(K.JOIN, 2))
+    ev = quick_round(g, led, 1)
+    assert next(e for e in ev if e.kind == "round_started").data["banker"] == 4
+    assert g.banker == 1
+    ev = quick_round(g, led, 1)
+    assert g.banker == 2
+    ev = quick_round(g, led, 1)
+    assert next(e for e in ev if e.kind == "round_started").data["banker"] == 2
+
+
+def test_players_bet_from_the_bankers_left() -> None:
+    g, led = table(4)
+    play(g, led, Action(K.TIMEOUT))
+    play(g, led, act(K.START, 1))
+    assert g.banker == 2 and g.round_order == [3, 4, 1] and g.to_act == 3
+    with pytest.raises(IllegalAction) as err:
+        g.apply(act(K.BET, 2, 5))
+    assert err.value.code == "banker_cannot_bet"
+
+
+# --------------------------------------------------------------------------- end
+
+
+def test_round_limit_ends_the_game_and_closes_the_fund() -> None:
+    g, led = table(3, rounds=2)
+    play(g, led, Action(K.TIMEOUT))
+    assert g.phase is Phase.BETWEEN_ROUNDS
+    ev = quick_round(g, led, 1)
+    assert g.phase is Phase.FINISHED
+    over = ev[-1]
+    assert over.kind == "game_over" and over.data["reason"] == "rounds"
+    assert over.data["winners"] == [1, 2, 3]  # a three-way tie shares the first place
+    assert [r["rank"] for r in over.data["ranking"]] == [1, 1, 1]
+    kinds_money = [(m.kind, m.src, m.dst, m.amount) for m in over.money]
+    assert (MoneyKind.FUND_CLOSE, "fund", "house", 500) in kinds_money
+    assert (MoneyKind.CASH_OUT, "seat:2", "claim:2", 200) in kinds_money
+    assert led.bal["house"] == 0 and led.bal["claim:1"] == 200
+    assert g.legal_actions(1) == frozenset() and g.legal_actions(None) == frozenset()
+    with pytest.raises(IllegalAction) as err:
+        g.apply(act(K.START, 1))
+    assert err.value.code == "game_over"
+
+
+def test_one_player_holds_every_chip() -> None:
+    g, led = table(2, ["7H", "5S", "QH"])
+    play(g, led, act(K.BET, 2, 100), act(K.HIT, 2), act(K.SHOW, 2), act(K.STAND, 2))
+    ev = play(g, led, act(K.STAND, 1))
+    assert g.phase is Phase.FINISHED
+    over = ev[-1]
+    assert over.data["reason"] == "last_player"
+    assert over.data["ranking"] == [{"rank": 1, "player": 2, "stack": 400}]
+    assert led.bal["claim:2"] == 400 and led.bal["house"] == 0
+
+
+def test_ranking_most_chips_first() -> None:
+    g, led = table(3, ["6C", "2D", "5S"], rounds=1)
+    play(g, led, act(K.BET, 2, 30), act(K.BET, 3, 10))
+    ev = play(g, led, act(K.STAND, 2), act(K.STAND, 3), act(K.STAND, 1))
+    over = ev[-1].data
+    assert over["ranking"] == [
+        {"rank": 1, "player": 2, "stack": 230},
+        {"rank": 2, "player": 3, "stack": 190},
+        {"rank": 3, "player": 1, "stack": 180},
+    ]
+    assert over["winners"] == [2]
+
+
+def test_vote_between_rounds_ends_at_once() -> None:
+    g, led = table(3)
+    play(g, led, Action(K.TIMEOUT))
+    ev = play(g, led, act(K.VOTE_STOP, 3))
+    assert ev[0].data["majority"] is False and g.phase is Phase.BETWEEN_ROUNDS
+    with pytest.raises(IllegalAction) as err:
+        g.apply(act(K.VOTE_STOP, 3))
+    assert err.value.code == "already_voted"
+    ev = play(g, led, act(K.VOTE_STOP, 1))
+    assert g.phase is Phase.FINISHED and ev[-1].data["reason"] == "vote"
+
+
+def test_vote_during_a_round_ends_after_it() -> None:
+    g, led = table(3, ["6C", "2D", "5S"])
+    play(g, led, act(K.VOTE_STOP, 2))
+    ev = play(g, led, act(K.VOTE_STOP, 1))
+    assert ev[0].data["ends_after_round"] is True and g.phase is Phase.BETTING
+    assert g.public_view()["stop_pending"] is True
+    play(g, led, act(K.BET, 2, 10), act(K.BET, 3, 10), act(K.STAND, 2), act(K.STAND, 3))
+    ev = play(g, led, act(K.STAND, 1))
+    assert "settle" in kinds(ev)
+    assert g.phase is Phase.FINISHED and ev[-1].data["reason"] == "vote"
+
+
+def test_fewer_than_two_players_ends_the_game() -> None:
+    g, led = table(2)
+    play(g, led, Action(K.TIMEOUT))
+    ev = play(g, led, act(K.LEAVE, 1))
+    assert g.phase is Phase.FINISHED and ev[-1].data["reason"] == "last_player"
+    assert led.bal["claim:1"] == 200 and led.bal["claim:2"] == 200
+
+
+def test_close_mid_round_refunds_the_pot() -> None:
+    g, led = table(3, ["5C", "2D", "4S", "6H"])
+    play(g, led, act(K.BET, 2, 10), act(K.BET, 3, 20), act(K.HIT, 2))  # 2 busts
+    ev = play(g, led, Action(K.CLOSE))
+    closed = ev[0]
+    assert [(m.kind, m.dst, m.amount) for m in closed.money] == [(MoneyKind.REFUND, "seat:3", 20)]
+    assert "seed_revealed" in kinds(ev)
+    assert g.phase is Phase.FINISHED and ev[-1].data["reason"] == "closed"
+    assert led.bal["claim:1"] == 210 and led.bal["claim:2"] == 190 and led.bal["claim:3"] == 200
+    assert led.bal["fund"] == 0 and led.bal["house"] == 0 and led.bal["pot"] == 0
+
+
+def test_close_in_lobby_cashes_out_without_fund() -> None:
+    g = SeptEtDemi(host=1)
+    led = Ledger()
+    led.feed(g.apply(act(K.JOIN, 1)))
+    with pytest.raises(IllegalAction) as err:
+        g.apply(act(K.CLOSE, 2))
+    assert err.value.code == "not_host"
+    ev = led.feed(g.apply(act(K.CLOSE, 1)))
+    assert not any(m.kind is MoneyKind.FUND_CLOSE for e in ev for m in e.money)
+    assert led.bal["claim:1"] == 200 and g.phase is Phase.FINISHED
+
+
+# --------------------------------------------------------------------------- timers
+
+
+def test_timeouts() -> None:
+    g, led = table(4, ["2C", "3D", "4H", "5S", "3H"])
+    play(g, led, act(K.BET, 2, 10))
+    ev = play(g, led, Action(K.TIMEOUT))  # 3 and 4 have not bet: they sit out
+    assert [(e.player, e.data["reason"]) for e in ev if e.kind == "sit_out"] == [
+        (3, "timeout"),
+        (4, "timeout"),
+    ]
+    assert g.phase is Phase.PLAYING and g.to_act == 2
+    play(g, led, act(K.HIT, 2))
+    ev = play(g, led, Action(K.TIMEOUT))  # pending choice: SHOW, then stand
+    assert kinds(ev)[:2] == ["show", "stand"] and ev[0].data["card"] == "3H"
+    assert g.phase is Phase.BANK
+    ev = play(g, led, Action(K.TIMEOUT))  # the bank stands
+    assert ev[0].kind == "bank_stand" and ev[0].data["timeout"] is True
+    assert settles(ev)[2]["rule"] == "not_higher"  # 2 + 3 = 5 against 5: the bank wins
+    with pytest.raises(IllegalAction) as err:
+        g.apply(Action(K.TIMEOUT))
+    assert err.value.code == "no_timer"
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def expect_illegal(g: SeptEtDemi, action: Action, code: str) -> None:
+    before = json.dumps(g.to_dict(), sort_keys=True)
+    with pytest.raises(IllegalAction) as err:
+        g.apply(action)
+    assert err.value.code == code
+    assert code in ERROR_CODES
+    assert json.dumps(g.to_dict(), sort_keys=True) == before
+
+
+def test_illegal_actions_and_codes() -> None:
+    g = SeptEtDemi(host=1, entropy=seeded_entropy("x"))
+    expect_illegal(g, act(K.START, 1), "host_not_seated")
+    g.apply(act(K.JOIN, 1))
+    expect_illegal(g, act(K.JOIN, 1), "already_seated")
+    expect_illegal(g, act(K.JOIN, 2, 150), "bad_buy_in")
+    expect_illegal(g, act(K.JOIN), "no_player")
+    expect_illegal(g, act(K.START, 1), "not_enough_players")
+    for pid in range(2, 9):
+        g.apply(act(K.JOIN, pid))
+    expect_illegal(g, act(K.JOIN, 9), "table_full")
+    expect_illegal(g, act(K.START, 2), "not_host")
+    expect_illegal(g, act(K.VOTE_STOP, 2), "wrong_phase")
+    expect_illegal(g, Action(K.TIMEOUT), "no_timer")
+    expect_illegal(g, act(K.DOUBLE, 2), "unknown_action")
+    g.apply(act(K.START, 1))
+    expect_illegal(g, act(K.BET, 1, 5), "banker_cannot_bet")
+    expect_illegal(g, act(K.BET, 3, 5), "not_your_turn")
+    expect_illegal(g, act(K.BET, 9, 5), "not_seated")
+    expect_illegal(g, act(K.BET, 2), "bad_amount")
+    expect_illegal(g, act(K.BET, 2, 0), "bet_too_small")
+    expect_illegal(g, act(K.BET, 2, 101), "bet_too_large")
+    expect_illegal(g, act(K.HIT, 2), "wrong_phase")
+    expect_illegal(g, act(K.JOIN, 9), "round_in_progress")
+    expect_illegal(g, act(K.LEAVE, 2), "round_in_progress")
+    expect_illegal(g, act(K.START, 1), "wrong_phase")
+    expect_illegal(g, Action(K.TIMEOUT, 1), "system_only")
+    g.apply(act(K.BET, 2, 100))
+    assert g.players[2].stack == 100
+
+
+def test_sit_out_and_small_stacks() -> None:
+    g, led = table(3, ["7H", "5C", "7S", "QH"], min_bet=10, buy_in=20)
+    play(g, led, act(K.SIT_OUT, 2))
+    assert g.players[2].status == "sat_out" and g.to_act == 3
+    play(g, led, act(K.BET, 3, 10))
+    assert g.bet_range(3) is None
+    play(g, led, act(K.STAND, 3), act(K.STAND, 1))
+    assert stacks(g) == {1: 30, 2: 20, 3: 10}
+    # 3 can no longer cover the minimum bet: dealt out, but still seated
+    ev = play(g, led, act(K.START, 1))
+    assert [(e.player, e.data["reason"]) for e in ev if e.kind == "sit_out"] == [
+        (3, "stack_too_small")
+    ]
+    assert g.round_order == [1] and g.banker == 2
+
+
+# --------------------------------------------------------------------------- fairness
+
+
+def test_shuffle_commitment_before_the_deal_and_seed_after() -> None:
+    g = SeptEtDemi(host=1, entropy=seeded_entropy("fair"))
+    for pid in (1, 2, 3):
+        g.apply(act(K.JOIN, pid))
+    ev = g.apply(act(K.START, 1))
+    names = kinds(ev)
+    assert names.index("shuffle") < names.index("card") < names.index("deal")
+    commit = next(e for e in ev if e.kind == "shuffle").data["commitment"]
+    dealt = [e.data["card"] for e in ev if e.kind == "card"]
+    ev = g.apply(Action(K.TIMEOUT))
+    seed = next(e for e in ev if e.kind == "seed_revealed").data
+    assert seed["commitment"] == commit
+    order = [c.code for c in verify(seed["seed"], commit, "sept40")]
+    assert order[:2] == dealt
+    assert next(e for e in ev if e.kind == "bank_reveal").data["card"] == order[2]
+
+
+def test_snapshot_round_trip_mid_round_with_rigged_deck() -> None:
+    g, led = table(3, ["2C", "3D", "4S", "3H", "KH"])
+    play(g, led, act(K.BET, 2, 10), act(K.BET, 3, 10), act(K.HIT, 2))
+    snap = json.loads(json.dumps(g.to_dict()))
+    h = SeptEtDemi.from_dict(snap, entropy=seeded_entropy("sept-golden"))
+    assert h.to_dict() == g.to_dict()
+    for a in (act(K.SWAP, 2), act(K.HIT, 2), act(K.SHOW, 2), act(K.STAND, 2), act(K.STAND, 3)):
+        assert [e.to_dict() for e in h.apply(a)] == [e.to_dict() for e in g.apply(a)]
+    assert h.to_dict() == g.to_dict()
+
+
+def test_simulation_smoke() -> None:
+    out = simulate_sept_et_demi(60, seed=3, players=3)
+    assert out["rounds"] == 60 and out["rounds_per_sec"] > 0
+    assert 0.0 <= out["bank_win_rate"] <= 1.0
+    with pytest.raises(ValueError):
+        simulate_sept_et_demi(1, players=1)
