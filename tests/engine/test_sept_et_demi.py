@@ -24,7 +24,6 @@ from bot.engine.base import (
     Phase,
     Visibility,
 )
-from bot.engine.shuffle import seeded_entropy, verify
 from bot.engine.sept_et_demi import (
     DEFAULT_OPTIONS,
     ERROR_CODES,
@@ -33,6 +32,7 @@ from bot.engine.sept_et_demi import (
     SeptEtDemiOptions,
     simulate_sept_et_demi,
 )
+from bot.engine.shuffle import seeded_entropy, verify
 
 K = ActionKind
 
@@ -135,7 +135,7 @@ def test_default_options_and_validation() -> None:
             SeptEtDemi(opts)
         assert err.value.code == code, opts
     assert SeptEtDemi({"deck": "32", "rounds": 3}).options.rounds == 3
-    assert ILLEGAL_CODES == frozenset(ERROR_CODES)
+    assert frozenset(ERROR_CODES) == ILLEGAL_CODES
 
 
 def test_card_values_both_decks() -> None:
