@@ -1,0 +1,691 @@
+"""Pirate 21: options, lobby, and golden scripted games for every showdown case and every
+end condition of both variants (piles rigged with the engine's TEST HOOK)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from bot.engine.base import Action, ActionKind, Deadline, Event, IllegalAction, InvalidOptions
+from bot.engine.base import Phase, Visibility
+from bot.engine.cards import Card, pirate54
+from bot.engine.pirate21 import (
+    ERRORS,
+    Pirate21,
+    Pirate21Options,
+    build_pirate_deck,
+    main,
+    parse_deck,
+    simulate_pirate21,
+)
+from bot.engine.shuffle import commitment, seeded_entropy, shuffled, verify
+
+A = ActionKind
+ALL_CODES = [c.code for c in pirate54()]
+
+
+# ---------------------------------------------------------------------------- helpers
+
+
+def table(n: int, label: str = "t", **options: Any) -> Pirate21:
+    """A lobby with players 1..n joined in order (1 is the host)."""
+    game = Pirate21(1, options, entropy=seeded_entropy(label))
+    for p in range(2, n + 1):
+        game.apply(Action(A.JOIN, p))
+    return game
+
+
+def deal(
+    order: Sequence[int], hands: Mapping[int, Sequence[str]], draws: Iterable[str] = ()
+) -> list[str]:
+    """One round's pile segment: first cards in seat order, second cards, then HIT cards."""
+    return [hands[p][0] for p in order] + [hands[p][1] for p in order] + list(draws)
+
+
+def filler(used: Iterable[str], n: int) -> list[str]:
+    """n codes of the 54-card deck not in ``used`` (small ranks first to avoid 21s)."""
+    taken = set(used)
+    return [c for c in ALL_CODES if c not in taken][:n]
+
+
+def rigged(n: int, pile: Sequence[str], **options: Any) -> tuple[Pirate21, list[Event]]:
+    """A started game whose pile is exactly ``pile`` (TEST HOOK)."""
+    game = table(n, **options)
+    game.rig_pile_for_tests(list(pile))
+    return game, game.apply(Action(A.START, 1))
+
+
+def play(game: Pirate21, script: Mapping[int, int]) -> list[Event]:
+    """Play one round: each player hits script[p] times (stopping on a bust), then stands."""
+    events: list[Event] = []
+    start = game.round
+    while game.round == start and game.to_act is not None:
+        p = game.to_act
+        hits = 0
+        while game.to_act == p and game.round == start and hits < script.get(p, 0):
+            events += game.apply(Action(A.HIT, p))
+            hits += 1
+        if game.to_act == p and game.round == start:
+            events += game.apply(Action(A.STAND, p))
+    return events
+
+
+def kinds(events: Iterable[Event]) -> list[str]:
+    return [e.kind for e in events if e.visibility is Visibility.PUBLIC]
+
+
+def only(events: Iterable[Event], kind: str) -> dict[str, Any]:
+    found = [e for e in events if e.kind == kind]
+    assert len(found) == 1, (kind, [e.kind for e in events])
+    return dict(found[0].data)
+
+
+def total_coins(game: Pirate21) -> int:
+    return game.treasure + game.pot + sum(game.coins.values())
+
+
+def payouts(result: Mapping[str, Any]) -> dict[int, int]:
+    return {d["player"]: d["coins"] for d in result["payouts"]}
+
+
+ORDER3 = [2, 3, 1]  # 3 players, the host (1) deals and plays last
+
+
+# ---------------------------------------------------------------------------- options
+
+
+def test_default_options() -> None:
+    opts = Pirate21Options.from_mapping(None)
+    assert opts.to_dict() == {
+        "variant": "standard",
+        "treasure": 10,
+        "coins_per_player": 5,
+        "dealer": None,
+        "deck": {"numbers": 36, "pirates": 14, "flags": 4},
+    }
+    assert Pirate21Options.from_mapping(opts.to_dict()) == opts
+
+
+@pytest.mark.parametrize(
+    ("options", "code"),
+    [
+        ({"variant": "pirate"}, "bad_variant"),
+        ({"treasure": 0}, "bad_treasure"),
+        ({"treasure": True}, "bad_treasure"),
+        ({"treasure": 1001}, "bad_treasure"),
+        ({"coins_per_player": 0}, "bad_coins_per_player"),
+        ({"dealer": "bob"}, "bad_dealer"),
+        ({"dealer": -3}, "bad_dealer"),
+        ({"colour": "red"}, "unknown_option"),
+        ({"deck": "36/14"}, "bad_deck"),
+        ({"deck": "numbers:36"}, "bad_deck"),
+        ({"deck": 54}, "bad_deck"),
+        ({"deck": {"jokers": 2}}, "bad_deck_key"),
+        ({"deck": {"numbers": -1}}, "bad_deck_count"),
+        ({"deck": "36/x/4"}, "bad_deck_count"),
+        ({"deck": {"numbers": 361}}, "bad_deck_count"),
+        ({"deck": "1/1/1"}, "deck_too_small"),
+    ],
+)
+def test_invalid_options(options: dict[str, Any], code: str) -> None:
+    with pytest.raises(InvalidOptions) as err:
+        Pirate21(1, options)
+    assert err.value.code == code
+
+
+def test_deck_option_forms() -> None:
+    default = {"numbers": 36, "pirates": 14, "flags": 4}
+    for value in (None, "pirate54", "", "36/14/4", "numbers=36", default):
+        assert parse_deck(value) == default
+    assert parse_deck("72/28/8") == {"numbers": 72, "pirates": 28, "flags": 8}
+    assert parse_deck("flags=8, pirates=0") == {"numbers": 36, "pirates": 0, "flags": 8}
+    assert parse_deck({"numbers": "20"}) == {"numbers": 20, "pirates": 14, "flags": 4}
+    assert build_pirate_deck(default) == pirate54()
+    deck = build_pirate_deck({"numbers": 40, "pirates": 15, "flags": 5})
+    assert len(deck) == 60
+    assert sum(c.code[0] == "A" for c in deck) == 5
+    assert sum(c.code[0] in "JQKX" for c in deck) == 15
+    assert sorted(
+        c.code for c in build_pirate_deck({"numbers": 72, "pirates": 28, "flags": 8})
+    ) == sorted(ALL_CODES * 2)
+
+
+def test_custom_deck_is_used_and_published() -> None:
+    game = table(2, deck="8/0/0")
+    events = game.apply(Action(A.START, 1))
+    shuffle = only(events, "shuffle")
+    assert "deck" not in shuffle and len(shuffle["cards"]) == 8
+    assert all(code[0] in "23456789" for code in shuffle["cards"])
+    assert game.public_view()["pile"] == 4
+
+
+def test_error_codes_are_a_stable_table() -> None:
+    assert all(isinstance(k, str) and k == k.lower() for k in ERRORS)
+    assert {"not_your_turn", "pile_empty", "not_host", "table_full"} <= set(ERRORS)
+
+
+# ---------------------------------------------------------------------------- lobby
+
+
+def test_lobby_rules() -> None:
+    game = Pirate21(1, entropy=seeded_entropy("lobby"))
+    assert game.phase is Phase.LOBBY and game.players == [1]
+    assert A.START not in game.legal_actions(1)
+    with pytest.raises(IllegalAction) as err:
+        game.apply(Action(A.START, 1))
+    assert err.value.code == "not_enough_players"
+    with pytest.raises(IllegalAction) as err:
+        game.apply(Action(A.JOIN, 2, amount=50))
+    assert err.value.code == "no_buy_in"
+    game.apply(Action(A.JOIN, 2, amount=0))
+    with pytest.raises(IllegalAction) as err:
+        game.apply(Action(A.JOIN, 2))
+    assert err.value.code == "already_seated"
+    with pytest.raises(IllegalAction) as err:
+        game.apply(Action(A.START, 2))
+    assert err.value.code == "not_host"
+    with pytest.raises(IllegalAction) as err:
+        game.apply(Action(A.LEAVE, 1))
+    assert err.value.code == "host_cannot_leave"
+    for p in range(3, 9):
+        game.apply(Action(A.JOIN, p))
+    assert A.JOIN not in game.legal_actions(9)
+    with pytest.raises(IllegalAction) as err:
+        game.apply(Action(A.JOIN, 9))
+    assert err.value.code == "table_full"
+    game.apply(Action(A.LEAVE, 8))
+    assert game.players == [1, 2, 3, 4, 5, 6, 7]
+    assert game.legal_actions(2) == {A.LEAVE}
+    assert game.legal_actions(1) == {A.START, A.CLOSE}
+    game.apply(Action(A.START, 1))
+    with pytest.raises(IllegalAction) as err:
+        game.apply(Action(A.JOIN, 9))
+    assert err.value.code == "not_in_lobby"
+    with pytest.raises(IllegalAction) as err:
+        game.apply(Action(A.LEAVE, 2))
+    assert err.value.code == "not_in_lobby"
+
+
+def test_dealer_option_and_seat_order() -> None:
+    game = table(5, dealer=3)
+    events = game.apply(Action(A.START, 1))
+    started = only(events, "game_started")
+    assert started["dealer"] == 3 and started["order"] == [4, 5, 1, 2, 3]
+    assert game.to_act == 4 and game.deadline is Deadline.TURN
+    assert game.public_view()["dealer"] == 3
+    default = table(3)
+    default.apply(Action(A.START, 1))
+    assert default.order == [2, 3, 1] and default.to_act == 2
+    absent = table(3, dealer=99)
+    assert A.START not in absent.legal_actions(1)
+    with pytest.raises(IllegalAction) as err:
+        absent.apply(Action(A.START, 1))
+    assert err.value.code == "dealer_not_seated"
+
+
+def test_start_events_and_private_deal() -> None:
+    game = table(3, "start")
+    events = game.apply(Action(A.START, 1))
+    assert kinds(events) == ["game_started", "shuffle", "round_started", "deal", "turn"]
+    private = [e for e in events if e.visibility is Visibility.PRIVATE]
+    assert [e.player for e in private] == [2, 3, 1]
+    assert all(e.kind == "cards" and len(e.data["cards"]) == 2 for e in private)
+    shuffle = only(events, "shuffle")
+    assert shuffle["deck"] == "pirate54" and shuffle["size"] == 54
+    started = only(events, "round_started")
+    assert started["pot"] == 1 and started["treasure"] == 9
+    view = game.public_view()
+    assert [s["hidden"] for s in view["seats"]] == [2, 2, 2]
+    assert view["pile"] == 48 and view["to_act"] == 2
+    mine = game.private_view(2)["you"]
+    assert mine["cards"] == private[0].data["cards"]
+    assert game.private_view(3)["you"]["cards"] == private[1].data["cards"]
+
+
+def test_turn_errors_and_timeout() -> None:
+    game = table(3, "turns")
+    game.apply(Action(A.START, 1))
+    with pytest.raises(IllegalAction) as err:
+        game.apply(Action(A.HIT, 3))
+    assert err.value.code == "not_your_turn"
+    with pytest.raises(IllegalAction) as err:
+        game.apply(Action(A.TIMEOUT, 2))
+    assert err.value.code == "system_only"
+    with pytest.raises(IllegalAction) as err:
+        game.apply(Action(A.BET, 2, amount=1))
+    assert err.value.code == "unknown_action"
+    assert game.legal_actions(2) == {A.HIT, A.STAND}
+    assert game.legal_actions(3) == frozenset()
+    assert game.legal_actions(None) == {A.TIMEOUT, A.CLOSE}
+    events = game.apply(Action(A.TIMEOUT))
+    assert kinds(events) == ["timeout", "stand", "turn"]
+    assert game.to_act == 3
+
+
+# ---------------------------------------------------------------------------- standard showdowns
+
+
+def test_single_winner_takes_the_pot() -> None:
+    hands = {2: ["TS", "9H"], 3: ["8C", "7D"], 1: ["5S", "5H"]}
+    r1 = deal(ORDER3, hands, ["2C", "KD"])
+    game, _ = rigged(3, r1 + filler(r1, 20))
+    events = play(game, {2: 0, 3: 1, 1: 1})
+    show = only(events, "showdown")
+    assert [(h["player"], h["total"], h["bust"]) for h in show["hands"]] == [
+        (2, 19, False),
+        (3, 17, False),
+        (1, 20, False),
+    ]
+    result = only(events, "round_result")
+    assert result["outcome"] == "win" and result["winners"] == [1]
+    assert payouts(result) == {1: 1}
+    assert game.coins == {1: 1, 2: 0, 3: 0}
+    assert game.round == 2 and game.pot == 1 and game.treasure == 8
+    assert total_coins(game) == 10
+    assert game.public_view()["last_result"]["winners"] == [1]
+
+
+def test_tie_below_21_is_void_and_the_pot_grows() -> None:
+    r1 = deal(ORDER3, {2: ["TS", "9H"], 3: ["TC", "9D"], 1: ["5S", "5H"]})
+    r2 = deal(ORDER3, {2: ["2S", "3S"], 3: ["KC", "8D"], 1: ["4S", "6S"]})
+    game, _ = rigged(3, r1 + r2 + filler(r1 + r2, 20))
+    events = play(game, {})
+    result = only(events, "round_result")
+    assert result["outcome"] == "tie" and result["void"] and result["winners"] == [2, 3]
+    assert payouts(result) == {}
+    started = only(events, "round_started")
+    assert started["pot"] == 2 and started["treasure"] == 8
+    events = play(game, {})
+    result = only(events, "round_result")
+    assert result["outcome"] == "win" and payouts(result) == {3: 2}
+    assert game.void_rounds == 1 and total_coins(game) == 10
+
+
+def test_everyone_bust_is_void() -> None:
+    hands = {2: ["TS", "9H"], 3: ["TC", "8D"], 1: ["KS", "QH"]}
+    r1 = deal(ORDER3, hands, ["5S", "6S", "7S"])
+    game, _ = rigged(3, r1 + filler(r1, 20))
+    events = play(game, {2: 1, 3: 1, 1: 1})
+    show = only(events, "showdown")
+    assert all(h["bust"] for h in show["hands"])
+    result = only(events, "round_result")
+    assert result["outcome"] == "all_bust" and result["void"]
+    assert game.pot == 2 and game.treasure == 8 and sum(game.coins.values()) == 0
+
+
+def test_ties_at_21_pay_one_each_and_two_for_a_blackjack() -> None:
+    hands = {2: ["AS", "KH"], 3: ["7C", "7D"], 1: ["9S", "9H"]}
+    r1 = deal(ORDER3, hands, ["7H"])
+    game, _ = rigged(3, r1 + filler(r1, 20))
+    events = play(game, {3: 1})
+    show = only(events, "showdown")
+    assert [h["blackjack"] for h in show["hands"]] == [True, False, False]
+    result = only(events, "round_result")
+    assert result["outcome"] == "tie21" and payouts(result) == {2: 2, 3: 1}
+    # pot 1 paid first, then 2 coins from the treasure (9 -> 7); the next round adds one
+    assert result["pot"] == 0 and result["treasure"] == 7
+    assert game.treasure == 6 and game.pot == 1 and total_coins(game) == 10
+
+
+def test_ties_at_21_return_the_rest_of_the_pot_to_the_treasure() -> None:
+    r1 = deal(ORDER3, {2: ["TS", "9H"], 3: ["TC", "9D"], 1: ["5S", "5H"]})
+    r2 = deal(ORDER3, {2: ["TD", "8H"], 3: ["KC", "8D"], 1: ["4S", "6S"]})
+    r3 = deal(ORDER3, {2: ["7C", "7D"], 3: ["8C", "6H"], 1: ["2S", "3S"]}, ["7H", "7S"])
+    game, _ = rigged(3, r1 + r2 + r3 + filler(r1 + r2 + r3, 20))
+    play(game, {})
+    play(game, {})
+    assert game.pot == 3 and game.treasure == 7
+    events = play(game, {2: 1, 3: 1})
+    result = only(events, "round_result")
+    assert result["outcome"] == "tie21" and payouts(result) == {2: 1, 3: 1}
+    assert result["pot"] == 0 and result["treasure"] == 8
+    assert total_coins(game) == 10
+
+
+def test_single_blackjack_takes_two_coins() -> None:
+    hands = {2: ["AS", "KH"], 3: ["TC", "9D"], 1: ["5S", "5H"]}
+    r1 = deal(ORDER3, hands)
+    game, _ = rigged(3, r1 + filler(r1, 20))
+    events = play(game, {})
+    result = only(events, "round_result")
+    assert result["outcome"] == "win" and payouts(result) == {2: 2}
+    assert result["treasure"] == 8 and game.coins[2] == 2
+
+
+def test_single_blackjack_with_a_big_pot_takes_the_pot() -> None:
+    r1 = deal(ORDER3, {2: ["TS", "9H"], 3: ["TC", "9D"], 1: ["5S", "5H"]})
+    r2 = deal(ORDER3, {2: ["AS", "KH"], 3: ["TD", "9C"], 1: ["4S", "6S"]})
+    game, _ = rigged(3, r1 + r2 + filler(r1 + r2, 20))
+    play(game, {})
+    events = play(game, {})
+    assert payouts(only(events, "round_result")) == {2: 2}  # pot 2, nothing added
+    assert game.treasure == 7
+
+
+def test_single_plain_21_takes_just_the_pot() -> None:
+    r1 = deal(ORDER3, {2: ["7C", "7D"], 3: ["TC", "9D"], 1: ["5S", "5H"]}, ["7H"])
+    game, _ = rigged(3, r1 + filler(r1, 20))
+    events = play(game, {2: 1})
+    result = only(events, "round_result")
+    assert result["outcome"] == "win" and payouts(result) == {2: 1}
+
+
+def test_short_treasure_pays_in_seat_order_from_the_dealers_left() -> None:
+    hands = {2: ["AS", "KH"], 3: ["7C", "7D"], 1: ["AH", "QH"]}
+    r1 = deal(ORDER3, hands, ["7H"])
+    game, _ = rigged(3, r1 + filler(r1, 20), treasure=3)
+    events = play(game, {3: 1})
+    result = only(events, "round_result")
+    # dues 2 (p2, BlackJack), 1 (p3), 2 (p1, BlackJack); only 3 coins exist
+    assert payouts(result) == {2: 2, 3: 1, 1: 0}
+    assert result["pot"] == 0 and result["treasure"] == 0
+    over = only(events, "game_over")
+    assert over["reason"] == "treasure_empty"
+    assert over["ranking"] == [
+        {"player": 2, "coins": 2, "rank": 1},
+        {"player": 3, "coins": 1, "rank": 2},
+        {"player": 1, "coins": 0, "rank": 3},
+    ]
+    assert over["winners"] == [2]
+    assert game.phase is Phase.FINISHED and game.to_act is None and game.deadline is None
+
+
+def test_short_treasure_single_blackjack_takes_what_there_is() -> None:
+    hands = {2: ["AS", "KH"], 3: ["TC", "9D"], 1: ["5S", "5H"]}
+    r1 = deal(ORDER3, hands)
+    game, _ = rigged(3, r1 + filler(r1, 20), treasure=1)
+    events = play(game, {})
+    assert payouts(only(events, "round_result")) == {2: 1}
+    assert only(events, "game_over")["reason"] == "treasure_empty"
+
+
+# ---------------------------------------------------------------------------- standard endings
+
+
+def test_end_when_treasure_and_pot_are_empty_with_shared_ranks() -> None:
+    r1 = deal(ORDER3, {2: ["TS", "9H"], 3: ["TC", "8D"], 1: ["5S", "5H"]})
+    r2 = deal(ORDER3, {2: ["2S", "3S"], 3: ["TD", "9C"], 1: ["4S", "6S"]})
+    game, _ = rigged(3, r1 + r2 + filler(r1 + r2, 20), treasure=2)
+    play(game, {})
+    events = play(game, {})
+    over = only(events, "game_over")
+    assert over["reason"] == "treasure_empty"
+    assert over["ranking"] == [
+        {"player": 2, "coins": 1, "rank": 1},
+        {"player": 3, "coins": 1, "rank": 1},
+        {"player": 1, "coins": 0, "rank": 3},
+    ]
+    assert over["winners"] == [2, 3]
+    assert game.public_view()["ranking"] == over["ranking"]
+    revealed = only(events, "seed_revealed")
+    assert commitment(bytes.fromhex(revealed["seed"])) == revealed["commitment"]
+    assert game.legal_actions(1) == {A.CLOSE}
+    assert game.apply(Action(A.CLOSE)) == []  # closing a finished game changes nothing
+    with pytest.raises(IllegalAction) as err:
+        game.apply(Action(A.STAND, 2))
+    assert err.value.code == "game_over"
+
+
+def test_end_when_the_pile_cannot_deal_two_cards_each() -> None:
+    r1 = deal(ORDER3, {2: ["TS", "9H"], 3: ["TC", "8D"], 1: ["5S", "5H"]})
+    game, _ = rigged(3, r1 + ["2C", "3C", "4C", "5C", "6C"])  # 5 < 6 cards left
+    events = play(game, {})
+    assert kinds(events)[-3:] == ["round_result", "seed_revealed", "game_over"]
+    assert only(events, "game_over")["reason"] == "pile_short"
+    assert game.round == 1 and game.pot == 0 and game.coins[2] == 1
+
+
+def test_pile_running_out_mid_round_allows_only_standing_then_ends() -> None:
+    hands = {2: ["2S", "3S"], 3: ["TC", "8D"], 1: ["5S", "5H"]}
+    game, _ = rigged(3, deal(ORDER3, hands, ["4S"]))
+    game.apply(Action(A.HIT, 2))
+    game.apply(Action(A.STAND, 2))
+    assert game.public_view()["pile"] == 0
+    assert game.to_act == 3 and game.legal_actions(3) == {A.STAND}
+    before = game.to_dict()
+    with pytest.raises(IllegalAction) as err:
+        game.apply(Action(A.HIT, 3))
+    assert err.value.code == "pile_empty"
+    assert game.to_dict() == before
+    events = play(game, {})
+    assert payouts(only(events, "round_result")) == {3: 1}
+    assert only(events, "game_over")["reason"] == "pile_empty"
+
+
+def test_close_mid_round_ends_with_a_ranking() -> None:
+    game = table(3, "close")
+    game.apply(Action(A.START, 1))
+    with pytest.raises(IllegalAction) as err:
+        game.apply(Action(A.CLOSE, 2))
+    assert err.value.code == "not_host"
+    events = game.apply(Action(A.CLOSE, 1))
+    assert kinds(events) == ["seed_revealed", "game_over"]
+    over = only(events, "game_over")
+    assert over["reason"] == "closed" and [r["rank"] for r in over["ranking"]] == [1, 1, 1]
+    assert game.phase is Phase.FINISHED and game.legal_actions(2) == frozenset()
+
+
+def test_close_in_lobby() -> None:
+    game = table(2)
+    events = game.apply(Action(A.CLOSE))
+    assert kinds(events) == ["game_over"]
+    assert game.phase is Phase.FINISHED
+
+
+def test_shuffle_is_committed_then_verifiable() -> None:
+    game = table(2, "fair")
+    events = game.apply(Action(A.START, 1))
+    shuffle = only(events, "shuffle")
+    dealt = {e.player: e.data["cards"] for e in events if e.kind == "cards"}
+    events = game.apply(Action(A.CLOSE))
+    seed = only(events, "seed_revealed")["seed"]
+    order = [c.code for c in verify(seed, shuffle["commitment"], "pirate54")]
+    assert order[:4] == [dealt[2][0], dealt[1][0], dealt[2][1], dealt[1][1]]
+
+
+def test_bust_is_silent_until_the_showdown() -> None:
+    hands = {2: ["TS", "9H"], 3: ["TC", "8D"], 1: ["5S", "5H"]}
+    r1 = deal(ORDER3, hands, ["5C"])
+    game, _ = rigged(3, r1 + filler(r1, 20))
+    events = game.apply(Action(A.HIT, 2))
+    assert kinds(events) == ["hit", "stand", "turn"]
+    private = [e for e in events if e.visibility is Visibility.PRIVATE]
+    assert [(e.kind, e.player, e.data["bust"], e.data["total"]) for e in private] == [
+        ("hand", 2, True, 24)
+    ]
+    assert only(events, "stand") == {"player": 2}
+    assert game.private_view(2)["you"]["bust"] is True
+    view = game.public_view()
+    assert "bust" not in json.dumps(view)
+    assert view["seats"][0] == {
+        "player": 2,
+        "coins": 0,
+        "out": False,
+        "dealer": False,
+        "in_round": True,
+        "hidden": 2,
+        "extra": ["5C"],
+        "done": True,
+    }
+
+
+# ---------------------------------------------------------------------------- shared variant
+
+
+def test_shared_winner_takes_the_pot() -> None:
+    r1 = deal(ORDER3, {2: ["TS", "9H"], 3: ["TC", "8D"], 1: ["5S", "5H"]})
+    game, events = rigged(3, r1 + filler(r1, 20), variant="shared")
+    assert only(events, "round_started")["pot"] == 3 and game.coins == {1: 4, 2: 4, 3: 4}
+    assert game.treasure == 0
+    events = play(game, {})
+    assert payouts(only(events, "round_result")) == {2: 3}
+    assert game.coins == {1: 3, 2: 6, 3: 3} and game.pot == 3 and total_coins(game) == 15
+
+
+def test_shared_ties_and_busts_leave_the_pot_in_play() -> None:
+    r1 = deal(ORDER3, {2: ["TS", "9H"], 3: ["TC", "9D"], 1: ["5S", "5H"]})
+    r2 = deal(ORDER3, {2: ["TD", "8H"], 3: ["KC", "8D"], 1: ["KS", "QH"]}, ["5C", "6C", "7C"])
+    r3 = deal(ORDER3, {2: ["7S", "7D"], 3: ["8C", "6H"], 1: ["AH", "KD"]}, ["7H", "7C"])
+    game, _ = rigged(
+        3, r1 + r2 + r3 + filler(r1 + r2 + r3, 20), variant="shared", coins_per_player=4
+    )
+    events = play(game, {})
+    assert only(events, "round_result")["outcome"] == "tie" and game.pot == 6
+    events = play(game, {2: 1, 3: 1, 1: 1})
+    assert only(events, "round_result")["outcome"] == "all_bust" and game.pot == 9
+    assert game.coins == {1: 1, 2: 1, 3: 1}
+    # three players at 21 (one BlackJack, no bonus in this variant) split 9 evenly
+    events = play(game, {2: 1, 3: 1})
+    result = only(events, "round_result")
+    assert result["outcome"] == "tie21" and payouts(result) == {2: 3, 3: 3, 1: 3}
+    assert total_coins(game) == 12
+
+
+def test_shared_tie_at_21_keeps_the_remainder_in_play_and_eliminates() -> None:
+    r1 = deal(ORDER3, {2: ["AS", "KH"], 3: ["AD", "QC"], 1: ["5S", "5H"]})
+    r2 = deal([2, 3], {2: ["TS", "9H"], 3: ["TC", "8D"]})
+    game, _ = rigged(3, r1 + r2 + filler(r1 + r2, 20), variant="shared", coins_per_player=1)
+    events = play(game, {})
+    result = only(events, "round_result")
+    assert result["outcome"] == "tie21" and payouts(result) == {2: 1, 3: 1}
+    assert result["pot"] == 1
+    assert only(events, "eliminated") == {"player": 1}
+    started = only(events, "round_started")
+    assert started["players"] == [2, 3] and started["pot"] == 3
+    assert game.in_round == [2, 3] and game.out == {1}
+    view = game.public_view()
+    assert [(s["player"], s["out"], s["hidden"]) for s in view["seats"]] == [
+        (2, False, 2),
+        (3, False, 2),
+        (1, True, 0),
+    ]
+    events = play(game, {})
+    assert payouts(only(events, "round_result")) == {2: 3}
+    over = only(events, "game_over")
+    assert over["reason"] == "one_player_left"
+    assert over["ranking"] == [
+        {"player": 2, "coins": 3, "rank": 1},
+        {"player": 1, "coins": 0, "rank": 2},
+        {"player": 3, "coins": 0, "rank": 2},
+    ]
+
+
+def test_shared_last_holder_collects_the_pot() -> None:
+    # 2 players, 2 coins each: a void round then p2 wins; p1 still has a coin...
+    order = [2, 1]
+    r1 = deal(order, {2: ["TS", "9H"], 1: ["TC", "9D"]})
+    r2 = deal(order, {2: ["TD", "9S"], 1: ["5S", "5H"]})
+    game, _ = rigged(2, r1 + r2 + filler(r1 + r2, 20), variant="shared", coins_per_player=2)
+    play(game, {})
+    assert game.pot == 4 and game.coins == {1: 0, 2: 0}
+    # ...nobody holds a coin: the same players replay for the pot without ante
+    assert game.round == 2 and game.pot == 4
+    events = play(game, {})
+    assert payouts(only(events, "round_result")) == {2: 4}
+    assert only(events, "game_over")["reason"] == "one_player_left"
+    assert game.coins == {1: 0, 2: 4}
+
+
+def test_shared_replay_round_has_no_ante() -> None:
+    order = [2, 1]
+    r1 = deal(order, {2: ["TS", "9H"], 1: ["TC", "9D"]})
+    game, _ = rigged(2, r1 + filler(r1, 20), variant="shared", coins_per_player=1)
+    events = play(game, {})
+    started = only(events, "round_started")
+    assert started["ante"] == 0 and started["pot"] == 2 and started["players"] == [2, 1]
+
+
+def test_shared_sole_holder_collects_a_void_pot() -> None:
+    order = [2, 1]
+    r1 = deal(order, {2: ["TS", "9H"], 1: ["TC", "8D"]})  # p2 wins: 3 coins to 1
+    r2 = deal(order, {2: ["TD", "9S"], 1: ["KC", "9D"]})  # void: pot 2, coins 2 and 0
+    game, _ = rigged(2, r1 + r2 + filler(r1 + r2, 20), variant="shared", coins_per_player=2)
+    play(game, {})
+    assert game.coins == {1: 0, 2: 2} and game.pot == 2  # round 2 antes
+    events = play(game, {})
+    assert only(events, "round_result")["outcome"] == "tie"
+    assert only(events, "pot_collected") == {"player": 2, "coins": 2}
+    assert only(events, "game_over")["reason"] == "one_player_left"
+    assert game.coins == {1: 0, 2: 4} and game.pot == 0
+
+
+def test_shared_reshuffles_played_cards_and_reveals_after_the_showdown() -> None:
+    order = [2, 1]
+    r1 = deal(order, {2: ["TS", "9H"], 1: ["8C", "7D"]}, ["2C"])
+    game, start = rigged(2, r1, variant="shared")
+    first = only(start, "shuffle")
+    events = play(game, {1: 1})  # the last card of the pile goes to p1
+    seq = kinds(events)
+    assert seq.index("showdown") < seq.index("round_result") < seq.index("shuffle")
+    assert seq.index("shuffle") < seq.index("deal")
+    shuffle = only(events, "shuffle")
+    assert shuffle["size"] == 5 and shuffle["cards"] == ["TS", "9H", "8C", "7D", "2C"]
+    assert "seed_revealed" not in seq  # the retired seed waits for the next showdown
+    assert game.pile_remaining == 1 and game.round == 2
+    new_seed = game.entropy(1)
+    assert shuffle["commitment"] == commitment(new_seed)
+    assert game.pile == shuffled([Card.parse(c) for c in shuffle["cards"]], new_seed)
+    events = play(game, {})
+    assert [e.data["commitment"] for e in events if e.kind == "seed_revealed"] == [
+        first["commitment"]
+    ]
+
+
+def test_shared_mid_round_reshuffle_on_hit() -> None:
+    order = [2, 1]
+    r1 = deal(order, {2: ["2S", "3S"], 1: ["8C", "7D"]}, ["9C"])
+    r2 = deal(order, {2: ["4S", "5S"], 1: ["6C", "6D"]})
+    game, start = rigged(2, r1 + r2, variant="shared", coins_per_player=3)
+    first = only(start, "shuffle")
+    play(game, {1: 1})
+    assert game.round == 2 and game.pile_remaining == 0 and len(game.discard) == 5
+    assert game.legal_actions(2) == {A.HIT, A.STAND}
+    events = game.apply(Action(A.HIT, 2))
+    assert kinds(events)[:2] == ["shuffle", "hit"]
+    second = only(events, "shuffle")
+    assert second["cards"] == ["2S", "3S", "8C", "7D", "9C"] and second["number"] == 2
+    assert game.pile_remaining == 4 and game.pending_reveals  # kept until the showdown
+    events = play(game, {})
+    revealed = [e.data for e in events if e.kind == "seed_revealed"]
+    assert [r["commitment"] for r in revealed] == [first["commitment"]]
+    # the seed of the pile in use is revealed at the end; it reprints that pile
+    over = game.apply(Action(A.CLOSE))
+    seed = bytes.fromhex(only(over, "seed_revealed")["seed"])
+    assert commitment(seed) == second["commitment"]
+    assert [c.code for c in shuffled([Card.parse(c) for c in second["cards"]], seed)] == [
+        c.code for c in game.pile
+    ]
+
+
+def test_shared_no_played_cards_means_only_stand() -> None:
+    order = [2, 1]
+    game, _ = rigged(2, deal(order, {2: ["2S", "3S"], 1: ["8C", "7D"]}), variant="shared")
+    assert game.legal_actions(2) == {A.STAND}
+    with pytest.raises(IllegalAction) as err:
+        game.apply(Action(A.HIT, 2))
+    assert err.value.code == "pile_empty"
+    events = play(game, {})
+    assert payouts(only(events, "round_result")) == {1: 2}
+    assert game.round == 2 and only(events, "shuffle")["size"] == 4
+
+
+# ---------------------------------------------------------------------------- simulation
+
+
+def test_simulate_pirate21_reports_speed_and_rounds() -> None:
+    out = simulate_pirate21(20, 7, 4)
+    assert out["games"] == 20 and out["players"] == 4
+    assert out["games_per_sec"] > 0 and out["rounds_per_game"] >= 1
+    assert out["void_rounds_per_game"] >= 0 and sum(out["end_reasons"].values()) == 20
+    again = simulate_pirate21(20, 7, 4)
+    assert again["rounds_per_game"] == out["rounds_per_game"]
+    shared = simulate_pirate21(5, 1, 3, variant="shared")
+    assert shared["end_reasons"] == {"one_player_left": 5}
+
+
+def test_main_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["3", "2", "9"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 3
