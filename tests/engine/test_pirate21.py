@@ -9,8 +9,16 @@ from typing import Any
 
 import pytest
 
-from bot.engine.base import Action, ActionKind, Deadline, Event, IllegalAction, InvalidOptions
-from bot.engine.base import Phase, Visibility
+from bot.engine.base import (
+    Action,
+    ActionKind,
+    Deadline,
+    Event,
+    IllegalAction,
+    InvalidOptions,
+    Phase,
+    Visibility,
+)
 from bot.engine.cards import Card, pirate54
 from bot.engine.pirate21 import (
     ERRORS,
@@ -431,7 +439,7 @@ def test_end_when_treasure_and_pot_are_empty_with_shared_ranks() -> None:
 
 def test_end_when_the_pile_cannot_deal_two_cards_each() -> None:
     r1 = deal(ORDER3, {2: ["TS", "9H"], 3: ["TC", "8D"], 1: ["5S", "5H"]})
-    game, _ = rigged(3, r1 + ["2C", "3C", "4C", "5C", "6C"])  # 5 < 6 cards left
+    game, _ = rigged(3, [*r1, "2C", "3C", "4C", "5C", "6C"])  # 5 < 6 cards left
     events = play(game, {})
     assert kinds(events)[-3:] == ["round_result", "seed_revealed", "game_over"]
     assert only(events, "game_over")["reason"] == "pile_short"
