@@ -339,10 +339,12 @@ class Casino21(Game):
 
     # ----------------------------------------------------------------- test hook
 
-    def rig_next_round(self, codes: Sequence[str]) -> None:
+    def rig_next_round(self, codes: str | Sequence[str]) -> None:
         """TEST HOOK - never use on a real table. The next round's deck starts with these
         cards in this order (then the rest of the normally shuffled deck, minus them).
         The commitment still covers the seed only, so a rigged round is not verifiable."""
+        if isinstance(codes, str):
+            codes = codes.split()
         cards = [Card.parse(c) for c in codes]
         full = build_deck(self._spec)
         for card in cards:
@@ -586,7 +588,7 @@ class Casino21(Game):
                 tuple(money),
             )
         )
-        if s.player == self.host and self.seats:
+        if s.player == self.host and self.seats and reason != "close":
             self.host = self.seats[0].player
             events.append(
                 Event("host_changed", Visibility.PUBLIC, self.host, {"previous": s.player})
@@ -998,10 +1000,10 @@ class Casino21(Game):
         total = self.bank_total
         events.append(
             Event(
-                "bank_bust" if total > 21 else "bank_stands",
+                "bank_done",
                 Visibility.PUBLIC,
                 None,
-                {"total": total, "blackjack": self.bank_blackjack},
+                {"total": total, "bust": total > 21, "blackjack": self.bank_blackjack},
             )
         )
         self._settle(events)
