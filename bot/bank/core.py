@@ -746,6 +746,9 @@ def leave_seat(
     forfeit = check_optional_amount(forfeit, "forfeit")
     key = check_key(key, "leave")
     with savepoint(c):
+        prior = _prior_leave(c, key)
+        if prior is not None:
+            return prior
         seat_id = find_account(c, guild_id, "seat", table_id, user_id)
         stack = 0 if seat_id is None else account_balance(c, seat_id)
         if forfeit > stack:
@@ -762,6 +765,23 @@ def leave_seat(
             row = c.execute("SELECT status FROM bank_claims WHERE id = ?", (claim_id,)).fetchone()
             status = str(row[0])
         return LeaveResult(forfeit, stack - forfeit, claim_id, status)
+
+
+def _prior_leave(c: sqlite3.Connection, key: str) -> LeaveResult | None:
+    """The result of a leave already posted under ``key`` (its seat is empty now)."""
+    rows = c.execute(
+        "SELECT e.kind, p.amount, cl.id, cl.status FROM bank_entries e"
+        " JOIN bank_postings p ON p.entry_id = e.id AND p.amount > 0"
+        " LEFT JOIN bank_claims cl ON cl.entry_id = e.id WHERE e.idem_key IN (?, ?)",
+        (f"{key}:0", f"{key}:1"),
+    ).fetchall()
+    if not rows:
+        return None
+    forfeited = sum(int(r[1]) for r in rows if r[0] == "forfeit")
+    cashed = [r for r in rows if r[0] == "cash_out"]
+    if not cashed:
+        return LeaveResult(forfeited, 0, None, None)
+    return LeaveResult(forfeited, int(cashed[0][1]), int(cashed[0][2]), str(cashed[0][3]))
 
 
 def open_fund(
@@ -1052,12 +1072,13 @@ def audit(c: sqlite3.Connection, guild_id: int | None) -> AuditReport:
 
     for entry_id, kind in c.execute(
         "SELECT e.id, e.kind FROM bank_entries e JOIN bank_postings p ON p.entry_id = e.id"
-        " JOIN bank_accounts a ON a.id = p.account_id"
-        " WHERE (a.kind = 'issuer') <> (e.kind IN ('mint', 'burn'))"
-        + ("" if guild_id is None else " AND e.guild_id = ?"),
+        " JOIN bank_accounts a ON a.id = p.account_id" + where_e + " GROUP BY e.id"
+        " HAVING SUM(a.kind = 'issuer') <> (e.kind IN ('mint', 'burn'))",
         gp,
     ):
-        problems.append(f"entry {entry_id} ({kind}): only mint/burn may touch the issuer")
+        problems.append(
+            f"entry {entry_id} ({kind}): a mint/burn touches the issuer once, nothing else does"
+        )
 
     guilds = (
         [guild_id]

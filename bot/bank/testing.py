@@ -13,3 +13,10 @@ async def assert_audit_clean(db: Database, guild_id: int | None = None) -> Audit
     report = await audit(db, guild_id)
     assert report.ok, report.format()
     return report
+
+
+async def entry_count(db: Database) -> int:
+    """Number of ledger entries (to prove a refused call posted nothing)."""
+    row = await db.fetchone("SELECT COUNT(*) FROM bank_entries")
+    assert row is not None
+    return int(row[0])
