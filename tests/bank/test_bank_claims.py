@@ -1,0 +1,136 @@
+"""Claims: cash-outs wait in the claims escrow until /bank claim pays them, exactly once."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.bank import (
+    Bank,
+    BankError,
+    ClaimNotHeld,
+    NotYourClaim,
+    SelfApproval,
+    UnknownClaim,
+)
+from bot.bank.testing import entry_count
+from bot.db import Database
+from bot.engine.base import Money, MoneyKind, claim, seat
+
+GUILD = 1001
+ALICE, BOB, ADMIN = 11, 12, 99
+
+
+async def cash_out(bank: Bank, db: Database, table: int, player: int, amount: int) -> int:
+    """Seat ``player`` with a welcome stake of ``amount`` and cash it all out."""
+    async with db.transaction() as conn:
+        result = await bank.post_effects(
+            conn,
+            GUILD,
+            table,
+            None,
+            [
+                Money(MoneyKind.WELCOME_STAKE, "house", seat(player), amount),
+                Money(MoneyKind.CASH_OUT, seat(player), claim(player), amount),
+            ],
+            f"t{table}:p{player}",
+        )
+    (claim_id,) = result.claim_ids
+    return claim_id
+
+
+async def test_claim_pays_every_pending_claim_once(bank: Bank, db: Database) -> None:
+    c1 = await cash_out(bank, db, 1, ALICE, 120)
+    c2 = await cash_out(bank, db, 2, ALICE, 30)
+    await cash_out(bank, db, 3, BOB, 10)
+    assert [c.amount for c in await bank.claims(GUILD, ALICE)] == [120, 30]
+    receipt = await bank.claim(GUILD, ALICE)
+    assert [c.claim_id for c in receipt.paid] == [c1, c2]
+    assert (receipt.total, receipt.balance, receipt.held) == (150, 150, ())
+    again = await bank.claim(GUILD, ALICE)
+    assert (again.paid, again.total, again.balance, again.entry_id) == ((), 0, 150, None)
+    assert await bank.claims(GUILD, ALICE) == []
+    assert [c.status for c in await bank.claims(GUILD, ALICE, statuses=["paid"])] == ["paid"] * 2
+    assert await bank.balance(GUILD, BOB) == 0
+    items = (await bank.history(GUILD, ALICE)).items
+    assert [(i.kind, i.amount) for i in items] == [("claim_paid", 150)]
+
+
+async def test_hundred_concurrent_claims_pay_once(bank: Bank, db: Database) -> None:
+    for table in range(1, 6):
+        await cash_out(bank, db, table, ALICE, 10 * table)
+    receipts = await asyncio.gather(*(bank.claim(GUILD, ALICE) for _ in range(100)))
+    paid = [r for r in receipts if r.paid]
+    assert len(paid) == 1 and paid[0].total == 150
+    assert await bank.balance(GUILD, ALICE) == 150
+    rows = await db.fetchall("SELECT COUNT(*) FROM bank_entries WHERE kind = 'claim_paid'")
+    assert rows[0][0] == 1
+
+
+async def test_claims_by_id(bank: Bank, db: Database) -> None:
+    mine = await cash_out(bank, db, 1, ALICE, 40)
+    other = await cash_out(bank, db, 1, BOB, 50)
+    before = await entry_count(db)
+    with pytest.raises(NotYourClaim):
+        await bank.claim(GUILD, ALICE, claim_ids=[mine, other])
+    with pytest.raises(UnknownClaim):
+        await bank.claim(GUILD, ALICE, claim_ids=[mine, 999])
+    assert await entry_count(db) == before
+    assert (await bank.claim(GUILD, ALICE, claim_ids=[mine])).total == 40
+    assert (await bank.claim(GUILD, ALICE, claim_ids=[mine])).total == 0
+
+
+async def test_claim_above_limit_waits_for_another_admin(bank: Bank, db: Database) -> None:
+    await bank.configure_guild(GUILD, claim_approval_limit=100)
+    small = await cash_out(bank, db, 1, ALICE, 100)
+    big = await cash_out(bank, db, 2, ALICE, 101)
+    receipt = await bank.claim(GUILD, ALICE)
+    assert [c.claim_id for c in receipt.paid] == [small]
+    assert [c.claim_id for c in receipt.held] == [big] and receipt.balance == 100
+    with pytest.raises(SelfApproval):
+        await bank.approve_claim(GUILD, big, ALICE)
+    with pytest.raises(ClaimNotHeld):
+        await bank.approve_claim(GUILD, small, ADMIN)
+    with pytest.raises(UnknownClaim):
+        await bank.approve_claim(GUILD, 999, ADMIN)
+    approved = await bank.approve_claim(GUILD, big, ADMIN)
+    assert (approved.total, approved.balance, approved.user_id) == (101, 201, ALICE)
+    with pytest.raises(ClaimNotHeld):
+        await bank.approve_claim(GUILD, big, ADMIN)
+    await bank.configure_guild(GUILD, claim_approval_limit=None)
+    await cash_out(bank, db, 3, ALICE, 10_000)
+    assert (await bank.claim(GUILD, ALICE)).total == 10_000
+
+
+async def test_leave_seat_with_limit_holds_claim(bank: Bank) -> None:
+    await bank.configure_guild(GUILD, claim_approval_limit=50)
+    await bank.sit_down(GUILD, 5, ALICE, welcome_stake=100)
+    left = await bank.leave_seat(GUILD, 5, ALICE)
+    assert left.claim_status == "held" and left.claim_id is not None
+    assert (await bank.claim(GUILD, ALICE)).held[0].claim_id == left.claim_id
+
+
+async def test_claims_cannot_be_deleted(bank: Bank, db: Database) -> None:
+    await cash_out(bank, db, 1, ALICE, 5)
+    with pytest.raises(Exception, match="kept"):
+        async with db.transaction() as conn:
+            await conn.execute("DELETE FROM bank_claims")
+
+
+def test_error_codes_are_stable() -> None:
+    from bot.bank.errors import ALL_ERRORS
+
+    codes = [e.code for e in ALL_ERRORS]
+    assert len(set(codes)) == len(codes)
+    assert {
+        "insufficient_funds",
+        "invalid_amount",
+        "unknown_account",
+        "not_your_claim",
+        "self_approval",
+        "self_transfer",
+        "transfer_to_bot",
+        "duplicate",
+    } <= set(codes)
+    assert all(issubclass(e, BankError) and issubclass(e, ValueError) for e in ALL_ERRORS)
