@@ -1348,3 +1348,28 @@ def simulate_casino21(
         "player_ev_per_unit": net / staked if staked else 0.0,
         "player_net": net,
     }
+
+
+def main(argv: list[str]) -> int:
+    """CLI: ``casino21 [--rounds N] [--seed S] [--players P] [--bet B]`` prints the
+    simulation as JSON (to be wired as ``python -m bot simulate casino21``)."""
+    import argparse
+    import json
+
+    parser = argparse.ArgumentParser(prog="casino21", description=simulate_casino21.__doc__)
+    parser.add_argument("--rounds", type=int, default=10_000)
+    parser.add_argument("--seed", default="0")
+    parser.add_argument("--players", type=int, default=1)
+    parser.add_argument("--bet", type=int, default=10)
+    parser.add_argument("--bank-bust-bonus", default="5")
+    args = parser.parse_args(argv)
+    bonus: int | str = "half" if args.bank_bust_bonus == "half" else int(args.bank_bust_bonus)
+    result = simulate_casino21(
+        args.rounds,
+        args.seed,
+        args.players,
+        bet=args.bet,
+        options={"bank_bust_bonus": bonus},
+    )
+    print(json.dumps(result, indent=2))
+    return 0
