@@ -1,0 +1,86 @@
+"""Child process for test_bank_crash: posts a scripted burst of table money until killed.
+
+Usage: python crash_child.py DB_PATH RUN SEED. Prints "ready" after its first commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+
+from bot.bank import Bank, BankError
+from bot.db import Database
+from bot.engine.base import HOUSE, POT, Money, MoneyKind, claim, seat, wallet
+
+GUILD = 1001
+PLAYERS = list(range(1, 7))
+K = MoneyKind
+
+
+async def burst(path: str, run: int, rng: random.Random) -> None:
+    db = await Database.open(path)
+    bank = Bank(db)
+    n = 0
+    while True:
+        n += 1
+        table = run * 100_000 + n
+        a, b = rng.sample(PLAYERS, 2)
+        buy = {a: rng.randint(1, 50), b: rng.randint(0, 50)}
+        async with db.transaction() as conn:  # the game row and its postings: one commit
+            await conn.execute(
+                "INSERT INTO crash_games (table_id, state) VALUES (?, 'open')", (table,)
+            )
+            await bank.post_effects(conn, GUILD, table, None, [
+                m for p in (a, b) for m in (
+                    Money(K.BUY_IN, wallet(p), seat(p), buy[p]),
+                    Money(K.WELCOME_STAKE, HOUSE, seat(p), 100),
+                )
+            ], f"{table}:join")
+        if n == 1:
+            print("ready", flush=True)
+        stacks = {p: buy[p] + 100 for p in (a, b)}
+        for rnd in range(1, rng.randint(2, 5)):
+            bets = {p: rng.randint(1, stacks[p]) for p in (a, b) if stacks[p] > 0}
+            if not bets:
+                break
+            effects = [Money(K.BET, seat(p), POT, x) for p, x in bets.items()]
+            for p, x in bets.items():
+                outcome = rng.choice(("win", "lose", "push"))
+                if outcome == "win":
+                    effects += [Money(K.PAYOUT, POT, seat(p), x), Money(K.PAYOUT, HOUSE, seat(p), x)]
+                    stacks[p] += x
+                elif outcome == "lose":
+                    effects.append(Money(K.LOSS, POT, HOUSE, x))
+                    stacks[p] -= x
+                else:
+                    effects.append(Money(K.REFUND, POT, seat(p), x))
+            async with db.transaction() as conn:
+                await conn.execute(
+                    "UPDATE crash_games SET state = ? WHERE table_id = ?", (f"r{rnd}", table)
+                )
+                await bank.post_effects(conn, GUILD, table, rnd, effects, f"{table}:r{rnd}")
+        async with db.transaction() as conn:
+            await conn.execute(
+                "UPDATE crash_games SET state = 'closed' WHERE table_id = ?", (table,)
+            )
+            for p in (a, b):
+                forfeit = min(stacks[p], 100) if rng.random() < 0.3 else 0
+                await bank.post_effects(conn, GUILD, table, None, [
+                    Money(K.FORFEIT, seat(p), HOUSE, forfeit),
+                    Money(K.CASH_OUT, seat(p), claim(p), stacks[p] - forfeit),
+                ], f"{table}:leave:{p}")
+        await bank.claim(GUILD, rng.choice(PLAYERS))
+        try:
+            await bank.transfer(GUILD, a, b, rng.randint(1, 20), key=f"{table}:gift")
+        except BankError:
+            pass
+
+
+def main() -> None:
+    path, run, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    asyncio.run(burst(path, run, random.Random(seed)))
+
+
+if __name__ == "__main__":
+    main()
