@@ -6,6 +6,7 @@ Usage: python crash_child.py DB_PATH RUN SEED. Prints "ready" after its first co
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import sys
 
@@ -31,12 +32,21 @@ async def burst(path: str, run: int, rng: random.Random) -> None:
             await conn.execute(
                 "INSERT INTO crash_games (table_id, state) VALUES (?, 'open')", (table,)
             )
-            await bank.post_effects(conn, GUILD, table, None, [
-                m for p in (a, b) for m in (
-                    Money(K.BUY_IN, wallet(p), seat(p), buy[p]),
-                    Money(K.WELCOME_STAKE, HOUSE, seat(p), 100),
-                )
-            ], f"{table}:join")
+            await bank.post_effects(
+                conn,
+                GUILD,
+                table,
+                None,
+                [
+                    m
+                    for p in (a, b)
+                    for m in (
+                        Money(K.BUY_IN, wallet(p), seat(p), buy[p]),
+                        Money(K.WELCOME_STAKE, HOUSE, seat(p), 100),
+                    )
+                ],
+                f"{table}:join",
+            )
         if n == 1:
             print("ready", flush=True)
         stacks = {p: buy[p] + 100 for p in (a, b)}
@@ -48,7 +58,8 @@ async def burst(path: str, run: int, rng: random.Random) -> None:
             for p, x in bets.items():
                 outcome = rng.choice(("win", "lose", "push"))
                 if outcome == "win":
-                    effects += [Money(K.PAYOUT, POT, seat(p), x), Money(K.PAYOUT, HOUSE, seat(p), x)]
+                    effects.append(Money(K.PAYOUT, POT, seat(p), x))
+                    effects.append(Money(K.PAYOUT, HOUSE, seat(p), x))
                     stacks[p] += x
                 elif outcome == "lose":
                     effects.append(Money(K.LOSS, POT, HOUSE, x))
@@ -66,15 +77,20 @@ async def burst(path: str, run: int, rng: random.Random) -> None:
             )
             for p in (a, b):
                 forfeit = min(stacks[p], 100) if rng.random() < 0.3 else 0
-                await bank.post_effects(conn, GUILD, table, None, [
-                    Money(K.FORFEIT, seat(p), HOUSE, forfeit),
-                    Money(K.CASH_OUT, seat(p), claim(p), stacks[p] - forfeit),
-                ], f"{table}:leave:{p}")
+                await bank.post_effects(
+                    conn,
+                    GUILD,
+                    table,
+                    None,
+                    [
+                        Money(K.FORFEIT, seat(p), HOUSE, forfeit),
+                        Money(K.CASH_OUT, seat(p), claim(p), stacks[p] - forfeit),
+                    ],
+                    f"{table}:leave:{p}",
+                )
         await bank.claim(GUILD, rng.choice(PLAYERS))
-        try:
+        with contextlib.suppress(BankError):
             await bank.transfer(GUILD, a, b, rng.randint(1, 20), key=f"{table}:gift")
-        except BankError:
-            pass
 
 
 def main() -> None:

@@ -64,14 +64,21 @@ async def _check(path: Path) -> tuple[int, int]:
         row = await db.fetchone("PRAGMA integrity_check")
         assert row is not None and row[0] == "ok"
         games = {r[0] for r in await db.fetchall("SELECT table_id FROM crash_games")}
-        joined = {r[0] for r in await db.fetchall(
-            "SELECT DISTINCT table_id FROM bank_entries WHERE idem_key LIKE '%:join:%'")}
+        joined = {
+            r[0]
+            for r in await db.fetchall(
+                "SELECT DISTINCT table_id FROM bank_entries WHERE idem_key LIKE '%:join:%'"
+            )
+        }
         assert games == joined  # a game row exists exactly when its join was posted
-        closed = {r[0] for r in await db.fetchall(
-            "SELECT table_id FROM crash_games WHERE state = 'closed'")}
+        closed = {
+            r[0]
+            for r in await db.fetchall("SELECT table_id FROM crash_games WHERE state = 'closed'")
+        }
         left = await db.fetchall(
             "SELECT a.table_id, SUM(a.balance) FROM bank_accounts a WHERE a.kind IN"
-            " ('seat', 'pot') GROUP BY a.table_id")
+            " ('seat', 'pot') GROUP BY a.table_id"
+        )
         for table_id, held in left:
             assert table_id not in closed or held == 0, (table_id, held)
         return report.entries, len(games)
