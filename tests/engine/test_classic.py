@@ -1,0 +1,650 @@
+"""Black Jack (classic): scripted rounds with stacked decks, one per rule of RULES.md §1.
+
+Deal order with players A, B: A1, B1, dealer up, A2, B2, hole; then hits in play order.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from test_classic_helpers import K, act, flows, kinds, play_round, public, summary, table
+
+from bot.engine.base import Action, Deadline, IllegalAction, InvalidOptions, Phase, Visibility
+from bot.engine.classic import ILLEGAL_CODES, MAX_SEATS, ClassicGame, ClassicOptions
+from bot.engine.rules import ClassicOptions as ReExported
+from bot.engine.shuffle import verify
+
+
+def hand_results(s: dict[str, object]) -> list[tuple[str, int]]:
+    return [(h["result"], h["net"]) for h in s["hands"]]  # type: ignore[index,attr-defined]
+
+
+# --------------------------------------------------------------------------- basics
+
+
+def test_rules_reexports_options() -> None:
+    assert ReExported is ClassicOptions
+
+
+def test_engine_does_not_import_discord_asyncio_aiosqlite() -> None:
+    code = (
+        "import sys, bot.engine.classic, bot.engine.simulate, bot.engine.strategy, "
+        "bot.engine.rules\n"
+        "bad = [m for m in ('discord', 'asyncio', 'aiosqlite') if m in sys.modules]\n"
+        "assert not bad, bad\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_first_start_commits_before_any_card() -> None:
+    g = table()
+    events = act(g, K.START, 1)
+    assert kinds(events)[0] == "shuffle"
+    assert events[0].visibility is Visibility.PUBLIC
+    commit = events[0].data["commitment"]
+    assert g.public_view()["shoe"]["commitment"] == commit
+    events = act(g, K.BET, 1, amount=10)
+    assert "card" in kinds(events) and "shuffle" not in kinds(events)
+
+
+def test_reshuffle_at_penetration_reveals_seed() -> None:
+    g = table(decks=1, penetration=0.5)
+    first = act(g, K.START, 1)[0].data
+    revealed = None
+    for _ in range(40):
+        if g.phase is Phase.BETWEEN_ROUNDS or g.phase is Phase.LOBBY:
+            events = act(g, K.START, 1)
+            if "seed_revealed" in kinds(events):
+                assert kinds(events)[:2] == ["seed_revealed", "shuffle"]
+                revealed = events[0].data
+                break
+        if g.phase is Phase.BETTING:
+            act(g, K.BET, 1, amount=10)
+        while g.phase is Phase.INSURANCE:
+            act(g, K.NO_INSURANCE, 1)
+        while g.phase is Phase.PLAYING:
+            act(g, K.STAND, g.to_act)
+    assert revealed is not None
+    assert revealed["commitment"] == first["commitment"]
+    assert revealed["dealt"] >= 26
+    order = verify(revealed["seed"], first["commitment"], "std52*1")
+    assert len(order) == 52
+
+
+def test_close_reveals_seed_and_cashes_out() -> None:
+    g = table(players=(1, 2))
+    act(g, K.START, 1)
+    act(g, K.BET, 1, amount=50)
+    events = act(g, K.CLOSE)
+    assert "seed_revealed" in kinds(events)
+    assert g.phase is Phase.FINISHED
+    f = flows(events)
+    assert f["pot"] == -50 and f["claim:1"] == 1000 and f["claim:2"] == 1000
+    with pytest.raises(IllegalAction) as err:
+        act(g, K.JOIN, 3, amount=10)
+    assert err.value.code == "game_over"
+
+
+def test_close_mid_round_refunds_unsettled_stakes_only() -> None:
+    g = table(players=(1, 2), decks=6)
+    # A: TS 6H then busts with KC; B: 9S 9H stands; dealer 7D hole 5C
+    play_round(g, ["TS", "9S", "7D", "6H", "9H", "5C", "KC"], {1: 20, 2: 30})
+    bust = act(g, K.HIT, 1)
+    assert flows(bust) == {"pot": -20, "house": 20}
+    events = act(g, K.CLOSE)
+    f = flows(events)
+    assert f["pot"] == -30
+    assert f["claim:1"] == 980 and f["claim:2"] == 1000
+
+
+# --------------------------------------------------------------------------- insurance
+
+
+def test_insurance_with_dealer_blackjack() -> None:
+    g = table(players=(1, 2))
+    play_round(g, ["TS", "7H", "AS", "9S", "8H", "KD"], {1: 10, 2: 20})
+    assert g.phase is Phase.INSURANCE and g.deadline is Deadline.TURN and g.to_act is None
+    assert g.legal_actions(1) >= {K.INSURANCE, K.NO_INSURANCE}
+    ins = act(g, K.INSURANCE, 1)
+    assert flows(ins) == {"seat:1": -5, "pot": 5}
+    events = act(g, K.NO_INSURANCE, 2)
+    assert "hole_revealed" in kinds(events)
+    s = summary(events)
+    assert s["dealer_blackjack"] is True
+    assert hand_results(s) == [("loss", -10), ("loss", -20)]
+    assert s["insurance"] == [{"player": 1, "net": 10}]
+    assert g.stacks == {1: 1000, 2: 980}  # insured: net 0
+    assert g.pot == 0 and g.phase is Phase.BETWEEN_ROUNDS
+
+
+def test_insurance_without_dealer_blackjack() -> None:
+    g = table(players=(1, 2))
+    play_round(g, ["TS", "7H", "AS", "9S", "8H", "7D"], {1: 10, 2: 21})
+    act(g, K.INSURANCE, 2)  # half of 21 rounded down = 10
+    assert g.pot == 10 + 21 + 10
+    events = act(g, K.NO_INSURANCE, 1)
+    lost = [e for e in events if e.kind == "insurance_settled"]
+    assert [(e.player, e.data["net"]) for e in lost] == [(2, -10)]
+    assert g.phase is Phase.PLAYING and g.to_act == 1
+    act(g, K.STAND, 1)
+    events = act(g, K.STAND, 2)
+    s = summary(events)
+    assert s["dealer_total"] == 18  # soft 18 stands
+    assert hand_results(s) == [("win", 10), ("loss", -21)]
+    assert g.stacks == {1: 1010, 2: 1000 - 21 - 10}
+
+
+def test_bet_of_one_cannot_insure() -> None:
+    g = table(min_bet=1)
+    events = play_round(g, ["TS", "AS", "9S", "7D"], {1: 1})
+    assert "insurance_offered" not in kinds(events)
+    assert g.phase is Phase.PLAYING
+    with pytest.raises(IllegalAction) as err:
+        act(g, K.INSURANCE, 1)
+    assert err.value.code == "no_insurance_offered"
+
+
+def test_insurance_timeout_declines() -> None:
+    g = table(players=(1, 2))
+    play_round(g, ["TS", "7H", "AS", "9S", "8H", "7D"], {1: 10, 2: 20})
+    act(g, K.INSURANCE, 1)
+    events = act(g, K.TIMEOUT)
+    assert [e.player for e in events if e.kind == "no_insurance"] == [2]
+    assert g.phase is Phase.PLAYING
+
+
+# --------------------------------------------------------------------------- splits
+
+
+def test_split_tens_by_value() -> None:
+    g = table()
+    play_round(g, ["KS", "6D", "TH", "TD"], {1: 10})
+    assert K.SPLIT in g.legal_actions(1)
+    g.rig(["9C", "8C", "TS"])  # hand 0 gets 9C, hand 1 gets 8C, dealer draws TS
+    events = act(g, K.SPLIT, 1)
+    assert flows(events) == {"seat:1": -10, "pot": 10}
+    assert [h["cards"] for h in g.public_view()["hands"]] == [["KS", "9C"], ["TH"]]
+    events = act(g, K.STAND, 1)  # hand 1 receives its second card now
+    assert g.public_view()["hands"][1]["cards"] == ["TH", "8C"]
+    events = act(g, K.STAND, 1)
+    s = summary(events)
+    assert s["dealer_bust"] is True
+    assert hand_results(s) == [("win", 10), ("win", 10)]
+    assert g.stacks[1] == 1020
+
+
+def test_split_aces_one_card_each_and_21_pays_even() -> None:
+    g = table()
+    play_round(g, ["AS", "9D", "AH", "7C"], {1: 15})
+    g.rig(["KD", "5H", "TC"])
+    events = act(g, K.SPLIT, 1)
+    s = summary(events)  # both aces stood at once; dealer 16 draws TC and busts
+    assert [h["cards"] for h in s["hands"]] == [["AS", "KD"], ["AH", "5H"]]
+    assert hand_results(s) == [("win", 15), ("win", 15)]  # A+K after a split: 1:1
+    assert g.stacks[1] == 1030
+
+
+def test_split_aces_may_draw_when_option_off() -> None:
+    g = table(split_aces_one_card=False)
+    play_round(g, ["AS", "9D", "AH", "7C"], {1: 10})
+    g.rig(["5D"])
+    act(g, K.SPLIT, 1)
+    assert g.phase is Phase.PLAYING and g.to_act == 1
+    assert K.HIT in g.legal_actions(1)
+
+
+def test_split_21_vs_dealer_21_pushes() -> None:
+    g = table()
+    play_round(g, ["AS", "9D", "AH", "7C"], {1: 10})
+    g.rig(["KD", "KH", "5S"])  # dealer 16 + 5 = 21
+    s = summary(act(g, K.SPLIT, 1))
+    assert hand_results(s) == [("push", 0), ("push", 0)]
+
+
+@pytest.mark.parametrize("max_hands", [2, 3, 4])
+def test_resplit_limit(max_hands: int) -> None:
+    g = table(max_hands=max_hands)
+    play_round(g, ["8S", "6D", "8H", "TD"], {1: 10})
+    splits = ["8D", "8C", "8S"][: max_hands - 1]  # hand 0 is a pair again every time
+    g.rig([*splits, *["3C", "3D", "3H"][: max_hands - 1], "TS"])
+    for _ in range(max_hands - 1):
+        act(g, K.SPLIT, 1)
+    assert len(g.hands) == max_hands
+    with pytest.raises(IllegalAction) as err:
+        act(g, K.SPLIT, 1)
+    assert err.value.code == "cannot_split" and err.value.params["reason"] == "max_hands"
+    assert K.SPLIT not in g.legal_actions(1)
+    events: list = []
+    while g.phase is Phase.PLAYING:
+        events = act(g, K.STAND, 1)
+    s = summary(events)
+    assert all(h["result"] == "win" for h in s["hands"])
+    assert g.stacks[1] == 1000 + 10 * max_hands
+
+
+def test_double_after_split_allowed() -> None:
+    g = table()
+    play_round(g, ["8S", "6D", "8H", "TD"], {1: 10})
+    g.rig(["3D", "9H", "2C", "TS"])
+    act(g, K.SPLIT, 1)  # hand 0: 8S 3D = 11
+    assert K.DOUBLE in g.legal_actions(1)
+    act(g, K.DOUBLE, 1)  # hand 0: 8S 3D 9H = 20, hand 1 gets 2C = 10
+    assert g.hands[0].bet == 20 and g.hands[0].status == "stood"
+    events = act(g, K.STAND, 1)
+    s = summary(events)
+    assert hand_results(s) == [("win", 20), ("win", 10)]
+
+
+# --------------------------------------------------------------------------- double, hit
+
+
+def test_double() -> None:
+    g = table()
+    play_round(g, ["5S", "6D", "6H", "TD"], {1: 25})
+    g.rig(["9C", "8C"])
+    events = act(g, K.DOUBLE, 1)
+    s = summary(events)
+    assert s["hands"][0]["doubled"] is True and s["hands"][0]["bet"] == 50
+    assert hand_results(s) == [("win", 50)]
+    assert g.stacks[1] == 1050
+
+
+def test_double_needs_stack() -> None:
+    g = table(stack=30)
+    play_round(g, ["5S", "6D", "6H", "TD"], {1: 20})
+    with pytest.raises(IllegalAction) as err:
+        act(g, K.DOUBLE, 1)
+    assert err.value.code == "insufficient_stack"
+    assert K.DOUBLE not in g.legal_actions(1)
+
+
+def test_double_disabled() -> None:
+    g = table(double=False)
+    play_round(g, ["5S", "6D", "6H", "TD"], {1: 20})
+    with pytest.raises(IllegalAction) as err:
+        act(g, K.DOUBLE, 1)
+    assert err.value.code == "cannot_double"
+
+
+def test_hit_to_21_stands_and_bust_loses_at_once() -> None:
+    g = table(players=(1, 2))
+    play_round(g, ["5S", "TS", "9D", "6H", "6C", "8D", "TH", "5C"], {1: 10, 2: 10})
+    events = act(g, K.HIT, 1, hand=0)  # 5+6+TH = 21: stands by itself
+    assert g.to_act == 2
+    events = act(g, K.HIT, 2)  # 16 + 5 = 21
+    assert "round_settled" in kinds(events)
+    s = summary(events)
+    assert s["dealer"] == ["9D", "8D"]  # dealer 17 stands
+    assert [r for r, _ in hand_results(s)] == ["win", "win"]
+
+
+def test_all_busted_table_dealer_does_not_draw() -> None:
+    g = table(players=(1, 2))
+    play_round(g, ["TS", "TC", "5D", "6H", "5C", "7D"], {1: 10, 2: 20})
+    g.rig(["KH", "QH", "9S"])
+    bust1 = act(g, K.HIT, 1)
+    assert "bust" in kinds(bust1)
+    assert flows(bust1) == {"pot": -10, "house": 10}  # lost at once
+    events = act(g, K.HIT, 2)
+    assert flows([e for e in events if e.kind == "bust"]) == {"pot": -20, "house": 20}
+    assert "hole_revealed" in kinds(events)
+    assert "dealer_card" not in kinds(events)  # dealer at 12 does not draw
+    s = summary(events)
+    assert s["dealer"] == ["5D", "7D"]
+    assert hand_results(s) == [("bust", -10), ("bust", -20)]
+    assert g.pot == 0 and g.stacks == {1: 990, 2: 980}
+
+
+# --------------------------------------------------------------------------- surrender
+
+
+def test_surrender_half_back_rounded_down() -> None:
+    g = table(surrender=True)
+    play_round(g, ["TS", "TD", "6H", "7C"], {1: 15})
+    assert K.SURRENDER in g.legal_actions(1)
+    events = act(g, K.SURRENDER, 1)
+    sur = next(e for e in events if e.kind == "surrender")
+    assert [(m.kind.value, m.amount, m.exact) for m in sur.money] == [
+        ("refund", 7, "7.5"),
+        ("loss", 8, None),
+    ]
+    assert "dealer_card" not in kinds(events)  # no live hand: the dealer does not draw
+    assert hand_results(summary(events)) == [("surrender", -8)]
+    assert g.stacks[1] == 992
+
+
+def test_surrender_off_by_default_and_not_after_hit() -> None:
+    g = table()
+    play_round(g, ["TS", "TD", "6H", "7C"], {1: 10})
+    with pytest.raises(IllegalAction) as err:
+        act(g, K.SURRENDER, 1)
+    assert err.value.code == "cannot_surrender"
+    g2 = table(surrender=True)
+    play_round(g2, ["TS", "TD", "2H", "7C", "2D"], {1: 10})
+    act(g2, K.HIT, 1)
+    with pytest.raises(IllegalAction) as err:
+        act(g2, K.SURRENDER, 1)
+    assert err.value.code == "cannot_surrender"
+
+
+# --------------------------------------------------------------------------- dealer rules
+
+
+@pytest.mark.parametrize(
+    ("h17", "expected_dealer", "result"),
+    [(False, ["6D", "AC"], ("push", 0)), (True, ["6D", "AC", "4S"], ("loss", -10))],
+)
+def test_dealer_soft_17(h17: bool, expected_dealer: list[str], result: tuple[str, int]) -> None:
+    g = table(dealer_hits_soft_17=h17)
+    play_round(g, ["TS", "6D", "7H", "AC", "4S"], {1: 10})
+    s = summary(act(g, K.STAND, 1))
+    assert s["dealer"] == expected_dealer
+    assert hand_results(s) == [result]
+
+
+def test_dealer_draws_to_hard_17() -> None:
+    g = table(dealer_hits_soft_17=True)
+    play_round(g, ["TS", "6D", "7H", "AC", "TH"], {1: 10})
+    s = summary(act(g, K.STAND, 1))
+    assert s["dealer"] == ["6D", "AC", "TH"] and s["dealer_total"] == 17
+
+
+# --------------------------------------------------------------------------- blackjack
+
+
+@pytest.mark.parametrize(
+    ("pays", "bet", "win", "exact"),
+    [
+        ("3:2", 15, 22, "22.5"),
+        ("3:2", 10, 15, None),
+        ("6:5", 15, 18, None),
+        ("6:5", 7, 8, "8.4"),
+        ("1:1", 15, 15, None),
+    ],
+)
+def test_blackjack_payouts(pays: str, bet: int, win: int, exact: str | None) -> None:
+    g = table(blackjack_pays=pays, min_bet=1)
+    events = play_round(g, ["AS", "9D", "KH", "7C"], {1: bet})
+    assert "blackjack" in kinds(events)  # stands automatically: no turn
+    assert "turn" not in kinds(events)
+    s = summary(events)
+    assert hand_results(s) == [("blackjack", win)]
+    assert s["hands"][0].get("exact_net") == exact
+    settled = next(e for e in events if e.kind == "round_settled")
+    payout = [m for m in settled.money if m.kind.value == "payout"]
+    assert [(m.amount, m.exact) for m in payout] == [(win, exact)]
+    assert g.stacks[1] == 1000 + win
+
+
+def test_player_blackjack_pushes_against_dealer_blackjack() -> None:
+    g = table(players=(1, 2))
+    events = play_round(g, ["AS", "9C", "TD", "KH", "9H", "AD"], {1: 10, 2: 10})
+    assert "insurance_offered" not in kinds(events)  # ten up: peek, no insurance
+    s = summary(events)
+    assert hand_results(s) == [("push", 0), ("loss", -10)]
+
+
+def test_peek_off_dealer_blackjack_found_at_dealer_turn() -> None:
+    g = table(players=(1, 2), dealer_peeks=False)
+    events = play_round(g, ["5S", "AC", "TD", "6H", "KH", "AD"], {1: 10, 2: 10})
+    assert g.phase is Phase.PLAYING and g.to_act == 1  # no peek: play goes on
+    assert "hole_revealed" not in kinds(events)
+    g.rig(["9C"])
+    events = act(g, K.DOUBLE, 1)  # 5+6+9 = 20, doubled
+    s = summary(events)
+    assert s["dealer_blackjack"] is True and s["dealer"] == ["TD", "AD"]
+    assert hand_results(s) == [("loss", -20), ("push", 0)]
+
+
+def test_peek_on_dealer_blackjack_only_loses_the_bet() -> None:
+    g = table(dealer_peeks=True)
+    events = play_round(g, ["5S", "TD", "6H", "AD"], {1: 10})
+    assert hand_results(summary(events)) == [("loss", -10)]
+
+
+def test_dealer_skips_drawing_when_only_blackjacks_remain() -> None:
+    g = table()
+    events = play_round(g, ["AS", "5D", "KH", "7C"], {1: 10})
+    assert "dealer_card" not in kinds(events[kinds(events).index("hole_revealed") :])
+
+
+# --------------------------------------------------------------------------- hole card
+
+
+def test_hole_card_hidden_until_dealer_turn() -> None:
+    g = table(decks=1)
+    events = play_round(g, ["TS", "6D", "7H", "QC", "KH"], {1: 10})
+    hole = [e for e in events if e.kind == "hole_card"]
+    assert len(hole) == 1 and hole[0].visibility is Visibility.HIDDEN
+    assert not hole[0].visible_to(1) and not hole[0].visible_to(None)
+    view = g.public_view()
+    assert view["dealer"]["cards"] == ["6D", None] and view["dealer"]["hole_hidden"]
+    assert view["dealer"]["total"] == 6
+    assert "QC" not in json.dumps(view) and "QC" not in json.dumps(g.private_view(1))
+    assert all("QC" not in json.dumps(e.to_dict()) for e in public(events))
+    events = act(g, K.STAND, 1)
+    assert g.public_view()["dealer"]["cards"] == ["6D", "QC", "KH"]
+
+
+# --------------------------------------------------------------------------- seats, timers
+
+
+def test_join_leave_top_up_money() -> None:
+    g = ClassicGame()
+    events = act(g, K.JOIN, 7, amount=300)
+    assert flows(events) == {"wallet:7": -300, "seat:7": 300}
+    assert g.host == 7
+    events = act(g, K.TOP_UP, 7, amount=50)
+    assert flows(events) == {"wallet:7": -50, "seat:7": 50}
+    events = act(g, K.LEAVE, 7)
+    assert flows(events) == {"seat:7": -350, "claim:7": 350}
+    assert g.seats == [] and g.host is None
+
+
+def test_table_full_and_already_seated() -> None:
+    g = table(players=range(1, MAX_SEATS + 1))
+    with pytest.raises(IllegalAction) as err:
+        act(g, K.JOIN, 99, amount=10)
+    assert err.value.code == "table_full"
+    with pytest.raises(IllegalAction) as err:
+        act(g, K.JOIN, 1, amount=10)
+    assert err.value.code == "already_seated"
+
+
+def test_join_only_between_rounds() -> None:
+    g = table()
+    act(g, K.START, 1)
+    with pytest.raises(IllegalAction) as err:
+        act(g, K.JOIN, 2, amount=10)
+    assert err.value.code == "wrong_phase"
+
+
+def test_leave_allowed_when_not_in_round() -> None:
+    g = table(players=(1, 2, 3))
+    play_round(g, ["TS", "6D", "7H", "QC", "KH"], {1: 10})
+    with pytest.raises(IllegalAction):
+        act(g, K.LEAVE, 1)  # hasn't decided yet, but players 2,3 still to bet: in BETTING
+    act(g, K.LEAVE, 3)  # not bet yet: leaves (and is removed from the betting)
+    act(g, K.SIT_OUT, 2)  # everybody decided: the deal happens
+    assert g.phase is Phase.PLAYING
+    events = act(g, K.LEAVE, 2)  # sat out: may leave during play
+    assert flows(events) == {"seat:2": -1000, "claim:2": 1000}
+    with pytest.raises(IllegalAction) as err:
+        act(g, K.LEAVE, 1)
+    assert err.value.code == "in_round"
+
+
+def test_host_leaves_next_player_is_host() -> None:
+    g = table(players=(1, 2))
+    act(g, K.LEAVE, 1)
+    assert g.host == 2
+    act(g, K.START, 2)
+
+
+def test_start_rules() -> None:
+    g = table(players=(1, 2))
+    with pytest.raises(IllegalAction) as err:
+        act(g, K.START, 2)
+    assert err.value.code == "not_host"
+    with pytest.raises(IllegalAction) as err:
+        act(g, K.START, 3)
+    assert err.value.code == "not_seated"
+    g2 = table(stack=5)
+    with pytest.raises(IllegalAction) as err:
+        act(g2, K.START, 1)
+    assert err.value.code == "nobody_can_bet"
+    act(g, K.START)  # the system may start too
+    assert g.phase is Phase.BETTING and g.deadline is Deadline.BET
+
+
+def test_betting_timeout_sits_out_and_nobody_bet_goes_back() -> None:
+    g = table(players=(1, 2))
+    act(g, K.START, 1)
+    events = act(g, K.TIMEOUT)
+    assert [e.player for e in events if e.kind == "sit_out"] == [1, 2]
+    assert g.phase is Phase.BETWEEN_ROUNDS and g.deadline is None
+    g.rig(["TS", "6D", "7H", "QC", "KH"])
+    act(g, K.START, 1)
+    act(g, K.BET, 2, amount=10)
+    act(g, K.TIMEOUT)
+    assert g.phase is Phase.PLAYING and g.to_act == 2
+    assert [h.player for h in g.hands] == [2]
+
+
+def test_turn_timeout_stands() -> None:
+    g = table()
+    play_round(g, ["TS", "6D", "7H", "QC", "KH"], {1: 10})
+    events = act(g, K.TIMEOUT)
+    stand = next(e for e in events if e.kind == "stand")
+    assert stand.data["timeout"] is True
+    assert "round_settled" in kinds(events)
+
+
+def test_broke_player_stays_seated_and_must_top_up() -> None:
+    g = table(stack=10, players=(1, 2))
+    play_round(g, ["TS", "9S", "6D", "6H", "9H", "QC", "AH"], {1: 10, 2: 10})
+    act(g, K.STAND, 1)
+    act(g, K.STAND, 2)
+    assert g.stacks[1] == 0 and 1 in g.seats
+    events = act(g, K.START, 1)
+    assert next(e for e in events if e.kind == "betting_open").data["players"] == [2]
+    with pytest.raises(IllegalAction) as err:
+        act(g, K.BET, 1, amount=10)
+    assert err.value.code == "not_betting"
+
+
+def test_bet_limits_and_views() -> None:
+    g = table(stack=200, max_bet=500)
+    assert g.bet_limits(1) == (10, 200)
+    act(g, K.START, 1)
+    view = g.private_view(1)
+    assert view["you"]["bet_limits"] == [10, 200]
+    assert "bet" in view["you"]["legal"]
+    json.dumps(view)
+
+
+# --------------------------------------------------------------------------- illegal moves
+
+
+def _unchanged(g: ClassicGame, action: Action, code: str) -> None:
+    before = json.dumps(g.to_dict(), sort_keys=True)
+    with pytest.raises(IllegalAction) as err:
+        g.apply(action)
+    assert err.value.code == code
+    assert err.value.code in ILLEGAL_CODES
+    assert json.dumps(g.to_dict(), sort_keys=True) == before
+
+
+def test_illegal_moves_change_nothing() -> None:
+    g = table(players=(1, 2), stack=100)
+    _unchanged(g, Action(K.HIT, 1), "wrong_phase")
+    _unchanged(g, Action(K.BET, 1, amount=10), "wrong_phase")
+    _unchanged(g, Action(K.TIMEOUT), "wrong_phase")
+    _unchanged(g, Action(K.TIMEOUT, 1), "system_only")
+    _unchanged(g, Action(K.TOP_UP, 1, amount=0), "bad_amount")
+    _unchanged(g, Action(K.START, 9), "not_seated")
+    g.rig(["TS", "8S", "6D", "7H", "9D", "QC", "5D", "5S"])
+    act(g, K.START, 1)
+    _unchanged(g, Action(K.BET, 1, amount=9), "bet_out_of_range")
+    _unchanged(g, Action(K.BET, 1, amount=None), "bet_out_of_range")
+    _unchanged(g, Action(K.BET, 1, amount=101), "insufficient_stack")
+    _unchanged(g, Action(K.BET, 3, amount=10), "not_seated")
+    _unchanged(g, Action(K.HIT, 1), "wrong_phase")
+    _unchanged(g, Action(K.TOP_UP, 1, amount=10), "wrong_phase")
+    act(g, K.BET, 1, amount=10)
+    _unchanged(g, Action(K.BET, 1, amount=10), "not_betting")
+    act(g, K.BET, 2, amount=20)
+    assert g.phase is Phase.PLAYING and g.to_act == 1
+    _unchanged(g, Action(K.BET, 1, amount=10), "wrong_phase")
+    _unchanged(g, Action(K.HIT, 2), "not_your_turn")
+    _unchanged(g, Action(K.HIT, 1, hand=1), "wrong_hand")
+    _unchanged(g, Action(K.SPLIT, 1), "cannot_split")  # TS 7H
+    _unchanged(g, Action(K.INSURANCE, 1), "no_insurance_offered")  # dealer shows a 6
+    _unchanged(g, Action(K.LEAVE, 1), "in_round")
+    act(g, K.HIT, 1)  # TS 7H 5D = 22? no: 10+7+5 = 22 -> bust
+    assert g.to_act == 2
+    _unchanged(g, Action(K.SPLIT, 2), "cannot_split")
+    act(g, K.HIT, 2)  # 8S 9D 5S = 22 bust
+    assert g.phase is Phase.BETWEEN_ROUNDS
+
+
+def test_double_after_hit_is_illegal() -> None:
+    g = table()
+    play_round(g, ["2S", "6D", "3H", "QC", "4D"], {1: 10})
+    act(g, K.HIT, 1)
+    _unchanged(g, Action(K.DOUBLE, 1), "cannot_double")
+
+
+def test_every_code_used_is_listed() -> None:
+    assert {
+        "not_your_turn",
+        "wrong_phase",
+        "bet_out_of_range",
+        "cannot_split",
+        "cannot_double",
+        "no_insurance_offered",
+        "insufficient_stack",
+        "not_seated",
+        "table_full",
+    } <= ILLEGAL_CODES
+
+
+# --------------------------------------------------------------------------- options
+
+
+@pytest.mark.parametrize(
+    ("opts", "code"),
+    [
+        ({"decks": 0}, "decks_out_of_range"),
+        ({"decks": 9}, "decks_out_of_range"),
+        ({"decks": 2.0}, "option_not_int"),
+        ({"penetration": 0.4}, "penetration_out_of_range"),
+        ({"penetration": 0.95}, "penetration_out_of_range"),
+        ({"min_bet": 0}, "min_bet_out_of_range"),
+        ({"min_bet": 50, "max_bet": 20}, "max_bet_below_min_bet"),
+        ({"max_hands": 1}, "max_hands_out_of_range"),
+        ({"max_hands": 5}, "max_hands_out_of_range"),
+        ({"blackjack_pays": "2:1"}, "blackjack_pays_invalid"),
+        ({"double": "yes"}, "option_not_bool"),
+        ({"turn_seconds": 1}, "turn_seconds_out_of_range"),
+        ({"bet_seconds": 100_000}, "bet_seconds_out_of_range"),
+        ({"colour": "red"}, "unknown_option"),
+    ],
+)
+def test_invalid_options(opts: dict[str, object], code: str) -> None:
+    with pytest.raises(InvalidOptions) as err:
+        ClassicOptions.from_dict(opts)
+    assert err.value.code == code
+
+
+def test_default_options_and_round_trip() -> None:
+    o = ClassicOptions()
+    assert (o.decks, o.penetration, o.min_bet, o.max_bet, o.max_hands) == (6, 0.75, 10, 500, 4)
+    assert o.split_aces_one_card and o.double and o.dealer_peeks
+    assert not o.surrender and not o.dealer_hits_soft_17 and o.blackjack_pays == "3:2"
+    assert ClassicOptions.from_dict(json.loads(json.dumps(o.to_dict()))) == o
+    with pytest.raises(InvalidOptions):
+        ClassicGame(ClassicOptions(decks=0))
