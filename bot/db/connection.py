@@ -31,10 +31,14 @@ class Database:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         conn = await aiosqlite.connect(path, isolation_level=None)
         conn.row_factory = aiosqlite.Row
-        await conn.execute("PRAGMA journal_mode=WAL")
-        await conn.execute("PRAGMA synchronous=NORMAL")
-        await conn.execute("PRAGMA foreign_keys=ON")
-        await conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        for pragma in (
+            "PRAGMA journal_mode=WAL",
+            "PRAGMA synchronous=NORMAL",
+            "PRAGMA foreign_keys=ON",
+            f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}",
+        ):
+            # An unexhausted cursor (journal_mode returns a row) would block every COMMIT.
+            await (await conn.execute(pragma)).close()
         return cls(conn, path)
 
     async def close(self) -> None:

@@ -78,8 +78,8 @@ async def migrate(db: Database, folder: Path | None = None) -> list[str]:
             # one transaction so a failing migration leaves the previous level intact.
             async with db.transaction() as conn:
                 for statement in _statements(migration.sql):
-                    await conn.execute(statement)
-                await conn.execute(f"PRAGMA user_version = {migration.level}")
+                    await (await conn.execute(statement)).close()
+                await (await conn.execute(f"PRAGMA user_version = {migration.level}")).close()
         except Exception as exc:
             raise MigrationError(f"migration {migration.name} failed: {exc}") from exc
         applied.append(migration.name)

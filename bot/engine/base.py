@@ -18,9 +18,10 @@ Money endpoints (``Money.src`` / ``Money.dst``) are strings the bank maps to acc
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, ClassVar, Mapping, Self
+from typing import Any, ClassVar, Self
 
 from .shuffle import Entropy, secure_entropy
 
@@ -164,7 +165,10 @@ class Money:
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form."""
         out: dict[str, Any] = {
-            "kind": self.kind.value, "src": self.src, "dst": self.dst, "amount": self.amount,
+            "kind": self.kind.value,
+            "src": self.src,
+            "dst": self.dst,
+            "amount": self.amount,
         }
         if self.player is not None:
             out["player"] = self.player

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Callable
 
 
 class Suit(Enum):
@@ -104,20 +104,29 @@ def shoe(decks: int) -> list[Card]:
 
 def pirate54() -> list[Card]:
     """The Pirate 21 deck: 52 cards plus two jokers (court cards and jokers are Pirates)."""
-    return pack52() + [Card(Rank.JOKER, Suit.SPADES), Card(Rank.JOKER, Suit.HEARTS)]
+    return [*pack52(), Card(Rank.JOKER, Suit.SPADES), Card(Rank.JOKER, Suit.HEARTS)]
 
 
 def sept40() -> list[Card]:
     """The 40-card Sept et demi deck: ace to 7 and the court cards."""
-    keep = {Rank.ACE, Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE, Rank.SIX, Rank.SEVEN,
-            Rank.JACK, Rank.QUEEN, Rank.KING}
+    keep = {
+        Rank.ACE,
+        Rank.TWO,
+        Rank.THREE,
+        Rank.FOUR,
+        Rank.FIVE,
+        Rank.SIX,
+        Rank.SEVEN,
+        Rank.JACK,
+        Rank.QUEEN,
+        Rank.KING,
+    }
     return [c for c in pack52() if c.rank in keep]
 
 
 def piquet32() -> list[Card]:
     """The 32-card piquet deck: 7 to ace."""
-    keep = {Rank.SEVEN, Rank.EIGHT, Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING,
-            Rank.ACE}
+    keep = {Rank.SEVEN, Rank.EIGHT, Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE}
     return [c for c in pack52() if c.rank in keep]
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from .cards import Card, Rank
 
@@ -63,12 +63,26 @@ def fixed_total(cards: Iterable[Card], ace_values: Iterable[int]) -> int:
 
 
 SEPT40_HALF_POINTS: dict[Rank, int] = {
-    Rank.ACE: 2, Rank.TWO: 4, Rank.THREE: 6, Rank.FOUR: 8, Rank.FIVE: 10, Rank.SIX: 12,
-    Rank.SEVEN: 14, Rank.JACK: 1, Rank.QUEEN: 1, Rank.KING: 1,
+    Rank.ACE: 2,
+    Rank.TWO: 4,
+    Rank.THREE: 6,
+    Rank.FOUR: 8,
+    Rank.FIVE: 10,
+    Rank.SIX: 12,
+    Rank.SEVEN: 14,
+    Rank.JACK: 1,
+    Rank.QUEEN: 1,
+    Rank.KING: 1,
 }
 SEPT32_HALF_POINTS: dict[Rank, int] = {
-    Rank.ACE: 14, Rank.KING: 8, Rank.QUEEN: 6, Rank.JACK: 4,
-    Rank.TEN: 1, Rank.NINE: 1, Rank.EIGHT: 1, Rank.SEVEN: 1,
+    Rank.ACE: 14,
+    Rank.KING: 8,
+    Rank.QUEEN: 6,
+    Rank.JACK: 4,
+    Rank.TEN: 1,
+    Rank.NINE: 1,
+    Rank.EIGHT: 1,
+    Rank.SEVEN: 1,
 }
 SEPT_ET_DEMI = 15  # 7½ in half-points
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from typing import Callable, Sequence, TypeVar
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from .cards import Card, build_deck
 
@@ -46,7 +47,7 @@ def commitment(seed: bytes) -> str:
 class RandomStream:
     """Unbiased integers from SHA-256 in counter mode over a seed."""
 
-    __slots__ = ("_seed", "_counter", "_buffer")
+    __slots__ = ("_buffer", "_counter", "_seed")
 
     def __init__(self, seed: bytes) -> None:
         self._seed = seed
@@ -102,7 +103,7 @@ class Shoe:
     Only (spec, seed, position) is stored in snapshots; the order is recomputed on load.
     """
 
-    __slots__ = ("spec", "seed", "pos", "_order")
+    __slots__ = ("_order", "pos", "seed", "spec")
 
     def __init__(self, spec: str, seed: bytes, pos: int = 0) -> None:
         self.spec = spec

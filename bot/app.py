@@ -1,0 +1,133 @@
+"""The bot object: start-up (database, migrations, cogs, command sync) and error replies."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.db import Database, migrate
+from bot.errors import UserError
+from bot.i18n import t
+from bot.ui.translator import CroupierTranslator
+
+log = logging.getLogger("croupier")
+
+
+class CroupierBot(commands.Bot):
+    """Croupier: default intents only (slash commands need no privileged intent)."""
+
+    db: Database
+
+    def __init__(self, settings: Settings, *, sync_commands: bool = True) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
+        )
+        self.settings = settings
+        self.sync_commands = sync_commands
+        self.services: dict[str, Any] = {}
+        self.tree.on_error = self.on_app_command_error
+
+    async def setup_hook(self) -> None:
+        """Open the database, migrate, load the cogs and sync the slash commands."""
+        self.db = await Database.open(self.settings.database_path)
+        applied = await migrate(self.db)
+        if applied:
+            log.info("applied migrations: %s", ", ".join(applied))
+        await self.tree.set_translator(CroupierTranslator())
+        from cogs import EXTENSIONS
+
+        for name in EXTENSIONS:
+            await self.load_extension(name)
+        if self.sync_commands:
+            await self._sync()
+
+    async def _sync(self) -> None:
+        guild_id = self.settings.dev_guild_id
+        if guild_id is not None:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        else:
+            synced = await self.tree.sync()
+        log.info("synced %d application commands", len(synced))
+
+    async def close(self) -> None:
+        """Stop the services, then the gateway, then the database."""
+        for service in list(self.services.values()):
+            stop = getattr(service, "stop", None)
+            if stop is not None:
+                await stop()
+        await super().close()
+        if hasattr(self, "db"):
+            await self.db.close()
+
+    async def locale_for(self, interaction: discord.Interaction) -> str:
+        """The language to answer in: the user's choice, else Discord's locale."""
+        prefs = self.services.get("prefs")
+        if prefs is not None:
+            chosen = await prefs.locale(interaction.user.id)
+            if chosen:
+                return str(chosen)
+        return str(interaction.locale)
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """Answer UserErrors in the user's language; log anything else with a reference."""
+        original = getattr(error, "original", error)
+        locale = await self.locale_for(interaction)
+        if isinstance(original, UserError):
+            text = t(original.key, locale, **original.params)
+        elif isinstance(error, app_commands.MissingPermissions):
+            text = t(
+                "error.missing_permissions", locale, perms=", ".join(error.missing_permissions)
+            )
+        elif isinstance(error, app_commands.CommandOnCooldown):
+            text = t("error.cooldown", locale, seconds=f"{error.retry_after:.0f}")
+        else:
+            ref = secrets.token_hex(4)
+            log.error(
+                "unexpected error (ref %s) in %s", ref, interaction.command, exc_info=original
+            )
+            text = t("error.unexpected", locale, ref=ref)
+        await send_ephemeral(interaction, text)
+
+
+async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
+    """Reply ephemerally whether or not the interaction was already answered."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not send an error reply", exc_info=True)
+
+
+def create_bot(
+    settings: Settings | None = None,
+    *,
+    database_path: str | None = None,
+    sync_commands: bool = True,
+) -> CroupierBot:
+    """Build a bot; tests pass ``database_path`` to use a temporary database."""
+    if settings is None:
+        settings = Settings(token=None)
+    if database_path is not None:
+        settings = Settings(
+            token=settings.token,
+            database_path=database_path,
+            dev_guild_id=settings.dev_guild_id,
+            log_level=settings.log_level,
+            default_locale=settings.default_locale,
+        )
+    return CroupierBot(settings, sync_commands=sync_commands)

@@ -1,0 +1,55 @@
+"""Settings read from the environment and an optional ``.env`` file."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from dotenv import load_dotenv
+
+DEFAULT_DATABASE_PATH = "data/croupier.sqlite3"
+LOCALES = ("en", "fr")
+
+
+class ConfigError(Exception):
+    """A setting is missing or wrong; the message is one sentence for the operator."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the bot reads from its environment."""
+
+    token: str | None
+    database_path: str = DEFAULT_DATABASE_PATH
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+    default_locale: str = "en"
+
+    def require_token(self) -> str:
+        """The Discord token, or a ConfigError that says what to set and where."""
+        if not self.token:
+            raise ConfigError(
+                "DISCORD_TOKEN is not set: put DISCORD_TOKEN=<your bot token> in a .env file "
+                "next to pyproject.toml (see .env.example) or export it in the environment."
+            )
+        return self.token
+
+
+def load_settings(env_file: str | Path | None = ".env") -> Settings:
+    """Read settings from ``env_file`` (if present) and the process environment."""
+    if env_file is not None and Path(env_file).is_file():
+        load_dotenv(env_file, override=False)
+    guild = os.environ.get("DEV_GUILD_ID", "").strip()
+    if guild and not guild.isdigit():
+        raise ConfigError(f"DEV_GUILD_ID must be a server id (digits only), not {guild!r}.")
+    locale = os.environ.get("DEFAULT_LOCALE", "en").strip().lower() or "en"
+    if locale not in LOCALES:
+        raise ConfigError(f"DEFAULT_LOCALE must be one of {', '.join(LOCALES)}, not {locale!r}.")
+    return Settings(
+        token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
+        database_path=os.environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH,
+        dev_guild_id=int(guild) if guild else None,
+        log_level=os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
+        default_locale=locale,
+    )

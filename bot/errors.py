@@ -1,0 +1,20 @@
+"""Errors shown to users: each carries a message key the i18n catalog translates."""
+
+from __future__ import annotations
+
+
+class UserError(Exception):
+    """A problem the user caused and can fix; answered ephemerally, never logged as a bug."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+class NotAllowed(UserError):
+    """The user lacks the role or permission for this."""
+
+
+class WrongChannel(UserError):
+    """The command was used where it does not apply."""

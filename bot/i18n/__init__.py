@@ -1,0 +1,47 @@
+"""Message catalogs (English and French) and the lookup every reply goes through."""
+
+from __future__ import annotations
+
+import json
+import logging
+from functools import cache
+from importlib import resources
+from typing import Any
+
+SUPPORTED = ("en", "fr")
+FALLBACK = "en"
+log = logging.getLogger(__name__)
+
+
+@cache
+def catalog(locale: str) -> dict[str, str]:
+    """The flat ``key -> template`` catalog of a supported locale."""
+    text = (resources.files("bot.i18n") / f"{locale}.json").read_text("utf-8")
+    data: dict[str, str] = json.loads(text)
+    return data
+
+
+def normalize(locale: str | None) -> str:
+    """Map a Discord locale (``fr``, ``en-US``...) to a supported one: French for fr."""
+    if locale and str(locale).lower().startswith("fr"):
+        return "fr"
+    return FALLBACK
+
+
+def t(key: str, locale: str | None = None, /, **params: Any) -> str:
+    """Translate ``key`` into ``locale`` and fill ``{params}``; falls back to English."""
+    loc = normalize(locale)
+    template = catalog(loc).get(key) or catalog(FALLBACK).get(key)
+    if template is None:
+        log.warning("missing message key %s", key)
+        return key
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        log.warning("bad parameters for message key %s: %s", key, params)
+        return template
+
+
+def has(key: str, locale: str = FALLBACK) -> bool:
+    """True when ``key`` exists in the catalog of ``locale``."""
+    return key in catalog(normalize(locale))

@@ -1,0 +1,1 @@
+"""Discord rendering: embeds, card text, views and dynamic buttons, translations."""

@@ -1,0 +1,32 @@
+"""Shared fixtures: a bot on a temporary database for SimCord, and a fresh Database."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.app import CroupierBot, create_bot
+from bot.db import Database, migrate
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> str:
+    """A database file path in the test's temporary folder."""
+    return str(tmp_path / "croupier.sqlite3")
+
+
+@pytest.fixture
+def simcord_bot(db_path: str) -> CroupierBot:
+    """The real bot on a temporary database (SimCord starts it)."""
+    return create_bot(database_path=db_path)
+
+
+@pytest.fixture
+async def db(db_path: str) -> AsyncIterator[Database]:
+    """An open, migrated database."""
+    database = await Database.open(db_path)
+    await migrate(database)
+    yield database
+    await database.close()

@@ -1,0 +1,37 @@
+"""The bot boots under SimCord, syncs its commands and answers /about and /ping."""
+
+from __future__ import annotations
+
+from bot.app import create_bot
+from bot.db.migrate import latest_level
+
+
+async def test_boot_sync_and_about(simcord_env, db_path):
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("general")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+
+    assert {"about", "ping"} <= set(alice.available_commands(channel))
+    result = await alice.slash(channel, "about")
+    assert result.ephemeral
+    embed = result.response.embeds[0]
+    assert embed.title.startswith("Croupier ")
+    assert "Pirate 21" in embed.description and "Sept et demi" in embed.description
+
+    ping = await alice.slash(channel, "ping")
+    assert ping.ephemeral and ping.response.content.startswith("Pong!")
+
+    level = await simcord_env.bot.db.fetchone("PRAGMA user_version")
+    assert level[0] == latest_level()
+
+
+async def test_restart_keeps_database(simcord_env, db_path):
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("general")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    async with simcord_env.bot.db.transaction() as conn:
+        await conn.execute("INSERT INTO bot_meta(key, value) VALUES ('probe', 'kept')")
+    await simcord_env.restart_bot(create_bot(database_path=db_path))
+    row = await simcord_env.bot.db.fetchone("SELECT value FROM bot_meta WHERE key = 'probe'")
+    assert row[0] == "kept"
+    assert (await alice.slash(channel, "ping")).response.content.startswith("Pong!")
