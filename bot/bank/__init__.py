@@ -2,6 +2,27 @@
 
 The only code that moves money. ``Bank(db)`` is the async service; ``bot.bank.core`` holds
 the synchronous SQL it runs; ``bot.bank.audit`` recomputes everything from the ledger.
+
+Model (schema: bot/db/migrations/0002_bank.sql)
+- Accounts per guild: ``issuer`` (the other side of every mint/burn; its balance is
+  -(minted - burned), the only account allowed below zero), ``house`` (the treasury),
+  ``claims`` (escrow of cash-outs not yet collected), ``player`` per user, and per table
+  ``seat`` per user, ``pot`` and ``fund``. Cached balances carry ``CHECK (balance >= 0)``.
+- Money comes into existence only by minting. ``ensure_guild(guild, treasury_initial=
+  1_000_000)`` mints the treasury once (a ``mint`` entry keyed ``treasury:<guild>``).
+  Players start at 0 unless the guild's ``starting_balance`` is set: it is minted to each
+  new player account when it opens (``start:<guild>:<user>``). Admins can ``mint``/``burn``
+  and ``admin_adjust`` (treasury <-> player). The table welcome stake comes from the
+  treasury (WELCOME_STAKE house -> seat), given once per player per table.
+- Every movement is one entry (kind = the MoneyKind value for game effects, or mint, burn,
+  transfer, admin_adjust, claim_paid) with two postings (-amount from the source, +amount to
+  the destination), a unique idempotency key, table/round, actor and reason. Entries and
+  postings are append-only (triggers). Debits are conditional UPDATEs.
+- Claims: CASH_OUT seat:<p> -> claim:<p> moves the stack to the guild's claims account and
+  opens a claim row: ``pending``, or ``held`` when above the guild's
+  ``claim_approval_limit``. ``claim`` pays every pending claim of the user in one
+  ``claim_paid`` entry, exactly once; ``approve_claim`` (an admin other than the claimant)
+  pays a held claim at once.
 """
 
 from .audit import audit
