@@ -1,0 +1,20 @@
+"""Refusals of the table service; each is a UserError with a translatable key."""
+
+from __future__ import annotations
+
+from bot.errors import UserError
+
+
+class TableError(UserError):
+    """A table-level refusal (no table here, already one here, not the host...)."""
+
+    def __init__(self, code: str, **params: object) -> None:
+        super().__init__(f"table.error.{code}", **params)
+        self.code = code
+
+
+class StaleAction(TableError):
+    """A button from an older state of the table (a double click, an old message)."""
+
+    def __init__(self) -> None:
+        super().__init__("stale")

@@ -1,0 +1,129 @@
+"""What the table service holds for each table, and what an action returns."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+from bot.engine.base import Event, Game, InvalidOptions
+
+LIVE = "live"
+FORUM = "forum"
+DAY = 24 * 3600
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """Service-level settings of a table (the engine's options live in the game)."""
+
+    pace: str = LIVE
+    bet_seconds: int | None = None  # None: the pace's default
+    turn_seconds: int | None = None
+    idle_seconds: int | None = None
+    auto_next: bool = True  # start the next round by itself after a round with bets
+    name: str = ""
+    locale: str = "en"
+
+    NAMES = ("pace", "bet_seconds", "turn_seconds", "idle_seconds", "auto_next")
+
+    def validate(self) -> TableSettings:
+        """Raise InvalidOptions for a bad pace or timer."""
+        if self.pace not in (LIVE, FORUM):
+            raise InvalidOptions("pace_invalid", value=self.pace, choices=[LIVE, FORUM])
+        for name, lo, hi in (
+            ("bet_seconds", 10, 7 * DAY),
+            ("turn_seconds", 10, 7 * DAY),
+            ("idle_seconds", 60, 30 * DAY),
+        ):
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidOptions("option_not_int", option=name, value=value)
+            if not lo <= value <= hi:
+                raise InvalidOptions(
+                    f"{name}_out_of_range", option=name, value=value, min=lo, max=hi
+                )
+        if not isinstance(self.auto_next, bool):
+            raise InvalidOptions("option_not_bool", option="auto_next", value=self.auto_next)
+        return self
+
+    @property
+    def bet_timer(self) -> int:
+        """Seconds players have to bet."""
+        if self.bet_seconds is not None:
+            return self.bet_seconds
+        return DAY if self.pace == FORUM else 60
+
+    @property
+    def turn_timer(self) -> int:
+        """Seconds a player has to act."""
+        if self.turn_seconds is not None:
+            return self.turn_seconds
+        return DAY if self.pace == FORUM else 90
+
+    @property
+    def idle_timer(self) -> int:
+        """Seconds without any action before the table closes itself."""
+        if self.idle_seconds is not None:
+            return self.idle_seconds
+        return 7 * DAY if self.pace == FORUM else 30 * 60
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TableSettings:
+        """Inverse of :meth:`to_dict` (unknown keys ignored)."""
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
+@dataclass
+class Table:
+    """One table: where it lives, its settings, its game and its version."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    parent_id: int | None
+    message_id: int | None
+    game_key: str
+    host_id: int
+    settings: TableSettings
+    game: Game
+    version: int
+    status: str = "open"
+    # per user, the table version their last action produced: a button rendered before it
+    # is stale for that user (a double click), while other players' clicks still count
+    last_acted: dict[int, int] = field(default_factory=dict)
+    state_json: str = ""  # the committed snapshot: restores the game after a refused write
+    deadline_key: str | None = None  # which turn the running deadline belongs to
+    deadline_due: float | None = None
+
+    @property
+    def is_open(self) -> bool:
+        """True until the table is closed."""
+        return self.status == "open"
+
+    def service_state(self) -> dict[str, Any]:
+        """The service's own fields stored beside the engine snapshot."""
+        return {
+            "last_acted": {str(k): v for k, v in self.last_acted.items()},
+            "deadline_key": self.deadline_key,
+            "deadline_due": self.deadline_due,
+        }
+
+
+@dataclass
+class Outcome:
+    """The result of one action: the table after it and the events it produced."""
+
+    table: Table
+    events: list[Event]
+    replayed: bool = False  # the interaction was seen before: nothing was done
+    closed: bool = False  # the table closed with this action
+    round_settled: bool = False
+    auto_started: bool = False
+    notes: list[str] = field(default_factory=list)

@@ -1,0 +1,570 @@
+"""TableService: the path of one move, from an action to a committed snapshot.
+
+Under the table's lock the game applies the action in memory; then one SQLite transaction
+stores the new snapshot and version, the money postings, the action log row (with the
+interaction id) and the re-armed timers. If anything in that transaction fails, the game
+is restored from the last committed snapshot, so memory and database never disagree.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import json
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import Any
+
+import aiosqlite
+
+from bot.bank import Bank
+from bot.db import Database
+from bot.engine.base import Action, ActionKind, Event, IllegalAction, InvalidOptions, Phase
+from bot.engine.shuffle import Entropy, secure_entropy
+
+from .errors import StaleAction, TableError
+from .games import GAMES, GameSpec, coerce, parse_options
+from .models import Outcome, Table, TableSettings
+
+log = logging.getLogger(__name__)
+
+DEFAULT_STARTING_BALANCE = 1000
+
+
+class TableService:
+    """Open, join, act and close tables; the database is the truth, memory a cache."""
+
+    def __init__(
+        self,
+        db: Database,
+        bank: Bank,
+        *,
+        clock: Callable[[], float],
+        entropy: Entropy = secure_entropy,
+        starting_balance: int = DEFAULT_STARTING_BALANCE,
+    ) -> None:
+        self.db = db
+        self.bank = bank
+        self.clock = clock
+        self.entropy = entropy
+        self.starting_balance = starting_balance
+        self._tables: dict[int, Table] = {}
+        self._by_channel: dict[int, int] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._timers: list[tuple[float, int, str, int]] = []  # (due, table, kind, version)
+        self.timers_changed = asyncio.Event()
+        self._guilds_ready: set[int] = set()
+
+    # ------------------------------------------------------------------ loading
+
+    async def load_open_tables(self) -> list[Table]:
+        """Load every open table and its timers into memory (at start-up)."""
+        rows = await self.db.fetchall("SELECT * FROM tables WHERE status = 'open' ORDER BY id")
+        for row in rows:
+            self._remember(self._table_from_row(row))
+        timers = await self.db.fetchall("SELECT table_id, kind, due, version FROM table_timers")
+        self._timers = [(t["due"], t["table_id"], t["kind"], t["version"]) for t in timers]
+        heapq.heapify(self._timers)
+        self.timers_changed.set()
+        return list(self._tables.values())
+
+    def _table_from_row(self, row: Any) -> Table:
+        spec = GAMES[row["game"]]
+        state = json.loads(row["state"])
+        service = state.get("service", {})
+        return Table(
+            id=row["id"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            parent_id=row["parent_id"],
+            message_id=row["message_id"],
+            game_key=row["game"],
+            host_id=row["host_id"],
+            settings=TableSettings.from_dict(json.loads(row["settings"])),
+            game=spec.load(state["game"], self.entropy),
+            version=row["version"],
+            status=row["status"],
+            last_acted={int(k): v for k, v in service.get("last_acted", {}).items()},
+            state_json=row["state"],
+            deadline_key=service.get("deadline_key"),
+            deadline_due=service.get("deadline_due"),
+        )
+
+    def _remember(self, table: Table) -> None:
+        self._tables[table.id] = table
+        if table.is_open:
+            self._by_channel[table.channel_id] = table.id
+
+    def _forget(self, table: Table) -> None:
+        self._tables.pop(table.id, None)
+        if self._by_channel.get(table.channel_id) == table.id:
+            del self._by_channel[table.channel_id]
+        self._locks.pop(table.id, None)
+
+    def open_tables(self) -> list[Table]:
+        """The tables in memory (every open table once loaded)."""
+        return list(self._tables.values())
+
+    def table_in(self, channel_id: int) -> Table | None:
+        """The open table living in this channel or thread, if any."""
+        table_id = self._by_channel.get(channel_id)
+        return None if table_id is None else self._tables.get(table_id)
+
+    def get(self, table_id: int) -> Table:
+        """An open table by id."""
+        table = self._tables.get(table_id)
+        if table is None:
+            raise TableError("unknown_table")
+        return table
+
+    def lock(self, table_id: int) -> asyncio.Lock:
+        """The lock every change of this table runs under."""
+        return self._locks.setdefault(table_id, asyncio.Lock())
+
+    # ------------------------------------------------------------------ options
+
+    @staticmethod
+    def parse(
+        game_key: str, text: str | None, *, locale: str, name: str
+    ) -> tuple[TableSettings, dict[str, Any]]:
+        """Validate ``key=value`` options for a game: (table settings, engine options)."""
+        spec = GAMES.get(game_key)
+        if spec is None:
+            raise InvalidOptions("unknown_game", game=game_key, choices=sorted(GAMES))
+        raw = parse_options(text)
+        defaults = spec.defaults()
+        settings_defaults = TableSettings().to_dict()
+        settings_values: dict[str, Any] = {}
+        options: dict[str, Any] = {}
+        for key, value in raw.items():
+            if key in TableSettings.NAMES:
+                settings_values[key] = coerce(value, settings_defaults[key])
+            elif key in defaults:
+                options[key] = coerce(value, defaults[key])
+            else:
+                raise InvalidOptions(
+                    "unknown_option", option=key, choices=sorted([*defaults, *TableSettings.NAMES])
+                )
+        settings = TableSettings(locale=locale, name=name, **settings_values).validate()
+        spec.build(0, options, secure_entropy)  # validates the engine options
+        return settings, options
+
+    # ------------------------------------------------------------------ open
+
+    async def open_table(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        parent_id: int | None,
+        game_key: str,
+        host_id: int,
+        settings: TableSettings,
+        options: dict[str, Any],
+        buy_in: int | None = None,
+    ) -> Outcome:
+        """Create a table in ``channel_id`` and seat its host, in one transaction."""
+        if channel_id in self._by_channel:
+            raise TableError("table_exists")
+        spec = GAMES[game_key]
+        game = spec.build(host_id, options, self.entropy)
+        now = self.clock()
+        events: list[Event] = []
+        async with self.db.transaction() as conn:
+            await self._ensure_guild(conn, guild_id)
+            cur = await conn.execute(
+                "INSERT INTO tables (guild_id, channel_id, parent_id, game, host_id, settings,"
+                " state, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, '{}', 0, ?, ?)",
+                (
+                    guild_id,
+                    channel_id,
+                    parent_id,
+                    game_key,
+                    host_id,
+                    json.dumps(settings.to_dict()),
+                    now,
+                    now,
+                ),
+            )
+            table_id = cur.lastrowid
+            await cur.close()
+            assert table_id is not None
+            table = Table(
+                table_id,
+                guild_id,
+                channel_id,
+                parent_id,
+                None,
+                game_key,
+                host_id,
+                settings,
+                game,
+                0,
+            )
+            if spec.host_plays and host_id not in self._seated(game):
+                amount = await self._buy_in_amount(conn, table, host_id, buy_in)
+                events = game.apply(Action(ActionKind.JOIN, host_id, amount=amount))
+            await self._store(
+                conn,
+                table,
+                events,
+                host_id,
+                None,
+                Action(ActionKind.JOIN, host_id),
+                new_version=1,
+                now=now,
+            )
+        table.version = 1
+        table.last_acted[host_id] = 1
+        self._remember(table)
+        return Outcome(table, events)
+
+    async def _ensure_guild(self, conn: aiosqlite.Connection, guild_id: int) -> None:
+        if guild_id not in self._guilds_ready:
+            await self.bank.ensure_guild(
+                guild_id, starting_balance=self.starting_balance, conn=conn
+            )
+            self._guilds_ready.add(guild_id)
+
+    async def ensure_guild(self, guild_id: int) -> None:
+        """Set the guild's bank up (treasury, starting balance) if it is new."""
+        if guild_id not in self._guilds_ready:
+            async with self.db.transaction() as conn:
+                await self._ensure_guild(conn, guild_id)
+
+    async def set_message(self, table: Table, message_id: int) -> None:
+        """Remember the public table message."""
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table.id)
+            )
+        table.message_id = message_id
+
+    @staticmethod
+    def _seated(game: Any) -> set[int]:
+        view = game.public_view()
+        seats = view.get("seats") or view.get("players") or []
+        out: set[int] = set()
+        for s in seats:
+            if isinstance(s, dict):
+                pid = s.get("player", s.get("id"))
+                if isinstance(pid, int):
+                    out.add(pid)
+            elif isinstance(s, int):
+                out.add(s)
+        return out
+
+    async def _buy_in_amount(
+        self, conn: aiosqlite.Connection, table: Table, user_id: int, asked: int | None
+    ) -> int:
+        spec = GAMES[table.game_key]
+        if not spec.money:
+            return 0
+        if table.game_key == "sept_et_demi":
+            required = int(table.game.options.buy_in)  # type: ignore[attr-defined]
+            if asked is not None and asked != required:
+                raise TableError("buy_in_fixed", amount=required)
+            return required
+        if asked is not None:
+            return asked
+        if spec.welcome:
+            return 0
+        await self._ensure_guild(conn, table.guild_id)
+        balance = await self.bank.open_account(table.guild_id, user_id, conn=conn)
+        min_bet = int(getattr(table.game.options, "min_bet", 1))  # type: ignore[attr-defined]
+        amount = min(balance, spec.default_buy_in)
+        if amount < min_bet:
+            raise TableError("balance_too_low", balance=balance, needed=min_bet)
+        return amount
+
+    # ------------------------------------------------------------------ act
+
+    async def join(
+        self, table_id: int, user_id: int, buy_in: int | None, interaction_id: int | None = None
+    ) -> Outcome:
+        """Sit a player down (buy-in from the balance, or the game's welcome stake)."""
+        async with self.lock(table_id):
+            table = self._open(table_id)
+            async with self.db.transaction() as conn:
+                amount = await self._buy_in_amount(conn, table, user_id, buy_in)
+            return await self._act_locked(
+                table,
+                user_id,
+                Action(ActionKind.JOIN, user_id, amount=amount),
+                interaction_id,
+                None,
+            )
+
+    async def act(
+        self,
+        table_id: int,
+        user_id: int | None,
+        action: Action,
+        *,
+        interaction_id: int | None = None,
+        seen_version: int | None = None,
+    ) -> Outcome:
+        """Apply one action under the table's lock and commit it with its postings."""
+        async with self.lock(table_id):
+            table = self._open(table_id)
+            return await self._act_locked(table, user_id, action, interaction_id, seen_version)
+
+    def _open(self, table_id: int) -> Table:
+        table = self.get(table_id)
+        if not table.is_open:
+            raise TableError("closed")
+        return table
+
+    async def _act_locked(
+        self,
+        table: Table,
+        user_id: int | None,
+        action: Action,
+        interaction_id: int | None,
+        seen_version: int | None,
+    ) -> Outcome:
+        if interaction_id is not None and await self._seen(interaction_id):
+            return Outcome(table, [], replayed=True)
+        if (
+            seen_version is not None
+            and user_id is not None
+            and seen_version < table.last_acted.get(user_id, -1)
+        ):
+            raise StaleAction()
+        spec = GAMES[table.game_key]
+        events = table.game.apply(action)  # IllegalAction: nothing changed
+        outcome = Outcome(table, list(events))
+        try:
+            self._follow_up(table, spec, outcome)
+            await self._commit(table, outcome, user_id, interaction_id, action)
+        except BaseException:
+            self._restore(table)
+            raise
+        return outcome
+
+    def _follow_up(self, table: Table, spec: GameSpec, outcome: Outcome) -> None:
+        """What the service does by itself after an action: pay out a finished game,
+        start the next round after a settled one."""
+        game = table.game
+        kinds = {e.kind for e in outcome.events}
+        outcome.round_settled = bool(kinds & spec.summary_events)
+        if game.phase is Phase.FINISHED:
+            self._try(table, outcome, Action(ActionKind.CLOSE))
+            outcome.closed = True
+            return
+        if (
+            outcome.round_settled
+            and table.settings.auto_next
+            and game.phase in (Phase.BETWEEN_ROUNDS, Phase.LOBBY)
+        ):
+            host = getattr(game, "host", None)
+            if host is not None and ActionKind.START in game.legal_actions(host):
+                outcome.auto_started = self._try(table, outcome, Action(ActionKind.START, host))
+
+    @staticmethod
+    def _try(table: Table, outcome: Outcome, action: Action) -> bool:
+        try:
+            outcome.events.extend(table.game.apply(action))
+        except IllegalAction:
+            return False
+        return True
+
+    def _restore(self, table: Table) -> None:
+        """Put the game back to the last committed snapshot."""
+        if table.state_json:
+            state = json.loads(table.state_json)
+            table.game = GAMES[table.game_key].load(state["game"], self.entropy)
+            table.last_acted = {
+                int(k): v for k, v in state.get("service", {}).get("last_acted", {}).items()
+            }
+
+    async def _seen(self, interaction_id: int) -> bool:
+        row = await self.db.fetchone(
+            "SELECT 1 FROM table_actions WHERE interaction_id = ?", (interaction_id,)
+        )
+        return row is not None
+
+    async def _commit(
+        self,
+        table: Table,
+        outcome: Outcome,
+        user_id: int | None,
+        interaction_id: int | None,
+        action: Action,
+    ) -> None:
+        new_version = table.version + 1
+        now = self.clock()
+        if user_id is not None:
+            table.last_acted[user_id] = new_version
+        async with self.db.transaction() as conn:
+            await self._store(
+                conn,
+                table,
+                outcome.events,
+                user_id,
+                interaction_id,
+                action,
+                new_version=new_version,
+                now=now,
+                closing=outcome.closed,
+            )
+        table.version = new_version
+        if outcome.closed:
+            table.status = "closed"
+            self._forget(table)
+
+    async def _store(
+        self,
+        conn: aiosqlite.Connection,
+        table: Table,
+        events: Iterable[Event],
+        user_id: int | None,
+        interaction_id: int | None,
+        action: Action,
+        *,
+        new_version: int,
+        now: float,
+        closing: bool = False,
+    ) -> None:
+        """Write snapshot, postings, action row and timers (inside ``conn``'s transaction)."""
+        effects = [m for e in events for m in e.money]
+        if effects:
+            await self.bank.post_effects(
+                conn,
+                table.guild_id,
+                table.id,
+                getattr(table.game, "round", None),
+                effects,
+                f"table:{table.id}:v{new_version}",
+                actor=user_id,
+            )
+        state_json = json.dumps(
+            {"game": table.game.to_dict(), "service": table.service_state()},
+            separators=(",", ":"),
+        )
+        cur = await conn.execute(
+            "UPDATE tables SET state = ?, version = ?, updated_at = ?, status = ?,"
+            " closed_at = ? WHERE id = ? AND version = ?",
+            (
+                state_json,
+                new_version,
+                now,
+                "closed" if closing else "open",
+                now if closing else None,
+                table.id,
+                new_version - 1,
+            ),
+        )
+        if cur.rowcount != 1:
+            await cur.close()
+            raise RuntimeError(f"table {table.id} changed under the lock")
+        await cur.close()
+        await (
+            await conn.execute(
+                "INSERT INTO table_actions (table_id, version, user_id, interaction_id, action, at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    table.id,
+                    new_version,
+                    user_id,
+                    interaction_id,
+                    json.dumps(action.to_dict(), separators=(",", ":")),
+                    now,
+                ),
+            )
+        ).close()
+        timers = [] if closing else self._timers_for(table, now, new_version)
+        await (
+            await conn.execute("DELETE FROM table_timers WHERE table_id = ?", (table.id,))
+        ).close()
+        if timers:
+            await conn.executemany(
+                "INSERT INTO table_timers (table_id, kind, due, version) VALUES (?, ?, ?, ?)",
+                [(table.id, kind, due, new_version) for kind, due in timers],
+            )
+        table.state_json = state_json
+        for kind, due in timers:
+            heapq.heappush(self._timers, (due, table.id, kind, new_version))
+        self.timers_changed.set()
+
+    def _timers_for(self, table: Table, now: float, version: int) -> list[tuple[str, float]]:
+        """The deadline of the current phase (kept while the same turn goes on) and the
+        idle timeout."""
+        settings = table.settings
+        out = [("idle", now + settings.idle_timer)]
+        game = table.game
+        kind = game.deadline
+        if kind is None:
+            table.deadline_key = None
+            table.deadline_due = None
+            return out
+        key = f"{game.phase.value}:{kind.value}:{game.to_act}:{getattr(game, 'round', 0)}"
+        if key != table.deadline_key or table.deadline_due is None:
+            seconds = settings.bet_timer if kind.value == "bet" else settings.turn_timer
+            table.deadline_key = key
+            table.deadline_due = now + seconds
+        out.append(("deadline", table.deadline_due))
+        return out
+
+    # ------------------------------------------------------------------ timers
+
+    def next_due(self) -> float | None:
+        """When the next timer is due, if any."""
+        while self._timers:
+            due, table_id, kind, version = self._timers[0]
+            table = self._tables.get(table_id)
+            if table is None or table.version != version:
+                heapq.heappop(self._timers)  # superseded
+                continue
+            return due
+        return None
+
+    def pop_due(self, now: float) -> list[tuple[int, str, int]]:
+        """The timers due at ``now`` that still match their table's version."""
+        out: list[tuple[int, str, int]] = []
+        while self._timers and self._timers[0][0] <= now:
+            _due, table_id, kind, version = heapq.heappop(self._timers)
+            table = self._tables.get(table_id)
+            if table is not None and table.version == version:
+                out.append((table_id, kind, version))
+        return out
+
+    async def fire(self, table_id: int, kind: str, version: int) -> Outcome | None:
+        """Apply a due timer: the game's timeout fallback, or closing an idle table."""
+        async with self.lock(table_id):
+            table = self._tables.get(table_id)
+            if table is None or not table.is_open or table.version != version:
+                return None
+            if kind == "idle":
+                return await self._close_locked(table, None, "idle")
+            if ActionKind.TIMEOUT not in table.game.legal_actions(None):
+                return None
+            return await self._act_locked(table, None, Action(ActionKind.TIMEOUT), None, None)
+
+    # ------------------------------------------------------------------ close
+
+    async def close_table(self, table_id: int, actor: int | None, reason: str) -> Outcome:
+        """Close a table: refund the unfinished round, turn every stack into a claim."""
+        async with self.lock(table_id):
+            return await self._close_locked(self._open(table_id), actor, reason)
+
+    async def _close_locked(self, table: Table, actor: int | None, reason: str) -> Outcome:
+        outcome = Outcome(table, [], closed=True, notes=[reason])
+        try:
+            self._try(table, outcome, Action(ActionKind.CLOSE))
+            await self._commit(table, outcome, actor, None, Action(ActionKind.CLOSE, actor))
+        except BaseException:
+            self._restore(table)
+            raise
+        return outcome
+
+    # ------------------------------------------------------------------ queries
+
+    def private_view(self, table: Table, user_id: int) -> dict[str, Any]:
+        """What ``user_id`` may see of the table (their own hidden cards included)."""
+        return table.game.private_view(user_id)
+
+    def with_settings(self, table: Table, **changes: Any) -> TableSettings:
+        """A copy of the table's settings with ``changes`` (validated)."""
+        return replace(table.settings, **changes).validate()

@@ -1,0 +1,143 @@
+"""The table service: one transaction per move, idempotent interactions, stale buttons,
+restored state after a refused posting, timers."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.bank import Bank
+from bot.bank.testing import assert_audit_clean
+from bot.engine.base import Action, ActionKind, IllegalAction, InvalidOptions, Phase
+from bot.engine.shuffle import seeded_entropy
+from bot.tables import StaleAction, TableError, TableService
+
+GUILD = 1
+HOST, BOB = 101, 102
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def service(db):
+    svc = TableService(db, Bank(db), clock=Clock(), entropy=seeded_entropy("svc"))
+    yield svc
+    await assert_audit_clean(db)
+
+
+async def open_classic(svc: TableService, text: str = "", channel: int = 500):
+    settings, options = svc.parse("classic", text, locale="en", name="t")
+    out = await svc.open_table(
+        guild_id=GUILD,
+        channel_id=channel,
+        parent_id=None,
+        game_key="classic",
+        host_id=HOST,
+        settings=settings,
+        options=options,
+    )
+    return out.table
+
+
+async def test_open_seats_the_host_with_a_buy_in(service, db):
+    table = await open_classic(service)
+    assert table.version == 1 and service.table_in(500) is table
+    bank = service.bank
+    assert await bank.balance(GUILD, HOST) == 800
+    escrow = await bank.table_escrow(GUILD, table.id)
+    assert escrow[f"seat:{HOST}"] == 200
+    with pytest.raises(TableError) as err:
+        await open_classic(service)
+    assert err.value.key == "table.error.table_exists"
+
+
+async def test_options_are_validated(service):
+    with pytest.raises(InvalidOptions) as err:
+        service.parse("classic", "decks=12", locale="en", name="t")
+    assert err.value.code == "decks_out_of_range"
+    with pytest.raises(InvalidOptions):
+        service.parse("classic", "colour=red", locale="en", name="t")
+    settings, options = service.parse(
+        "classic", "decks=2 surrender=on pace=forum", locale="en", name="t"
+    )
+    assert options == {"decks": 2, "surrender": True} and settings.pace == "forum"
+
+
+async def test_a_round_with_interaction_ids_and_stale_buttons(service, db):
+    table = await open_classic(service)
+    await service.join(table.id, BOB, 100)
+    out = await service.act(table.id, HOST, Action(ActionKind.START, HOST), interaction_id=11)
+    assert table.game.phase is Phase.BETTING
+    again = await service.act(table.id, HOST, Action(ActionKind.START, HOST), interaction_id=11)
+    assert again.replayed and again.events == []
+    version = table.version
+    await service.act(table.id, HOST, Action(ActionKind.BET, HOST, amount=10), seen_version=version)
+    # the same button pressed twice: the second click carries the old version
+    with pytest.raises(StaleAction):
+        await service.act(
+            table.id, HOST, Action(ActionKind.BET, HOST, amount=10), seen_version=version
+        )
+    # another player's click on the same rendering still counts
+    await service.act(table.id, BOB, Action(ActionKind.BET, BOB, amount=10), seen_version=version)
+    assert out.table.game.phase in (
+        Phase.PLAYING,
+        Phase.INSURANCE,
+        Phase.BETWEEN_ROUNDS,
+        Phase.BETTING,
+    )
+    rows = await db.fetchall("SELECT version FROM table_actions WHERE table_id = ?", (table.id,))
+    assert [r[0] for r in rows] == list(range(1, table.version + 1))
+
+
+async def test_illegal_action_changes_nothing(service, db):
+    table = await open_classic(service)
+    before = (table.version, table.state_json)
+    with pytest.raises(IllegalAction):
+        await service.act(table.id, HOST, Action(ActionKind.HIT, HOST))
+    assert (table.version, table.state_json) == before
+    row = await db.fetchone("SELECT version, state FROM tables WHERE id = ?", (table.id,))
+    assert (row[0], row[1]) == before
+
+
+async def test_refused_posting_restores_the_game(service, db):
+    table = await open_classic(service)
+    # BOB asks to bring more than his balance: the bank refuses inside the transaction
+    with pytest.raises(Exception):  # noqa: B017 - the bank's InsufficientFunds
+        await service.join(table.id, BOB, 5000)
+    assert BOB not in service._seated(table.game)
+    row = await db.fetchone("SELECT state FROM tables WHERE id = ?", (table.id,))
+    assert row[0] == table.state_json
+    await service.join(table.id, BOB, 100)  # and the table goes on
+
+
+async def test_bet_timer_sits_out_and_idle_closes(service, db):
+    table = await open_classic(service)
+    await service.act(table.id, HOST, Action(ActionKind.START, HOST))
+    clock = service.clock
+    due = service.next_due()
+    assert due == clock.now + 60
+    clock.now = due
+    fired = [await service.fire(*t) for t in service.pop_due(clock.now)]
+    assert fired and table.game.phase is not Phase.BETTING
+    clock.now += 30 * 60
+    for t in service.pop_due(clock.now):
+        await service.fire(*t)
+    assert not table.is_open and service.table_in(500) is None
+    claims = await service.bank.claims(GUILD, HOST)
+    assert sum(c.amount for c in claims) == 200
+
+
+async def test_restart_reloads_open_tables(service, db):
+    table = await open_classic(service)
+    await service.join(table.id, BOB, 100)
+    await service.act(table.id, HOST, Action(ActionKind.START, HOST))
+    fresh = TableService(db, service.bank, clock=service.clock, entropy=seeded_entropy("svc"))
+    [loaded] = await fresh.load_open_tables()
+    assert loaded.version == table.version
+    assert loaded.game.to_dict() == table.game.to_dict()
+    assert fresh.next_due() == service.next_due()
