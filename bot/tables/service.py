@@ -512,7 +512,7 @@ class TableService:
     def next_due(self) -> float | None:
         """When the next timer is due, if any."""
         while self._timers:
-            due, table_id, kind, version = self._timers[0]
+            due, table_id, _kind, version = self._timers[0]
             table = self._tables.get(table_id)
             if table is None or table.version != version:
                 heapq.heappop(self._timers)  # superseded
