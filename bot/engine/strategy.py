@@ -148,9 +148,9 @@ def basic_strategy(*, h17: bool = False, das: bool = True) -> Strategy:
                 return SURRENDER
             if h17 and pair8 and upv == 11:
                 return SURRENDER
-        if SPLIT in allowed and two and bj_value(cards[0]) == bj_value(cards[1]):
-            if upv in pairs[bj_value(cards[0])]:
-                return SPLIT
+        pair = two and bj_value(cards[0]) == bj_value(cards[1])
+        if SPLIT in allowed and pair and upv in pairs[bj_value(cards[0])]:
+            return SPLIT
         move = (soft if total.soft else hard)[min(total.value, 21)][upv]
         if move == DOUBLE_OR_STAND:
             return DOUBLE if DOUBLE in allowed else STAND
