@@ -249,6 +249,7 @@ class ClassicGame(Game):
         self.insurance: dict[int, int] = {}  # stakes taken, not yet settled
         self.insurance_results: dict[int, int] = {}  # player -> net once settled
         self.last_summary: dict[str, Any] | None = None
+        self.unrevealed: list[dict[str, Any]] = []  # retired shoes whose seed is still secret
         self._rigged: list[Card] = []
 
     # ------------------------------------------------------------------ test hook
@@ -371,12 +372,10 @@ class ClassicGame(Game):
                 raise IllegalAction("not_betting")
             if k is ActionKind.BET:
                 lo, hi = self.bet_limits(p)
-                if a.amount is None or not lo <= a.amount <= hi:
-                    if a.amount is not None and a.amount > self.stacks[p] and a.amount >= lo:
-                        raise IllegalAction(
-                            "insufficient_stack", needed=a.amount, stack=self.stacks[p]
-                        )
+                if a.amount is None or not lo <= a.amount <= self.options.max_bet:
                     raise IllegalAction("bet_out_of_range", amount=a.amount, min=lo, max=hi)
+                if a.amount > hi:
+                    raise IllegalAction("insufficient_stack", needed=a.amount, stack=self.stacks[p])
             return
         if k in (ActionKind.INSURANCE, ActionKind.NO_INSURANCE):
             if ph is Phase.INSURANCE:
@@ -465,8 +464,8 @@ class ClassicGame(Game):
     def _pay(self, player: int, amount: int, exact: str | None = None) -> Money:
         return self._money(MoneyKind.PAYOUT, HOUSE, seat(player), amount, player, exact)
 
-    def _new_shoe(self, events: list[Event]) -> None:
-        self._retire_shoe(events)
+    def _new_shoe(self, events: list[Event], *, reveal_old: bool = True) -> None:
+        self._retire_shoe(events, reveal=reveal_old)
         spec = f"std52*{self.options.decks}"
         self.shoe = Shoe(spec, self.entropy(self.shuffles))
         self.shuffles += 1
@@ -482,21 +481,27 @@ class ClassicGame(Game):
             )
         )
 
-    def _retire_shoe(self, events: list[Event]) -> None:
+    def _retire_shoe(self, events: list[Event], *, reveal: bool = True) -> None:
+        """Retire the shoe. Its seed is revealed now, or (a shoe that ran out mid-round,
+        whose seed would give away the hole card) once the round is over."""
         if self.shoe is not None:
-            events.append(
-                Event(
-                    "seed_revealed",
-                    data={
-                        "shoe": self.shuffles,
-                        "spec": self.shoe.spec,
-                        "seed": self.shoe.seed.hex(),
-                        "commitment": self.shoe.commitment,
-                        "dealt": self.shoe.pos,
-                    },
-                )
+            self.unrevealed.append(
+                {
+                    "shoe": self.shuffles,
+                    "spec": self.shoe.spec,
+                    "seed": self.shoe.seed.hex(),
+                    "commitment": self.shoe.commitment,
+                    "dealt": self.shoe.pos,
+                }
             )
             self.shoe = None
+        if reveal:
+            self._reveal_seeds(events)
+
+    def _reveal_seeds(self, events: list[Event]) -> None:
+        for data in self.unrevealed:
+            events.append(Event("seed_revealed", data=data))
+        self.unrevealed = []
 
     def _needs_shuffle(self) -> bool:
         return self.shoe is None or self.shoe.pos >= self.options.penetration * self.shoe.size
@@ -506,7 +511,8 @@ class ClassicGame(Game):
             return self._rigged.pop(0)
         if self.shoe is None or self.shoe.remaining == 0:
             # the shoe ran out mid-round (few decks, many hands): a fresh shoe, committed
-            self._new_shoe(events)
+            # now; the old seed is revealed after the round (it would show the hole card)
+            self._new_shoe(events, reveal_old=False)
         assert self.shoe is not None
         return self.shoe.draw()
 
@@ -936,6 +942,7 @@ class ClassicGame(Game):
         }
         events.append(Event("round_settled", data=self.last_summary, money=tuple(money)))
         self.current = len(self.hands)
+        self._reveal_seeds(events)  # a shoe that ran out during the round
 
     def _close(self, events: list[Event]) -> None:
         money: list[Money] = []
@@ -1055,6 +1062,7 @@ class ClassicGame(Game):
             "insurance": [[p, s] for p, s in self.insurance.items()],
             "insurance_results": [[p, n] for p, n in self.insurance_results.items()],
             "last_summary": self.last_summary,
+            "unrevealed": list(self.unrevealed),
         }
         if self._rigged:
             out["rigged"] = [c.code for c in self._rigged]
@@ -1080,5 +1088,6 @@ class ClassicGame(Game):
         game.insurance = {int(p): int(s) for p, s in data["insurance"]}
         game.insurance_results = {int(p): int(n) for p, n in data["insurance_results"]}
         game.last_summary = data["last_summary"]
+        game.unrevealed = [dict(d) for d in data.get("unrevealed", [])]
         game._rigged = [Card.parse(c) for c in data.get("rigged", [])]
         return game

@@ -74,6 +74,24 @@ def test_reshuffle_at_penetration_reveals_seed() -> None:
     assert len(order) == 52
 
 
+def test_shoe_running_out_mid_round_reveals_old_seed_after_the_round() -> None:
+    g = table(decks=1)
+    first = act(g, K.START, 1)[0].data
+    assert g.shoe is not None
+    g.shoe.pos = 50  # two cards left: the deal runs out after the up card
+    events = act(g, K.BET, 1, amount=10)
+    ks = kinds(events)
+    assert ks.index("shuffle") < ks.index("hole_card")
+    assert "seed_revealed" not in ks[: ks.index("hole_card") + 1]
+    while g.phase is Phase.PLAYING:
+        events += act(g, K.STAND, 1)
+    ks = kinds(events)
+    assert ks.index("seed_revealed") > ks.index("hole_revealed")
+    old = next(e for e in events if e.kind == "seed_revealed").data
+    assert old["commitment"] == first["commitment"] and old["dealt"] == 52
+    assert "unrevealed" in g.to_dict() and g.to_dict()["unrevealed"] == []
+
+
 def test_close_reveals_seed_and_cashes_out() -> None:
     g = table(players=(1, 2))
     act(g, K.START, 1)

@@ -110,6 +110,8 @@ def hole_guard(g: ClassicGame, events: list[Event], state: dict[str, Any]) -> No
             state["hole"], state["unique"] = e.data["card"], not state.get("rigged")
         elif e.kind == "hole_revealed":
             state["hole"] = None
+        elif e.kind == "seed_revealed":
+            assert not state.get("hole"), "a revealed seed would give the hole card away"
         elif e.kind == "shuffle" and state.get("hole"):
             state["unique"] = False  # a fresh shoe mid-round may repeat the code
         elif state.get("hole") and e.visibility is Visibility.PUBLIC:
