@@ -922,7 +922,9 @@ class ClassicGame(Game):
                 "result": hand.result,
                 "net": hand.net,
             }
-            if exact is not None:  # the unrounded winnings of a blackjack
+            if hand.result == "surrender":
+                exact = _exact(-hand.bet, 2)
+            if exact is not None:  # unrounded: blackjack winnings, half a surrendered bet
                 result["exact_net"] = exact
             results.append(result)
         per_player: dict[int, int] = {}

@@ -331,6 +331,7 @@ def test_surrender_half_back_rounded_down() -> None:
     ]
     assert "dealer_card" not in kinds(events)  # no live hand: the dealer does not draw
     assert hand_results(summary(events)) == [("surrender", -8)]
+    assert summary(events)["hands"][0]["exact_net"] == "-7.5"
     assert g.stacks[1] == 992
 
 
