@@ -75,7 +75,11 @@ def _delegate(module: str) -> Callable[[list[str]], int]:
 
 
 # Subcommands that parse their own arguments.
-DELEGATED: dict[str, Callable[[list[str]], int]] = {}
+DELEGATED: dict[str, Callable[[list[str]], int]] = {
+    "simulate": _delegate("bot.engine.simulate"),
+    "audit": _delegate("bot.bank.audit"),
+    "verify": _delegate("bot.engine.verify"),
+}
 
 
 def main(argv: list[str] | None = None) -> int:

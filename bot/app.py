@@ -12,8 +12,9 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.db import Database, migrate
-from bot.errors import UserError
+from bot.engine.shuffle import Entropy, secure_entropy
 from bot.i18n import t
+from bot.ui.errors import refusal_text
 from bot.ui.translator import CroupierTranslator
 
 log = logging.getLogger("croupier")
@@ -24,7 +25,13 @@ class CroupierBot(commands.Bot):
 
     db: Database
 
-    def __init__(self, settings: Settings, *, sync_commands: bool = True) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        sync_commands: bool = True,
+        entropy: Entropy = secure_entropy,
+    ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -33,6 +40,7 @@ class CroupierBot(commands.Bot):
         )
         self.settings = settings
         self.sync_commands = sync_commands
+        self.entropy = entropy  # shuffle seeds; tests pass a deterministic one
         self.services: dict[str, Any] = {}
         self.tree.on_error = self.on_app_command_error
 
@@ -85,8 +93,9 @@ class CroupierBot(commands.Bot):
         """Answer UserErrors in the user's language; log anything else with a reference."""
         original = getattr(error, "original", error)
         locale = await self.locale_for(interaction)
-        if isinstance(original, UserError):
-            text = t(original.key, locale, **original.params)
+        refusal = refusal_text(original, locale)
+        if refusal is not None:
+            text = refusal
         elif isinstance(error, app_commands.MissingPermissions):
             text = t(
                 "error.missing_permissions", locale, perms=", ".join(error.missing_permissions)
@@ -118,6 +127,7 @@ def create_bot(
     *,
     database_path: str | None = None,
     sync_commands: bool = True,
+    entropy: Entropy = secure_entropy,
 ) -> CroupierBot:
     """Build a bot; tests pass ``database_path`` to use a temporary database."""
     if settings is None:
@@ -130,4 +140,4 @@ def create_bot(
             log_level=settings.log_level,
             default_locale=settings.default_locale,
         )
-    return CroupierBot(settings, sync_commands=sync_commands)
+    return CroupierBot(settings, sync_commands=sync_commands, entropy=entropy)

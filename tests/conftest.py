@@ -9,6 +9,7 @@ import pytest
 
 from bot.app import CroupierBot, create_bot
 from bot.db import Database, migrate
+from bot.engine.shuffle import seeded_entropy
 
 
 @pytest.fixture
@@ -20,7 +21,7 @@ def db_path(tmp_path: Path) -> str:
 @pytest.fixture
 def simcord_bot(db_path: str) -> CroupierBot:
     """The real bot on a temporary database (SimCord starts it)."""
-    return create_bot(database_path=db_path)
+    return create_bot(database_path=db_path, entropy=seeded_entropy("e2e"))
 
 
 @pytest.fixture

@@ -124,9 +124,12 @@ def hole_guard(g: ClassicGame, events: list[Event], state: dict[str, Any]) -> No
         assert view["dealer"]["cards"][1:] == [None]
         assert view["dealer"]["hole_hidden"] is True
         if state["unique"] and g.options.decks == 1:
-            assert hole not in json.dumps(view)
+            # the previous round's summary may show the same card from the previous shoe
+            current = {k: v for k, v in view.items() if k != "last_round"}
+            assert hole not in json.dumps(current)
             for p in g.seats:
-                assert hole not in json.dumps(g.private_view(p))
+                mine = {k: v for k, v in g.private_view(p).items() if k != "last_round"}
+                assert hole not in json.dumps(mine)
 
 
 @settings(max_examples=70, deadline=None, suppress_health_check=[HealthCheck.too_slow])

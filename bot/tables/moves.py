@@ -1,0 +1,46 @@
+"""Moves as players name them (buttons and slash commands) mapped to engine actions."""
+
+from __future__ import annotations
+
+from bot.engine.base import Action, ActionKind
+
+from .errors import TableError
+
+#: move name -> (action kind, which Action field the numeric argument fills)
+MOVES: dict[str, tuple[ActionKind, str | None]] = {
+    "start": (ActionKind.START, None),
+    "leave": (ActionKind.LEAVE, None),
+    "leave_confirm": (ActionKind.LEAVE, None),
+    "bet": (ActionKind.BET, "amount"),
+    "sit_out": (ActionKind.SIT_OUT, None),
+    "hit": (ActionKind.HIT, None),
+    "stand": (ActionKind.STAND, None),
+    "double": (ActionKind.DOUBLE, None),
+    "split": (ActionKind.SPLIT, None),
+    "insurance": (ActionKind.INSURANCE, None),
+    "no_insurance": (ActionKind.NO_INSURANCE, None),
+    "surrender": (ActionKind.SURRENDER, None),
+    "draw": (ActionKind.DRAW, "amount"),
+    "ace": (ActionKind.CHOOSE_ACE, "value"),
+    "end_turn": (ActionKind.END_TURN, None),
+    "show": (ActionKind.SHOW, None),
+    "swap": (ActionKind.SWAP, None),
+    "vote_stop": (ActionKind.VOTE_STOP, None),
+    "top_up": (ActionKind.TOP_UP, "amount"),
+}
+
+
+def build_action(move: str, player: int, arg: int | None = None) -> Action:
+    """The engine action for ``move`` by ``player`` with its numeric argument."""
+    if move not in MOVES:
+        raise TableError("unknown_move", move=move)
+    kind, field = MOVES[move]
+    if field is not None and arg is None:
+        raise TableError("missing_amount", move=move)
+    return Action(
+        kind,
+        player,
+        amount=arg if field == "amount" else None,
+        value=arg if field == "value" else None,
+        confirm=move == "leave_confirm",
+    )

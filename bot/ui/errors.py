@@ -1,0 +1,43 @@
+"""Every refusal as one translated sentence: engine, bank, options and user errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.bank import BankError
+from bot.engine.base import IllegalAction, InvalidOptions
+from bot.errors import UserError
+from bot.i18n import has, t
+
+
+def _params(params: dict[str, Any]) -> dict[str, Any]:
+    out = {}
+    for key, value in params.items():
+        out[key] = ", ".join(map(str, value)) if isinstance(value, (list, tuple, set)) else value
+    return out
+
+
+def refusal_text(exc: BaseException, locale: str | None) -> str | None:
+    """The sentence to show for a refusal, or None when ``exc`` is not one (a bug)."""
+    if isinstance(exc, UserError):
+        return t(exc.key, locale, **_params(dict(exc.params)))
+    if isinstance(exc, IllegalAction):
+        key = f"illegal.{exc.code}"
+        if has(key):
+            return t(key, locale, **_params(dict(exc.params)))
+        return t("illegal.generic", locale, code=exc.code)
+    if isinstance(exc, InvalidOptions):
+        key = f"options.{exc.code}"
+        params = _params(dict(exc.params))
+        if has(key):
+            return t(key, locale, **params)
+        detail = ", ".join(f"{k}={v}" for k, v in params.items())
+        return t("options.generic", locale, code=exc.code, detail=detail)
+    if isinstance(exc, BankError):
+        code = getattr(exc, "code", type(exc).__name__)
+        key = f"bank.error.{code}"
+        params = _params(dict(getattr(exc, "params", {}) or {}))
+        if has(key):
+            return t(key, locale, **params)
+        return t("bank.error.generic", locale, code=code)
+    return None

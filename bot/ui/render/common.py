@@ -1,0 +1,300 @@
+"""Shared rendering: the table embed frame, move buttons from legal actions, DM text."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.engine.base import ActionKind, Event, Phase, Visibility
+from bot.i18n import t
+from bot.tables.models import Table
+from bot.ui.buttons import ButtonSpec
+from bot.ui.cards import cards
+
+PHASE_COLOURS = {
+    Phase.LOBBY: discord.Colour.blurple(),
+    Phase.BETTING: discord.Colour.gold(),
+    Phase.INSURANCE: discord.Colour.orange(),
+    Phase.PLAYING: discord.Colour.green(),
+    Phase.BANK: discord.Colour.dark_teal(),
+    Phase.BETWEEN_ROUNDS: discord.Colour.light_grey(),
+    Phase.FINISHED: discord.Colour.dark_grey(),
+}
+GREEN = discord.ButtonStyle.success
+RED = discord.ButtonStyle.danger
+BLUE = discord.ButtonStyle.primary
+GREY = discord.ButtonStyle.secondary
+
+
+@dataclass
+class Ctx:
+    """What a renderer needs: the table, its public view, the language."""
+
+    table: Table
+    locale: str
+    view: dict[str, Any] = field(default_factory=dict)
+    note: str | None = None  # a line shown at the top (e.g. "the croupier is back")
+
+    def __post_init__(self) -> None:
+        if not self.view:
+            self.view = self.table.game.public_view()
+
+    def t(self, key: str, **params: Any) -> str:
+        """Translate into the table's language."""
+        return t(key, self.locale, **params)
+
+    @property
+    def phase(self) -> Phase:
+        """The game's phase."""
+        return self.table.game.phase
+
+
+def mention(user_id: int | None) -> str:
+    """A user mention (renders as a name in embeds, pings nobody there)."""
+    return f"<@{user_id}>" if user_id is not None else "—"
+
+
+def seated_players(view: dict[str, Any]) -> list[int]:
+    """Player ids in seat order, whatever the game's view calls its seats."""
+    seats = view.get("seats") or view.get("players") or []
+    out: list[int] = []
+    for s in seats:
+        if isinstance(s, dict):
+            pid = s.get("player", s.get("id"))
+            if isinstance(pid, int):
+                out.append(pid)
+        elif isinstance(s, int):
+            out.append(s)
+    return out
+
+
+class GameRenderer:
+    """The default look of a table; each game overrides what it shows differently."""
+
+    has_private_cards = False
+
+    # ----------------------------------------------------------------- the embed
+    def embed(self, ctx: Ctx) -> discord.Embed:
+        """The public table message."""
+        table = ctx.table
+        title = ctx.t(f"game.{table.game_key}")
+        if table.settings.name:
+            title = f"{title} — {table.settings.name}"
+        embed = discord.Embed(title=title, colour=PHASE_COLOURS.get(ctx.phase))
+        lines = []
+        if ctx.note:
+            lines.append(f"*{ctx.note}*")
+        lines.append(self.status_line(ctx))
+        lines.extend(self.body(ctx))
+        embed.description = "\n".join(line for line in lines if line)[:4000]
+        for name, value in self.fields(ctx):
+            embed.add_field(name=name[:256], value=value[:1024] or "—", inline=False)
+        embed.set_footer(text=self.footer(ctx)[:2048])
+        return embed
+
+    def status_line(self, ctx: Ctx) -> str:
+        """Phase, whose turn, and the deadline as a relative time."""
+        phase = ctx.t(f"phase.{ctx.phase.value}")
+        parts = [f"**{phase}**"]
+        rnd = ctx.view.get("round")
+        if rnd:
+            parts.append(ctx.t("table.round", n=rnd))
+        to_act = ctx.table.game.to_act
+        if to_act is not None and ctx.phase is not Phase.FINISHED:
+            parts.append(ctx.t("table.turn_of", player=mention(to_act)))
+        due = ctx.table.deadline_due
+        if due is not None and ctx.table.game.deadline is not None:
+            parts.append(ctx.t("table.deadline", when=f"<t:{int(due)}:R>"))
+        return " · ".join(parts)
+
+    def body(self, ctx: Ctx) -> list[str]:
+        """Lines under the status line (the dealer's or the bank's hand...)."""
+        return []
+
+    def fields(self, ctx: Ctx) -> Iterable[tuple[str, str]]:
+        """(name, value) fields: by default one listing the seats."""
+        seats = ctx.view.get("seats") or ctx.view.get("players") or []
+        lines = [self.seat_line(ctx, s) for s in seats]
+        if lines:
+            yield ctx.t("table.seats", n=len(lines)), "\n".join(lines)
+        else:
+            yield ctx.t("table.seats", n=0), ctx.t("table.no_seats")
+
+    def seat_line(self, ctx: Ctx, seat: Any) -> str:
+        """One seat: who, stack, bet, public cards."""
+        if not isinstance(seat, dict):
+            return mention(seat)
+        pid = seat.get("player", seat.get("id"))
+        parts = [mention(pid)]
+        if seat.get("stack") is not None:
+            parts.append(ctx.t("table.stack", amount=seat["stack"]))
+        if seat.get("bet"):
+            parts.append(ctx.t("table.bet", amount=seat["bet"]))
+        if seat.get("cards"):
+            parts.append(cards(seat["cards"]))
+        return " · ".join(parts)
+
+    def footer(self, ctx: Ctx) -> str:
+        """Table id, version and the shuffle commitment."""
+        commitment = self.commitment(ctx)
+        text = ctx.t("table.footer", id=ctx.table.id, version=ctx.table.version)
+        if commitment:
+            text += "\n" + ctx.t("table.commitment", commitment=commitment)
+        return text
+
+    @staticmethod
+    def commitment(ctx: Ctx) -> str | None:
+        """The commitment of the deck in use, wherever the game's view keeps it."""
+        view = ctx.view
+        if isinstance(view.get("shoe"), dict):
+            return view["shoe"].get("commitment")
+        value = view.get("commitment")
+        return value if isinstance(value, str) else None
+
+    # ----------------------------------------------------------------- buttons
+    def buttons(self, ctx: Ctx) -> list[ButtonSpec]:
+        """Move buttons for what any seated player may do now."""
+        game = ctx.table.game
+        if ctx.phase is Phase.FINISHED or not ctx.table.is_open:
+            return []
+        kinds: set[ActionKind] = set()
+        for player in seated_players(ctx.view):
+            kinds |= game.legal_actions(player)
+        specs: list[ButtonSpec] = []
+        if ctx.phase in (Phase.LOBBY, Phase.BETWEEN_ROUNDS):
+            specs.append(ButtonSpec("join", ctx.t("move.join"), BLUE, row=0))
+        if ActionKind.START in kinds:
+            key = "move.start" if ctx.phase is Phase.LOBBY else "move.next_round"
+            specs.append(ButtonSpec("start", ctx.t(key), GREEN, row=0))
+        specs.extend(self.move_buttons(ctx, kinds))
+        if self.has_private_cards and ctx.phase not in (Phase.LOBBY,):
+            specs.append(ButtonSpec("hand", ctx.t("move.hand"), GREY, row=4, emoji="🂠"))
+        if ActionKind.VOTE_STOP in kinds:
+            specs.append(ButtonSpec("vote_stop", ctx.t("move.vote_stop"), GREY, row=4))
+        if ctx.phase in (Phase.LOBBY, Phase.BETWEEN_ROUNDS):
+            specs.append(ButtonSpec("leave", ctx.t("move.leave"), GREY, row=4))
+        return specs
+
+    def move_buttons(self, ctx: Ctx, kinds: set[ActionKind]) -> list[ButtonSpec]:
+        """Buttons for the game's own moves (rows 1-3)."""
+        out: list[ButtonSpec] = []
+        if ActionKind.BET in kinds:
+            out.extend(self.bet_buttons(ctx))
+        if ActionKind.SIT_OUT in kinds:
+            out.append(ButtonSpec("sit_out", ctx.t("move.sit_out"), GREY, row=1))
+        simple = [
+            (ActionKind.INSURANCE, "insurance", BLUE),
+            (ActionKind.NO_INSURANCE, "no_insurance", GREY),
+            (ActionKind.HIT, "hit", GREEN),
+            (ActionKind.STAND, "stand", RED),
+            (ActionKind.DOUBLE, "double", BLUE),
+            (ActionKind.SPLIT, "split", BLUE),
+            (ActionKind.SURRENDER, "surrender", GREY),
+            (ActionKind.SHOW, "show", GREEN),
+            (ActionKind.SWAP, "swap", BLUE),
+            (ActionKind.END_TURN, "end_turn", GREY),
+        ]
+        for kind, move, style in simple:
+            if kind in kinds:
+                out.append(ButtonSpec(move, ctx.t(f"move.{move}"), style, row=2))
+        if ActionKind.DRAW in kinds:
+            most = int(ctx.view.get("max_draw") or 3)
+            out.append(ButtonSpec("draw", ctx.t("move.draw_stand"), RED, arg=0, row=2))
+            for n in range(1, min(most, 4) + 1):
+                out.append(ButtonSpec("draw", ctx.t("move.draw_n", n=n), GREEN, arg=n, row=2))
+        if ActionKind.CHOOSE_ACE in kinds:
+            out.append(ButtonSpec("ace", ctx.t("move.ace", value=1), BLUE, arg=1, row=3))
+            out.append(ButtonSpec("ace", ctx.t("move.ace", value=11), BLUE, arg=11, row=3))
+        return out
+
+    def bet_buttons(self, ctx: Ctx) -> list[ButtonSpec]:
+        """Quick bets (minimum, x2, x5 within the maximum) and an 'other amount' modal."""
+        options = ctx.view.get("options") or {}
+        low = int(options.get("min_bet") or 1)
+        high = int(options.get("max_bet") or low * 10)
+        amounts = sorted({a for a in (low, low * 2, low * 5) if a <= high})
+        out = [
+            ButtonSpec("bet", ctx.t("move.bet_n", amount=a), GREEN, arg=a, row=1) for a in amounts
+        ]
+        out.append(ButtonSpec("bet_modal", ctx.t("move.bet_other"), BLUE, row=1))
+        return out
+
+    # ----------------------------------------------------------------- announcements
+    def announcements(
+        self, ctx: Ctx, events: list[Event], summary_kinds: frozenset[str]
+    ) -> list[str]:
+        """Separate public messages for this batch of events (round summaries, the end)."""
+        out = []
+        for event in events:
+            if event.visibility is not Visibility.PUBLIC:
+                continue
+            if event.kind in summary_kinds:
+                out.append(self.summary(ctx, event))
+        if ctx.phase is Phase.FINISHED or not ctx.table.is_open:
+            final = self.final(ctx, events)
+            if final:
+                out.append(final)
+        return [text for text in out if text]
+
+    def summary(self, ctx: Ctx, event: Event) -> str:
+        """A round summary message."""
+        data = dict(event.data)
+        lines = [ctx.t("summary.title", n=data.get("round", ctx.view.get("round", "?")))]
+        for item in data.get("net", []) or data.get("results", []):
+            if isinstance(item, dict) and "player" in item:
+                net = int(item.get("net", 0))
+                lines.append(f"{mention(item['player'])} {net:+d}")
+        return "\n".join(lines)
+
+    def final(self, ctx: Ctx, events: list[Event]) -> str:
+        """The message when the table ends."""
+        return ctx.t("table.closed_summary")
+
+    # ----------------------------------------------------------------- private
+    def private_lines(self, ctx: Ctx, events: list[Event], player: int) -> list[str]:
+        """What a player's DM says about the private events addressed to them."""
+        out = []
+        for e in events:
+            if e.visibility is Visibility.PRIVATE and e.player == player:
+                data = dict(e.data)
+                shown = data.get("cards") or ([data["card"]] if "card" in data else [])
+                if shown:
+                    out.append(ctx.t("private.cards", cards=cards(shown)))
+        return out
+
+    def hand_text(self, ctx: Ctx, player: int) -> str:
+        """``/hand``: the player's own view of their cards."""
+        view = ctx.table.game.private_view(player)
+        seat = self._own_seat(view, player)
+        if seat is None:
+            return ctx.t("hand.not_seated")
+        shown = seat.get("cards") or []
+        return ctx.t("hand.public_only", cards=cards(shown))
+
+    @staticmethod
+    def _own_seat(view: dict[str, Any], player: int) -> dict[str, Any] | None:
+        for s in view.get("seats") or view.get("players") or []:
+            if isinstance(s, dict) and s.get("player", s.get("id")) == player:
+                return s
+        return None
+
+
+_RENDERERS: dict[str, GameRenderer] = {}
+
+
+def register(game_key: str, renderer: GameRenderer) -> None:
+    """Use ``renderer`` for ``game_key``'s tables."""
+    _RENDERERS[game_key] = renderer
+
+
+def renderer_for(game_key: str) -> GameRenderer:
+    """The renderer of a game (the default one when the game has none of its own)."""
+    if not _RENDERERS:
+        from . import casino21, classic, pirate21, sept_et_demi  # noqa: F401  (registers)
+    return _RENDERERS.get(game_key) or _DEFAULT
+
+
+_DEFAULT = GameRenderer()

@@ -1,0 +1,705 @@
+"""Tables on Discord: /table, the move commands and buttons, DMs, timers.
+
+Cogs only validate, call the TableService, and render. The path of one move: the service
+commits the action with its postings, then this cog edits the one table message (as the
+interaction response when the move came from one of its buttons), sends private cards by
+DM (ephemeral when DMs are closed), and posts round summaries.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands, tasks
+
+from bot.app import CroupierBot
+from bot.bank import Bank
+from bot.engine.base import Action, ActionKind, Event, IllegalAction, Phase, Visibility
+from bot.errors import NotAllowed, UserError, WrongChannel
+from bot.tables import GAMES, Outcome, Table, TableError, TableService
+from bot.tables.models import FORUM
+from bot.tables.moves import build_action
+from bot.ui.buttons import MoveButton, build_view
+from bot.ui.errors import refusal_text
+from bot.ui.render import Ctx, renderer_for
+from bot.ui.translator import _
+
+log = logging.getLogger(__name__)
+
+GameChoice = Literal["classic", "casino21", "pirate21", "sept_et_demi"]
+NO_PINGS = discord.AllowedMentions.none()
+TIMER_TICK = 1.0  # seconds between two looks at the timer heap
+
+
+def now() -> float:
+    """Seconds since the epoch on Discord's clock (SimCord's virtual clock in tests)."""
+    return discord.utils.utcnow().timestamp()
+
+
+class BetModal(discord.ui.Modal):
+    """'Other amount': asks for a bet."""
+
+    def __init__(self, cog: Tables, table_id: int, version: int, title: str, label: str) -> None:
+        super().__init__(title=title, timeout=300)
+        self.cog = cog
+        self.table_id = table_id
+        self.version = version
+        self.amount: discord.ui.TextInput[BetModal] = discord.ui.TextInput(
+            label=label, min_length=1, max_length=12
+        )
+        self.add_item(self.amount)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        """Bet the typed amount."""
+        text = self.amount.value.strip().replace(" ", "")
+        locale = await self.cog.bot.locale_for(interaction)
+        if not text.isdigit():
+            await self.cog.refuse(interaction, UserError("table.error.amount_not_number"), locale)
+            return
+        await self.cog.run_move(
+            interaction,
+            self.table_id,
+            "bet",
+            int(text),
+            seen_version=self.version,
+            from_table_message=False,
+        )
+
+
+class Tables(commands.Cog):
+    """The card tables."""
+
+    def __init__(self, bot: CroupierBot) -> None:
+        self.bot = bot
+        self.service = TableService(bot.db, Bank(bot.db), clock=now, entropy=bot.entropy)
+        bot.services["tables"] = self.service
+        self._dm_warned: set[tuple[int, int]] = set()  # (table, user) told to use /hand
+        self._restored = False
+
+    async def cog_load(self) -> None:
+        """Register the persistent buttons, reload open tables, start the timer task."""
+        self.bot.add_dynamic_items(MoveButton)
+        await self.service.load_open_tables()
+        self.timer_loop.start()
+
+    async def cog_unload(self) -> None:
+        """Stop the timer task."""
+        self.timer_loop.cancel()
+
+    # ================================================================ helpers
+
+    async def locale(self, interaction: discord.Interaction) -> str:
+        """The language to answer this user in."""
+        return await self.bot.locale_for(interaction)
+
+    def table_here(self, interaction: discord.Interaction) -> Table:
+        """The open table of the channel or thread the command was used in."""
+        table = self.service.table_in(interaction.channel_id or 0)
+        if table is None:
+            raise WrongChannel("table.error.no_table_here")
+        return table
+
+    async def refuse(
+        self, interaction: discord.Interaction, exc: BaseException, locale: str
+    ) -> None:
+        """Answer a refusal ephemerally; re-raise anything that is not a refusal."""
+        text = refusal_text(exc, locale)
+        if text is None:
+            raise exc
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    def render(
+        self, table: Table, note: str | None = None
+    ) -> tuple[discord.Embed, discord.ui.View | None]:
+        """The table message's embed and buttons, in the table's language."""
+        ctx = Ctx(table, table.settings.locale, note=note)
+        renderer = renderer_for(table.game_key)
+        view = build_view(table.id, table.version, renderer.buttons(ctx)) if table.is_open else None
+        return renderer.embed(ctx), view
+
+    async def edit_table_message(self, table: Table, note: str | None = None) -> None:
+        """Edit the public table message to the table's current state."""
+        if table.message_id is None:
+            return
+        embed, view = self.render(table, note)
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        await channel.get_partial_message(table.message_id).edit(embed=embed, view=view)
+
+    # ================================================================ the path of a move
+
+    async def run_move(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        move: str,
+        arg: int | None = None,
+        *,
+        seen_version: int | None = None,
+        from_table_message: bool = False,
+        target: int | None = None,
+    ) -> None:
+        """Apply a move for the interaction's user and publish the result."""
+        locale = await self.locale(interaction)
+        user = interaction.user.id
+        try:
+            if move == "join":
+                outcome = await self.service.join(table_id, user, arg, interaction.id)
+            else:
+                action = build_action(move, target if target is not None else user, arg)
+                outcome = await self.service.act(
+                    table_id,
+                    user,
+                    action,
+                    interaction_id=interaction.id,
+                    seen_version=seen_version,
+                )
+        except IllegalAction as exc:
+            if exc.code == "forfeit_needs_confirmation":
+                await self._confirm_leave(interaction, table_id, exc, locale)
+                return
+            await self.refuse(interaction, exc, locale)
+            return
+        except Exception as exc:  # refusals answered; bugs re-raised with a reference
+            await self.refuse(interaction, exc, locale)
+            return
+        if outcome.replayed:
+            await self.refuse(interaction, TableError("already_done"), locale)
+            return
+        await self.publish(
+            outcome,
+            interaction=interaction,
+            locale=locale,
+            from_table_message=from_table_message,
+            move=move,
+        )
+
+    async def publish(
+        self,
+        outcome: Outcome,
+        *,
+        interaction: discord.Interaction | None = None,
+        locale: str | None = None,
+        from_table_message: bool = False,
+        move: str | None = None,
+    ) -> None:
+        """After a commit: the table message, the interaction's answer, DMs, summaries."""
+        table = outcome.table
+        embed, view = self.render(table)
+        if interaction is not None and from_table_message and not interaction.response.is_done():
+            await interaction.response.edit_message(embed=embed, view=view)
+        else:
+            if table.message_id is not None:
+                try:
+                    channel = self.bot.get_partial_messageable(
+                        table.channel_id, guild_id=table.guild_id
+                    )
+                    await channel.get_partial_message(table.message_id).edit(embed=embed, view=view)
+                except discord.HTTPException:
+                    log.warning("could not edit the message of table %s", table.id, exc_info=True)
+            if interaction is not None and not interaction.response.is_done():
+                text = self.bot_t("move.done." + (move or "ok"), locale, fallback="move.done.ok")
+                await interaction.response.send_message(text, ephemeral=True)
+        await self.deliver_private(outcome, interaction, locale)
+        await self.announce(outcome)
+
+    def bot_t(self, key: str, locale: str | None, *, fallback: str, **params: Any) -> str:
+        """Translate ``key``, or ``fallback`` when the catalog has no such key."""
+        from bot.i18n import has, t
+
+        return t(key if has(key) else fallback, locale, **params)
+
+    async def deliver_private(
+        self, outcome: Outcome, interaction: discord.Interaction | None, locale: str | None
+    ) -> None:
+        """Send each player their private events: one DM each, ephemeral if DMs fail."""
+        table = outcome.table
+        by_player: dict[int, list[Event]] = {}
+        for event in outcome.events:
+            if event.visibility is Visibility.PRIVATE and event.player is not None:
+                by_player.setdefault(event.player, []).append(event)
+        if not by_player:
+            return
+        renderer = renderer_for(table.game_key)
+        for player, events in by_player.items():
+            ctx = Ctx(table, table.settings.locale)
+            lines = renderer.private_lines(ctx, events, player)
+            if not lines:
+                continue
+            actor = interaction is not None and interaction.user.id == player
+            await self.send_private(table, player, lines, interaction if actor else None, locale)
+
+    async def send_private(
+        self,
+        table: Table,
+        player: int,
+        lines: list[str],
+        interaction: discord.Interaction | None,
+        locale: str | None,
+    ) -> None:
+        """DM a player; fall back to an ephemeral message, or a public '/hand' hint."""
+        title = self.table_title(table)
+        link = self.table_link(table)
+        text = "\n".join([f"**{title}** {link}".strip(), *lines])
+        try:
+            user = self.bot.get_user(player) or await self.bot.fetch_user(player)
+            await user.send(text)
+            return
+        except discord.HTTPException:
+            pass
+        if interaction is not None:
+            await interaction.followup.send(text, ephemeral=True)
+            return
+        if (table.id, player) in self._dm_warned:
+            return
+        self._dm_warned.add((table.id, player))
+        hint = self.bot_t(
+            "private.dm_closed",
+            table.settings.locale,
+            fallback="private.dm_closed",
+            player=f"<@{player}>",
+        )
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        try:
+            await channel.send(
+                hint, allowed_mentions=discord.AllowedMentions(users=[discord.Object(player)])
+            )
+        except discord.HTTPException:
+            log.warning("could not post the /hand hint in table %s", table.id)
+
+    def table_title(self, table: Table) -> str:
+        """The game and the table's name."""
+        from bot.i18n import t
+
+        name = t(f"game.{table.game_key}", table.settings.locale)
+        return f"{name} — {table.settings.name}" if table.settings.name else name
+
+    @staticmethod
+    def table_link(table: Table) -> str:
+        """A link to the table message."""
+        if table.message_id is None:
+            return ""
+        return (
+            f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.message_id}"
+        )
+
+    async def announce(self, outcome: Outcome) -> None:
+        """Round summaries and the end of the table as separate messages; a ping at
+        forum pace for the player whose turn it is."""
+        table = outcome.table
+        spec = GAMES[table.game_key]
+        ctx = Ctx(table, table.settings.locale)
+        texts = renderer_for(table.game_key).announcements(ctx, outcome.events, spec.summary_events)
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        try:
+            for text in texts:
+                await channel.send(text[:2000], allowed_mentions=NO_PINGS)
+            if table.settings.pace == FORUM and table.is_open:
+                to_act = table.game.to_act
+                if to_act is not None and any(e.kind == "turn" for e in outcome.events):
+                    await channel.send(
+                        ctx.t("table.your_turn", player=f"<@{to_act}>"),
+                        allowed_mentions=discord.AllowedMentions(users=[discord.Object(to_act)]),
+                    )
+        except discord.HTTPException:
+            log.warning("could not post announcements in table %s", table.id, exc_info=True)
+
+    async def _confirm_leave(
+        self, interaction: discord.Interaction, table_id: int, exc: IllegalAction, locale: str
+    ) -> None:
+        """Ask before a leave that forfeits the welcome stake."""
+        from bot.ui.buttons import ButtonSpec
+
+        text = refusal_text(exc, locale) or ""
+        table = self.service.get(table_id)
+        view = build_view(
+            table_id,
+            table.version,
+            [
+                ButtonSpec(
+                    "leave_confirm",
+                    self.bot_t("move.leave_confirm", locale, fallback="move.leave_confirm"),
+                    discord.ButtonStyle.danger,
+                )
+            ],
+        )
+        if interaction.response.is_done():
+            await interaction.followup.send(text, view=view, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, view=view, ephemeral=True)
+
+    # ================================================================ buttons
+
+    async def on_move_button(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        version: int,
+        move: str,
+        arg: int | None,
+    ) -> None:
+        """A click on a move button (dispatched by MoveButton.callback)."""
+        locale = await self.locale(interaction)
+        try:
+            table = self.service.get(table_id)
+        except TableError as exc:
+            await self.refuse(interaction, TableError("closed") if exc.code else exc, locale)
+            return
+        on_message = interaction.message is not None and interaction.message.id == table.message_id
+        if move == "hand":
+            await self._send_hand(interaction, table, locale)
+            return
+        if move == "bet_modal":
+            title = self.bot_t("modal.bet.title", locale, fallback="modal.bet.title")
+            label = self.bot_t("modal.bet.label", locale, fallback="modal.bet.label")
+            await interaction.response.send_modal(BetModal(self, table_id, version, title, label))
+            return
+        await self.run_move(
+            interaction, table_id, move, arg, seen_version=version, from_table_message=on_message
+        )
+
+    async def _send_hand(self, interaction: discord.Interaction, table: Table, locale: str) -> None:
+        ctx = Ctx(table, locale)
+        text = renderer_for(table.game_key).hand_text(ctx, interaction.user.id)
+        await interaction.response.send_message(text, ephemeral=True)
+
+    # ================================================================ timers
+
+    @tasks.loop(seconds=TIMER_TICK)
+    async def timer_loop(self) -> None:
+        """The one scheduler: fire the timers that are due, then publish their outcome.
+
+        A short fixed tick over an in-memory heap costs nothing when no timer is due, and a
+        discord.ext.tasks loop is what SimCord's virtual clock drives in tests."""
+        service = self.service
+        due = service.next_due()
+        if due is None or due > now():
+            return
+        for table_id, kind, version in service.pop_due(now()):
+            try:
+                outcome = await service.fire(table_id, kind, version)
+                if outcome is not None:
+                    await self.publish(outcome)
+            except Exception:
+                log.exception("timer %s of table %s failed", kind, table_id)
+
+    # ================================================================ restart
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """After a (re)start: re-render every open table with a short note."""
+        if self._restored:
+            return
+        self._restored = True
+        for table in self.service.open_tables():
+            if table.message_id is None:
+                continue
+            try:
+                from bot.i18n import t
+
+                await self.edit_table_message(table, note=t("table.back", table.settings.locale))
+            except discord.HTTPException:
+                log.warning("could not re-render table %s", table.id, exc_info=True)
+
+    # ================================================================ /table
+
+    table = app_commands.Group(
+        name="table", description=_("Card tables", "cmd.table.description"), guild_only=True
+    )
+
+    @table.command(name="open", description=_("Open a card table", "cmd.table_open.description"))
+    @app_commands.describe(
+        game=_("The game to play", "cmd.table_open.game"),
+        options=_("Table options, e.g. decks=6 min_bet=10 pace=forum", "cmd.table_open.options"),
+        name=_("The table's name", "cmd.table_open.name"),
+        intro=_("Your intro for the table topic (the mini-RP)", "cmd.table_open.intro"),
+        where=_("A text or forum channel for the table (default: here)", "cmd.table_open.where"),
+        here=_("Play in this channel itself instead of a new thread", "cmd.table_open.here"),
+    )
+    async def table_open(
+        self,
+        interaction: discord.Interaction,
+        game: GameChoice,
+        options: str | None = None,
+        name: app_commands.Range[str, 1, 80] | None = None,
+        intro: app_commands.Range[str, 1, 1800] | None = None,
+        where: discord.TextChannel | discord.ForumChannel | None = None,
+        here: bool = False,
+    ) -> None:
+        """Open a table: a thread (text channel), a forum post (forum channel), or here."""
+        locale = await self.locale(interaction)
+        assert interaction.guild is not None
+        from bot.i18n import normalize, t
+
+        table_name = name or t("table.default_name", locale, user=interaction.user.display_name)
+        try:
+            settings, engine_options = self.service.parse(
+                game, options, locale=normalize(locale), name=table_name
+            )
+        except Exception as exc:
+            await self.refuse(interaction, exc, locale)
+            return
+        target: Any = where or interaction.channel
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        created: discord.Thread | None = None
+        try:
+            if isinstance(target, discord.ForumChannel):
+                content = intro or t(
+                    "table.intro_default",
+                    locale,
+                    host=interaction.user.mention,
+                    game=t(f"game.{game}", locale),
+                )
+                post = await target.create_thread(
+                    name=table_name, content=content, allowed_mentions=NO_PINGS
+                )
+                created = post.thread
+                home: Any = created
+            elif isinstance(target, discord.TextChannel) and not here:
+                created = await target.create_thread(
+                    name=table_name, type=discord.ChannelType.public_thread
+                )
+                home = created
+                if intro:
+                    await created.send(
+                        f"{interaction.user.mention} : {intro}", allowed_mentions=NO_PINGS
+                    )
+            else:
+                home = target
+        except discord.Forbidden as exc:
+            raise UserError("table.error.bot_cannot_create_thread") from exc
+        try:
+            outcome = await self.service.open_table(
+                guild_id=interaction.guild.id,
+                channel_id=home.id,
+                parent_id=getattr(home, "parent_id", None),
+                game_key=game,
+                host_id=interaction.user.id,
+                settings=settings,
+                options=engine_options,
+            )
+        except Exception as exc:
+            if created is not None:
+                try:
+                    await created.delete()
+                except discord.HTTPException:
+                    log.warning("could not delete the thread of a refused table")
+            await self.refuse(interaction, exc, locale)
+            return
+        table = outcome.table
+        embed, view = self.render(table)
+        message = await home.send(embed=embed, view=view)
+        await self.service.set_message(table, message.id)
+        await interaction.followup.send(
+            t("table.opened", locale, where=home.mention), ephemeral=True
+        )
+
+    @table.command(
+        name="join", description=_("Sit down at this table", "cmd.table_join.description")
+    )
+    @app_commands.describe(buy_in=_("Chips to bring from your balance", "cmd.table_join.buy_in"))
+    async def table_join(
+        self,
+        interaction: discord.Interaction,
+        buy_in: app_commands.Range[int, 1, 2**53] | None = None,
+    ) -> None:
+        """Take a seat."""
+        table = self.table_here(interaction)
+        await self.run_move(interaction, table.id, "join", buy_in)
+
+    @table.command(name="leave", description=_("Leave this table", "cmd.table_leave.description"))
+    async def table_leave(self, interaction: discord.Interaction) -> None:
+        """Leave: your stack becomes a claim at the bank."""
+        await self.run_move(interaction, self.table_here(interaction).id, "leave")
+
+    @table.command(
+        name="start",
+        description=_("Start the game or the next round", "cmd.table_start.description"),
+    )
+    async def table_start(self, interaction: discord.Interaction) -> None:
+        """Start (host)."""
+        await self.run_move(interaction, self.table_here(interaction).id, "start")
+
+    @table.command(
+        name="top-up",
+        description=_("Bring more chips from your balance", "cmd.table_topup.description"),
+    )
+    async def table_top_up(
+        self, interaction: discord.Interaction, amount: app_commands.Range[int, 1, 2**53]
+    ) -> None:
+        """Own funds to the table."""
+        await self.run_move(interaction, self.table_here(interaction).id, "top_up", amount)
+
+    @table.command(
+        name="vote-stop", description=_("Vote to end the game", "cmd.table_votestop.description")
+    )
+    async def table_vote_stop(self, interaction: discord.Interaction) -> None:
+        """Sept et demi: a majority ends the game."""
+        await self.run_move(interaction, self.table_here(interaction).id, "vote_stop")
+
+    def _is_manager(self, interaction: discord.Interaction, table: Table) -> bool:
+        perms = getattr(interaction.user, "guild_permissions", None)
+        host = getattr(table.game, "host", table.host_id)
+        return interaction.user.id in (host, table.host_id) or bool(perms and perms.manage_guild)
+
+    @table.command(
+        name="close",
+        description=_("Close this table (host or admin)", "cmd.table_close.description"),
+    )
+    async def table_close(self, interaction: discord.Interaction) -> None:
+        """Close: bets of the unfinished round are refunded, stacks become claims."""
+        table = self.table_here(interaction)
+        if not self._is_manager(interaction, table):
+            raise NotAllowed("table.error.not_host")
+        outcome = await self.service.close_table(table.id, interaction.user.id, "host")
+        await self.publish(
+            outcome, interaction=interaction, locale=await self.locale(interaction), move="close"
+        )
+
+    @table.command(
+        name="kick", description=_("Remove a player (host or admin)", "cmd.table_kick.description")
+    )
+    async def table_kick(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        """Make a player leave (between rounds)."""
+        table = self.table_here(interaction)
+        if not self._is_manager(interaction, table):
+            raise NotAllowed("table.error.not_host")
+        await self.run_move(interaction, table.id, "leave_confirm", target=player.id)
+
+    @table.command(
+        name="status", description=_("Show this table again", "cmd.table_status.description")
+    )
+    async def table_status(self, interaction: discord.Interaction) -> None:
+        """The table's current state, ephemeral."""
+        table = self.table_here(interaction)
+        embed, _view = self.render(table)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    # ================================================================ moves
+
+    async def _slash_move(
+        self, interaction: discord.Interaction, move: str, arg: int | None = None
+    ) -> None:
+        await self.run_move(interaction, self.table_here(interaction).id, move, arg)
+
+    @app_commands.command(name="bet", description=_("Place your bet", "cmd.bet.description"))
+    @app_commands.guild_only()
+    async def bet(
+        self, interaction: discord.Interaction, amount: app_commands.Range[int, 1, 2**53]
+    ) -> None:
+        """Bet an amount."""
+        await self._slash_move(interaction, "bet", amount)
+
+    @app_commands.command(name="hit", description=_("Carte ! One more card", "cmd.hit.description"))
+    @app_commands.guild_only()
+    async def hit(self, interaction: discord.Interaction) -> None:
+        """One more card."""
+        await self._slash_move(interaction, "hit")
+
+    @app_commands.command(
+        name="stand", description=_("Servi: stop drawing", "cmd.stand.description")
+    )
+    @app_commands.guild_only()
+    async def stand(self, interaction: discord.Interaction) -> None:
+        """Stand."""
+        await self._slash_move(interaction, "stand")
+
+    @app_commands.command(
+        name="double", description=_("Double your bet, take one card", "cmd.double.description")
+    )
+    @app_commands.guild_only()
+    async def double(self, interaction: discord.Interaction) -> None:
+        """Double down."""
+        await self._slash_move(interaction, "double")
+
+    @app_commands.command(name="split", description=_("Split a pair", "cmd.split.description"))
+    @app_commands.guild_only()
+    async def split(self, interaction: discord.Interaction) -> None:
+        """Split."""
+        await self._slash_move(interaction, "split")
+
+    @app_commands.command(
+        name="insurance",
+        description=_("Insure against a dealer Black Jack", "cmd.insurance.description"),
+    )
+    @app_commands.guild_only()
+    async def insurance(self, interaction: discord.Interaction, take: bool = True) -> None:
+        """Take (or decline) insurance."""
+        await self._slash_move(interaction, "insurance" if take else "no_insurance")
+
+    @app_commands.command(
+        name="surrender",
+        description=_("Give up the hand for half the bet", "cmd.surrender.description"),
+    )
+    @app_commands.guild_only()
+    async def surrender(self, interaction: discord.Interaction) -> None:
+        """Surrender."""
+        await self._slash_move(interaction, "surrender")
+
+    @app_commands.command(
+        name="draw", description=_("Casino 21: draw several cards at once", "cmd.draw.description")
+    )
+    @app_commands.guild_only()
+    async def draw(
+        self, interaction: discord.Interaction, count: app_commands.Range[int, 0, 10]
+    ) -> None:
+        """Draw ``count`` cards (0 = stand)."""
+        await self._slash_move(interaction, "draw", count)
+
+    @app_commands.command(
+        name="ace", description=_("Casino 21: value of your ace", "cmd.ace.description")
+    )
+    @app_commands.guild_only()
+    async def ace(self, interaction: discord.Interaction, value: Literal[1, 11]) -> None:
+        """Choose 1 or 11 for the ace just drawn."""
+        await self._slash_move(interaction, "ace", value)
+
+    @app_commands.command(
+        name="end-turn", description=_("Casino 21: end the turn (host)", "cmd.endturn.description")
+    )
+    @app_commands.guild_only()
+    async def end_turn(self, interaction: discord.Interaction) -> None:
+        """The host ends the turn."""
+        await self._slash_move(interaction, "end_turn")
+
+    @app_commands.command(
+        name="show", description=_("Sept et demi: show the new card", "cmd.show.description")
+    )
+    @app_commands.guild_only()
+    async def show(self, interaction: discord.Interaction) -> None:
+        """Show the new card."""
+        await self._slash_move(interaction, "show")
+
+    @app_commands.command(
+        name="hide",
+        description=_(
+            "Sept et demi: hide the new card and show the hidden one", "cmd.hide.description"
+        ),
+    )
+    @app_commands.guild_only()
+    async def hide(self, interaction: discord.Interaction) -> None:
+        """Swap: hide the new card."""
+        await self._slash_move(interaction, "swap")
+
+    @app_commands.command(
+        name="hand",
+        description=_("Your cards at this table (only you see it)", "cmd.hand.description"),
+    )
+    @app_commands.guild_only()
+    async def hand(self, interaction: discord.Interaction) -> None:
+        """Your private cards, ephemeral."""
+        table = self.table_here(interaction)
+        await self._send_hand(interaction, table, await self.locale(interaction))
+
+
+async def setup(bot: CroupierBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Tables(bot))
+
+
+__all__ = ["Action", "ActionKind", "Phase", "Tables", "setup"]

@@ -1,0 +1,92 @@
+"""Shared helpers for end-to-end tests: a table world, finding tables, leak scans."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.engine.cards import Card
+from bot.tables import Table, TableService
+
+
+@dataclass
+class Player:
+    """A test player: the user handle (owns the DMs) and the member actor (acts)."""
+
+    user: Any
+    member: Any
+
+    @property
+    def id(self) -> int:
+        return int(self.member.id)
+
+    def dms(self) -> list[discord.Message]:
+        """The DMs the bot sent this player."""
+        channel = self.user.dm_channel
+        return [] if channel is None else list(channel.history())
+
+
+def add_players(env: Any, guild: Any, *names: str) -> list[Player]:
+    """Create users and add them to the guild."""
+    out = []
+    for name in names:
+        user = env.create_user(name)
+        out.append(Player(user, guild.add_member(user)))
+    return out
+
+
+def service(env: Any) -> TableService:
+    """The running bot's table service."""
+    return env.bot.services["tables"]
+
+
+def table_of(env: Any, channel: Any) -> Table:
+    """The open table living in a channel or thread handle."""
+    table = service(env).table_in(channel.id)
+    assert table is not None, "no open table there"
+    return table
+
+
+def thread_of(channel: Any) -> Any:
+    """The newest thread under a channel handle."""
+    threads = channel.threads
+    assert threads, "no thread was created"
+    return threads[-1]
+
+
+def table_message(channel: Any, table: Table) -> discord.Message:
+    """The table message as the channel shows it now."""
+    for message in channel.history():
+        if message.id == table.message_id:
+            return message
+    raise AssertionError("table message not found")
+
+
+def embed_text(message: discord.Message) -> str:
+    """All the text of a message: content, embed title, description, fields, footer."""
+    parts = [message.content or ""]
+    for embed in message.embeds:
+        parts += [embed.title or "", embed.description or ""]
+        parts += [f"{f.name}\n{f.value}" for f in embed.fields]
+        parts.append(embed.footer.text or "")
+    return "\n".join(parts)
+
+
+def card_texts(codes: list[str]) -> list[str]:
+    """Codes as the bot writes them (``AS`` -> ``A♠``)."""
+    return [str(Card.parse(c)) for c in codes]
+
+
+def public_texts(channel: Any) -> list[str]:
+    """Every public message of a channel as text."""
+    return [embed_text(m) for m in channel.history()]
+
+
+def assert_never_public(channel: Any, codes: list[str]) -> None:
+    """Fail if any of these cards appears in a public message of the channel."""
+    shown = card_texts(codes)
+    for text in public_texts(channel):
+        for card in shown:
+            assert card not in text, f"private card {card} shown publicly:\n{text}"
