@@ -55,6 +55,8 @@ class TableService:
         self._timers: list[tuple[float, int, str, int]] = []  # (due, table, kind, version)
         self.timers_changed = asyncio.Event()
         self._guilds_ready: set[int] = set()
+        # called with (table, outcome) after each commit (tests watch every state with it)
+        self.observers: list[Callable[[Table, Outcome], None]] = []
 
     # ------------------------------------------------------------------ loading
 
@@ -218,7 +220,9 @@ class TableService:
         table.version = 1
         table.last_acted[host_id] = 1
         self._remember(table)
-        return Outcome(table, events)
+        outcome = Outcome(table, events)
+        self._notify(table, outcome)
+        return outcome
 
     async def _ensure_guild(self, conn: aiosqlite.Connection, guild_id: int) -> None:
         if guild_id not in self._guilds_ready:
@@ -413,6 +417,15 @@ class TableService:
         if outcome.closed:
             table.status = "closed"
             self._forget(table)
+        self._notify(table, outcome)
+
+    def _notify(self, table: Table, outcome: Outcome) -> None:
+        """Tell the observers about a committed outcome (their errors are only logged)."""
+        for observer in self.observers:
+            try:
+                observer(table, outcome)
+            except Exception:
+                log.exception("table observer failed")
 
     async def _store(
         self,
