@@ -207,6 +207,9 @@ class Tables(commands.Cog):
                 await interaction.response.send_message(text, ephemeral=True)
         await self.deliver_private(outcome, interaction, locale)
         await self.announce(outcome)
+        bank_channel = self.bot.services.get("bank_channel")
+        if bank_channel is not None:  # own funds added and forfeits, in the bank channel
+            await bank_channel.table_outcome(outcome)
 
     def bot_t(self, key: str, locale: str | None, *, fallback: str, **params: Any) -> str:
         """Translate ``key``, or ``fallback`` when the catalog has no such key."""
