@@ -250,8 +250,9 @@ class Tables(commands.Cog):
         link = self.table_link(table)
         text = "\n".join([f"**{title}** {link}".strip(), *lines])
         try:
-            user = self.bot.get_user(player) or await self.bot.fetch_user(player)
-            await user.send(text)
+            # create_dm answers from the cache once the DM channel is known: no user fetch
+            dm = await self.bot.create_dm(discord.Object(player))
+            await dm.send(text)
             return
         except discord.HTTPException:
             pass
