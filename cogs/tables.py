@@ -206,7 +206,7 @@ class Tables(commands.Cog):
                 text = self.bot_t("move.done." + (move or "ok"), locale, fallback="move.done.ok")
                 await interaction.response.send_message(text, ephemeral=True)
         await self.deliver_private(outcome, interaction, locale)
-        await self.announce(outcome)
+        await self.announce(outcome, actor=interaction.user.id if interaction else None)
         bank_channel = self.bot.services.get("bank_channel")
         if bank_channel is not None:  # own funds added and forfeits, in the bank channel
             await bank_channel.table_outcome(outcome)
@@ -292,18 +292,31 @@ class Tables(commands.Cog):
             f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.message_id}"
         )
 
-    async def announce(self, outcome: Outcome) -> None:
+    async def announce(self, outcome: Outcome, actor: int | None = None) -> None:
         """Round summaries and the end of the table as separate messages; a ping at
-        forum pace for the player whose turn it is."""
+        forum pace for the player(s) whose turn it is (a new message: edits never ping)."""
         table = outcome.table
         spec = GAMES[table.game_key]
         ctx = Ctx(table, table.settings.locale)
-        texts = renderer_for(table.game_key).announcements(ctx, outcome.events, spec.summary_events)
+        renderer = renderer_for(table.game_key)
+        texts = renderer.announcements(ctx, outcome.events, spec.summary_events)
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
             for text in texts:
                 await channel.send(text[:2000], allowed_mentions=NO_PINGS)
+            pings = None
             if table.settings.pace == FORUM and table.is_open:
+                pings = renderer.pings(ctx, outcome.events, actor)
+            if pings is not None:
+                text, users = pings
+                if text and users:
+                    await channel.send(
+                        text[:2000],
+                        allowed_mentions=discord.AllowedMentions(
+                            users=[discord.Object(u) for u in users]
+                        ),
+                    )
+            elif table.settings.pace == FORUM and table.is_open:
                 to_act = table.game.to_act
                 if to_act is not None and any(e.kind == "turn" for e in outcome.events):
                     await channel.send(

@@ -30,6 +30,8 @@ class GameSpec:
     default_buy_in: int  # what /table join brings from the balance when not told
     summary_events: frozenset[str] = frozenset()  # events that close a round
     welcome: bool = False  # the game gives a welcome stake instead of a buy-in
+    # every player moves in the same turn: the deadline runs per turn (not per player)
+    simultaneous: bool = False
 
 
 def _classic_build(host: int, options: dict[str, Any], entropy: Entropy) -> Game:
@@ -69,6 +71,7 @@ GAMES: dict[str, GameSpec] = {
         default_buy_in=0,
         summary_events=frozenset({"round_settled"}),
         welcome=True,
+        simultaneous=True,
     ),
     "pirate21": GameSpec(
         "pirate21",

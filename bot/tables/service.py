@@ -512,7 +512,9 @@ class TableService:
             table.deadline_key = None
             table.deadline_due = None
             return out
-        key = f"{game.phase.value}:{kind.value}:{game.to_act}:{getattr(game, 'round', 0)}"
+        who = f"turn{getattr(game, 'turn', 0)}" if GAMES[table.game_key].simultaneous else None
+        who = who or str(game.to_act)
+        key = f"{game.phase.value}:{kind.value}:{who}:{getattr(game, 'round', 0)}"
         if key != table.deadline_key or table.deadline_due is None:
             seconds = settings.bet_timer if kind.value == "bet" else settings.turn_timer
             table.deadline_key = key

@@ -1,14 +1,354 @@
-"""How a casino21 table looks (the default rendering until it gets its own)."""
+"""How a Casino 21 table looks: the bank's hand, every seat with its ace values, the turn,
+the welcome stake and the wagering progress, the round summaries and the forum pings.
+
+Choices:
+- An ace is shown with the value its holder chose, ``A♠(11)``; an ace still waiting for
+  its value is ``A♠(?)`` and the seat says who must choose.
+- The bank shows its public card and a card back until it is revealed, then every card with
+  its value and the total (bust / Black Jack spelled out).
+- The turn is "1st turn" (bets) or "turn N" (draws), as on the forum ("1er tour", "tour 3").
+- Under each seat: the welcome stake received and the wagering progress (``30/100``) or
+  "free to leave" once the requirement is met, so players know when they may leave.
+- Leave and Join stay on the message during a round: a player who busted or sat out may
+  leave at once, and a newcomer may sit down for the next round (the engine refuses the
+  others with a clear sentence).
+- Forum pings: one short message per new turn naming, in one line, every player who still
+  has to move (those who bet in the first turn; those still drawing afterwards), minus the
+  player whose action started the turn. Nothing is pinged when a player just moved within
+  a turn: that is the least noisy that still wakes up whoever the game waits for.
+"""
 
 from __future__ import annotations
 
-from .common import GameRenderer, register
+from collections.abc import Iterable
+from typing import Any
+
+from bot.engine.base import ActionKind, Event, Phase, Visibility
+from bot.ui.buttons import ButtonSpec
+from bot.ui.cards import card
+
+from .common import BLUE, GREEN, GREY, RED, Ctx, GameRenderer, mention, register
+
+#: outcome (engine result) -> how it reads
+RESULTS = ("win", "bank_bust", "push", "lose", "bust")
+
+
+def hand_text(codes: Iterable[str | None], values: Iterable[int | None]) -> str:
+    """Cards with the chosen ace values: ``A♠(11) K♦``; a pending ace is ``A♠(?)``."""
+    out = []
+    for code, value in zip(codes, values, strict=False):
+        text = card(code)
+        if code is not None and code[0] == "A":
+            text += "(?)" if value is None else f"({value})"
+        out.append(text)
+    return " ".join(out) or "—"
+
+
+def signed(n: int) -> str:
+    """``+5``, ``-10``, ``±0``."""
+    return "±0" if n == 0 else f"{n:+d}"
 
 
 class Renderer(GameRenderer):
-    """The casino21 table."""
+    """The Casino 21 table."""
 
     has_private_cards = False
+
+    # ----------------------------------------------------------------- the embed
+    def turn_label(self, ctx: Ctx) -> str:
+        """ "1st turn" or "turn N" while a round runs, else ""."""
+        turn = int(ctx.view.get("turn") or 0)
+        if ctx.phase not in (Phase.BETTING, Phase.PLAYING) or turn < 1:
+            return ""
+        return ctx.t("casino21.turn_first") if turn == 1 else ctx.t("casino21.turn_n", n=turn)
+
+    @staticmethod
+    def waiting_for(ctx: Ctx) -> list[int]:
+        """The players the current turn still waits for (ace choices first)."""
+        seats = ctx.view.get("seats") or []
+        pending = [s["player"] for s in seats if s.get("pending_ace")]
+        if pending:
+            return pending
+        if ctx.phase is Phase.BETTING:
+            return [s["player"] for s in seats if s["status"] == "idle"]
+        if ctx.phase is Phase.PLAYING:
+            return [s["player"] for s in seats if s["status"] == "playing" and not s["moved"]]
+        return []
+
+    def status_line(self, ctx: Ctx) -> str:
+        parts = [f"**{ctx.t(f'phase.{ctx.phase.value}')}**"]
+        rnd = ctx.view.get("round")
+        if rnd:
+            parts.append(ctx.t("table.round", n=rnd))
+        turn = self.turn_label(ctx)
+        if turn:
+            parts.append(turn)
+        waiting = self.waiting_for(ctx)
+        if waiting and ctx.phase is not Phase.FINISHED:
+            players = " ".join(mention(p) for p in waiting)
+            parts.append(ctx.t("casino21.waiting_for", players=players))
+        due = ctx.table.deadline_due
+        if due is not None and ctx.table.game.deadline is not None:
+            parts.append(ctx.t("table.deadline", when=f"<t:{int(due)}:R>"))
+        return " · ".join(parts)
+
+    def bank_line(self, ctx: Ctx) -> str:
+        """The bank's hand: public card and a back until revealed, then the total."""
+        bank = ctx.view.get("bank") or {}
+        codes = bank.get("cards") or []
+        if not codes:
+            return ""
+        text = hand_text(codes, bank.get("values") or [])
+        if bank.get("revealed"):
+            total = int(bank.get("total") or 0)
+            text += f" **{total}**"
+            if bank.get("blackjack"):
+                text += " · " + ctx.t("casino21.blackjack")
+            elif total > 21:
+                text += " · " + ctx.t("casino21.status.bust")
+        return ctx.t("casino21.bank", hand=text)
+
+    def body(self, ctx: Ctx) -> list[str]:
+        host = ctx.view.get("host")
+        lines = [ctx.t("casino21.host", player=mention(host))] if host is not None else []
+        bank = self.bank_line(ctx)
+        if bank:
+            lines.append(bank)
+        return lines
+
+    def seat_status(self, ctx: Ctx, seat: dict[str, Any]) -> str:
+        """Where the seat stands in the round."""
+        if seat.get("pending_ace"):
+            index = seat["values"].index(None)
+            return "⏳ " + ctx.t("casino21.status.ace", card=card(seat["cards"][index]))
+        status = seat["status"]
+        if status == "stood" and seat.get("blackjack"):
+            return ctx.t("casino21.blackjack")
+        if status == "playing" and ctx.phase is Phase.PLAYING:
+            key = "casino21.status.moved" if seat.get("moved") else "casino21.status.to_draw"
+            return ctx.t(key)
+        if status == "out" and ctx.phase not in (Phase.BETTING, Phase.PLAYING):
+            return ""
+        return ctx.t(f"casino21.status.{status}")
+
+    def seat_lines(self, ctx: Ctx, seat: dict[str, Any]) -> list[str]:
+        """Two lines: the hand, then the money (stack, welcome stake, wagering)."""
+        results = {r["player"]: r for r in ctx.view.get("results") or []}
+        head = [mention(seat["player"])]
+        if seat.get("cards"):
+            head.append(f"{hand_text(seat['cards'], seat['values'])} **{seat['total']}**")
+        status = self.seat_status(ctx, seat)
+        result = results.get(seat["player"])
+        if result is not None and result["outcome"] != "bust":
+            status = f"{ctx.t('casino21.result.' + result['outcome'])} {signed(result['net'])}"
+        elif result is not None:
+            status = f"{ctx.t('casino21.status.bust')} {signed(result['net'])}"
+        if status:
+            head.append(status)
+        money = [ctx.t("table.stack", amount=seat["stack"])]
+        if seat.get("bet"):
+            money.append(ctx.t("table.bet", amount=seat["bet"]))
+        if seat.get("welcome"):
+            money.append(ctx.t("casino21.welcome", amount=seat["welcome"]))
+        requirement = int((ctx.view.get("options") or {}).get("wager_requirement") or 0)
+        if seat.get("wager_left"):
+            money.append(
+                ctx.t("casino21.wagered", wagered=seat["wagered"], requirement=requirement)
+            )
+        elif seat.get("welcome"):
+            money.append(ctx.t("casino21.free_to_leave"))
+        return [" · ".join(head), "　" + " · ".join(money)]
+
+    def fields(self, ctx: Ctx) -> Iterable[tuple[str, str]]:
+        seats = ctx.view.get("seats") or []
+        lines = [line for s in seats for line in self.seat_lines(ctx, s)]
+        yield ctx.t("table.seats", n=len(seats)), "\n".join(lines) or ctx.t("table.no_seats")
+
+    # ----------------------------------------------------------------- buttons
+    def buttons(self, ctx: Ctx) -> list[ButtonSpec]:
+        game = ctx.table.game
+        if ctx.phase is Phase.FINISHED or not ctx.table.is_open:
+            return []
+        seats = ctx.view.get("seats") or []
+        kinds: set[ActionKind] = set()
+        for s in seats:
+            kinds |= game.legal_actions(s["player"])
+        specs: list[ButtonSpec] = []
+        full = len(seats) >= int((ctx.view.get("options") or {}).get("max_players") or 8)
+        if not full:
+            specs.append(ButtonSpec("join", ctx.t("move.join"), BLUE, row=0))
+        if ActionKind.START in kinds:
+            key = "move.start" if ctx.phase is Phase.LOBBY else "move.next_round"
+            specs.append(ButtonSpec("start", ctx.t(key), GREEN, row=0))
+        specs.extend(self.move_buttons(ctx, kinds))
+        if seats:
+            specs.append(ButtonSpec("leave", ctx.t("move.leave"), GREY, row=4))
+        return specs
+
+    def move_buttons(self, ctx: Ctx, kinds: set[ActionKind]) -> list[ButtonSpec]:
+        out: list[ButtonSpec] = []
+        if ActionKind.BET in kinds:
+            out.extend(self.bet_buttons(ctx))
+        if ActionKind.SIT_OUT in kinds:
+            out.append(ButtonSpec("sit_out", ctx.t("move.sit_out"), GREY, row=1))
+        if ActionKind.DRAW in kinds:
+            most = int(ctx.view.get("max_draw") or 0)
+            out.append(ButtonSpec("draw", ctx.t("move.draw_stand"), RED, arg=0, row=2))
+            for n in range(1, min(most, 3) + 1):
+                out.append(ButtonSpec("draw", ctx.t("move.draw_n", n=n), GREEN, arg=n, row=2))
+        if ctx.phase in (Phase.BETTING, Phase.PLAYING):
+            out.append(ButtonSpec("end_turn", ctx.t("move.end_turn"), GREY, row=2))
+        if ActionKind.CHOOSE_ACE in kinds:
+            out.append(ButtonSpec("ace", ctx.t("move.ace", value=1), BLUE, arg=1, row=3))
+            out.append(ButtonSpec("ace", ctx.t("move.ace", value=11), BLUE, arg=11, row=3))
+        return out
+
+    def bet_buttons(self, ctx: Ctx) -> list[ButtonSpec]:
+        """Three quick bets (10, 25, 50 at the default 1-100 range) and 'other amount'."""
+        options = ctx.view.get("options") or {}
+        low = int(options.get("min_bet") or 1)
+        high = int(options.get("max_bet") or low * 10)
+        ladder = (10, 25, 50) if low == 1 else (low, low * 2, low * 5)
+        amounts = sorted({a for a in ladder if low <= a <= high}) or [low]
+        out = [
+            ButtonSpec("bet", ctx.t("move.bet_n", amount=a), GREEN, arg=a, row=1) for a in amounts
+        ]
+        out.append(ButtonSpec("bet_modal", ctx.t("move.bet_other"), BLUE, row=1))
+        return out
+
+    # ----------------------------------------------------------------- announcements
+    def announcements(
+        self, ctx: Ctx, events: list[Event], summary_kinds: frozenset[str]
+    ) -> list[str]:
+        out = []
+        for event in events:
+            if event.visibility is not Visibility.PUBLIC:
+                continue
+            if event.kind in summary_kinds:
+                out.append(self.summary(ctx, event))
+            elif event.kind == "left" and event.data.get("reason") != "close":
+                out.append(self.left_line(ctx, event))
+            elif event.kind == "round_void":
+                out.append(ctx.t("casino21.round_void", n=event.data.get("round", "?")))
+        if ctx.phase is Phase.FINISHED or not ctx.table.is_open:
+            out.append(self.final(ctx, events))
+        return [text for text in out if text]
+
+    def left_line(self, ctx: Ctx, event: Event) -> str:
+        """A player left: what goes back to the casino, what waits at the bank."""
+        data = event.data
+        player = mention(event.player)
+        if data.get("reason") == "empty_stack":
+            return ctx.t("casino21.left_empty", player=player)
+        if data.get("forfeit"):
+            requirement = (ctx.view.get("options") or {}).get("wager_requirement", 0)
+            return ctx.t(
+                "casino21.left_forfeit",
+                player=player,
+                forfeit=data["forfeit"],
+                keep=data["keep"],
+                requirement=requirement,
+            )
+        return ctx.t("casino21.left", player=player, keep=data.get("keep", 0))
+
+    def figure(self, ctx: Ctx, result: dict[str, Any]) -> str:
+        """``+15 (exact 15)``, ``+7 (exact 7.5)``, ``-10``, ``±0``."""
+        net = int(result["net"])
+        if result["outcome"] in ("win", "bank_bust"):
+            return f"{signed(net)} ({ctx.t('summary.exact', exact=result['gain_exact'])})"
+        return signed(net)
+
+    def summary(self, ctx: Ctx, event: Event) -> str:
+        data = dict(event.data)
+        lines = [ctx.t("summary.title", n=data.get("round", "?"))]
+        bank = data.get("bank") or {}
+        hand = f"{hand_text(bank.get('cards', []), bank.get('values', []))} **{bank.get('total')}**"
+        if bank.get("blackjack"):
+            hand += " · " + ctx.t("casino21.blackjack")
+        elif bank.get("bust"):
+            hand += " · " + ctx.t("casino21.status.bust")
+        lines.append(ctx.t("casino21.bank", hand=hand))
+        for r in data.get("results", []):
+            outcome = str(r["outcome"])
+            label = ctx.t(f"casino21.result.{outcome}")
+            if r.get("blackjack") and outcome != "bust":
+                label += " · " + ctx.t("casino21.blackjack")
+            lines.append(
+                f"{mention(r['player'])} {hand_text(r['cards'], self._values(r))} "
+                f"**{r['total']}** · {ctx.t('table.bet', amount=r['bet'])} · {label} "
+                f"**{self.figure(ctx, r)}**"
+            )
+        if bank.get("bust"):
+            bonus = (ctx.view.get("options") or {}).get("bank_bust_bonus", 5)
+            if bonus == "half":
+                lines.append(ctx.t("casino21.bonus_half"))
+            else:
+                lines.append(ctx.t("casino21.bonus_fixed", amount=bonus))
+        if not data.get("results"):
+            lines.append(ctx.t("casino21.nobody"))
+        return "\n".join(lines)
+
+    @staticmethod
+    def _values(result: dict[str, Any]) -> list[int | None]:
+        """The ace values of a result's hand (results keep cards and the total only)."""
+        values = result.get("values")
+        if isinstance(values, list):
+            return values
+        # aces' values are not in the result: rebuild them from the total
+        codes = result.get("cards") or []
+        fixed = [None if c[0] == "A" else (10 if c[0] in "TJQK" else int(c[0])) for c in codes]
+        aces = [i for i, v in enumerate(fixed) if v is None]
+        rest = int(result.get("total") or 0) - sum(v for v in fixed if v is not None)
+        out: list[int | None] = list(fixed)
+        for i in aces:
+            out[i] = 1
+        extra = rest - len(aces)
+        for i in aces:
+            if extra >= 10:
+                out[i] = 11
+                extra -= 10
+        return out
+
+    def final(self, ctx: Ctx, events: list[Event]) -> str:
+        lines = [ctx.t("casino21.closed")]
+        for e in events:
+            if e.kind == "left" and e.data.get("reason") == "close":
+                lines.append(
+                    ctx.t("casino21.claim", player=mention(e.player), amount=e.data["keep"])
+                )
+        lines.append(ctx.t("table.closed_summary"))
+        return "\n".join(lines)
+
+    # ----------------------------------------------------------------- forum pings
+    def pings(
+        self, ctx: Ctx, events: list[Event], actor: int | None
+    ) -> tuple[str, list[int]] | None:
+        """At forum pace: who to ping after these events (one message per new turn)."""
+        started = [e for e in events if e.kind in ("round_started", "turn_started")]
+        if not started or ctx.phase not in (Phase.BETTING, Phase.PLAYING):
+            return "", []
+        players = [p for p in self.waiting_for(ctx) if p != actor]
+        if not players:
+            return "", []
+        names = " ".join(mention(p) for p in players)
+        if ctx.phase is Phase.BETTING:
+            text = ctx.t("casino21.ping.bets", n=ctx.view.get("round"), players=names)
+        else:
+            text = ctx.t("casino21.ping.draw", n=ctx.view.get("turn"), players=names)
+        return text, players
+
+    # ----------------------------------------------------------------- /hand
+    def hand_text(self, ctx: Ctx, player: int) -> str:
+        seat = self._own_seat(ctx.view, player)
+        if seat is None:
+            return ctx.t("hand.not_seated")
+        hand = hand_text(seat["cards"], seat["values"]) if seat["cards"] else "—"
+        text = ctx.t("casino21.hand", hand=hand, total=seat["total"], stack=seat["stack"])
+        if seat.get("leave_forfeit"):
+            text += "\n" + ctx.t(
+                "casino21.hand_forfeit", forfeit=seat["leave_forfeit"], keep=seat["leave_keep"]
+            )
+        return text
 
 
 register("casino21", Renderer())

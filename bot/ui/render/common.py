@@ -253,6 +253,13 @@ class GameRenderer:
         """The message when the table ends."""
         return ctx.t("table.closed_summary")
 
+    def pings(
+        self, ctx: Ctx, events: list[Event], actor: int | None
+    ) -> tuple[str, list[int]] | None:
+        """Forum pace: (text, users to ping) after these events; ("", []) pings nobody.
+        None (the default) lets the cog ping the game's ``to_act`` after a ``turn`` event."""
+        return None
+
     # ----------------------------------------------------------------- private
     def private_lines(self, ctx: Ctx, events: list[Event], player: int) -> list[str]:
         """What a player's DM says about the private events addressed to them."""
