@@ -14,6 +14,7 @@ and other cogs call ``announce(guild_id, text)`` or ``table_outcome(outcome)``.
 from __future__ import annotations
 
 import functools
+import inspect
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -47,6 +48,10 @@ F = TypeVar("F", bound=Callable[..., Awaitable[None]])
 def answers_refusals(func: F) -> F:
     """Answer a refusal (bank, user, engine error) with one ephemeral translated sentence
     inside the command, so nothing reaches the tree's error path; re-raise bugs."""
+
+    # discord.py reads the parameters through ``__wrapped__`` but evaluates string
+    # annotations in the wrapper's module: resolve them now, in the command's own module.
+    func.__annotations__ = inspect.get_annotations(func, eval_str=True)
 
     @functools.wraps(func)
     async def wrapper(

@@ -1,0 +1,222 @@
+"""/rules, /language and /verify: the rules of each game, the reply language, fairness.
+
+``/language`` stores the user's choice in ``user_prefs`` and provides
+``bot.services["prefs"]`` (``async locale(user_id) -> str | None``), which
+``CroupierBot.locale_for`` consults before Discord's locale.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import CroupierBot
+from bot.db import Database
+from bot.engine.cards import build_deck
+from bot.engine.shuffle import SEED_BYTES, commitment, verify
+from bot.errors import UserError
+from bot.i18n import has, t
+from bot.tables.games import GAMES
+from bot.tables.models import TableSettings
+from bot.ui.translator import _
+from cogs.bank import answers_refusals
+
+GameChoice = Literal["classic", "casino21", "pirate21", "sept_et_demi"]
+LanguageChoice = Literal["fr", "en", "auto"]
+FIRST_CARDS = 20
+RULE_FIELDS = ("round", "settle", "money")
+
+
+class Prefs:
+    """Users' reply language (``user_prefs``), cached in memory."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._cache: dict[int, str | None] = {}
+
+    async def locale(self, user_id: int) -> str | None:
+        """The user's chosen language (``fr``/``en``), or None for Discord's."""
+        if user_id in self._cache:
+            return self._cache[user_id]
+        row = await self.db.fetchone("SELECT locale FROM user_prefs WHERE user_id = ?", (user_id,))
+        value = None if row is None or not row[0] else str(row[0])
+        self._cache[user_id] = value
+        return value
+
+    async def set_locale(self, user_id: int, locale: str | None) -> None:
+        """Remember the choice (None: back to Discord's language)."""
+        async with self.db.transaction() as conn:
+            if locale is None:
+                await conn.execute("DELETE FROM user_prefs WHERE user_id = ?", (user_id,))
+            else:
+                await conn.execute(
+                    "INSERT INTO user_prefs (user_id, locale) VALUES (?, ?)"
+                    " ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale",
+                    (user_id, locale),
+                )
+        self._cache[user_id] = locale
+
+
+def option_text(options: dict[str, Any]) -> str:
+    """``decks=6 · min_bet=10 · surrender=off``."""
+
+    def value(v: Any) -> str:
+        if isinstance(v, bool):
+            return "on" if v else "off"
+        if v is None:
+            return "none"
+        if isinstance(v, dict):
+            return ",".join(f"{k}:{value(x)}" for k, x in v.items())
+        if isinstance(v, (list, tuple)):
+            return json.dumps(v)
+        return str(v)
+
+    return " · ".join(f"`{k}={value(v)}`" for k, v in options.items())
+
+
+def rules_embed(
+    game: str, locale: str, table_options: dict[str, Any] | None, settings: dict[str, Any] | None
+) -> discord.Embed:
+    """The rules of a game in a few fields, with the options (and a table's own)."""
+    embed = discord.Embed(
+        title=t("rules.title", locale, game=t(f"game.{game}", locale)),
+        description=t(f"rules.{game}.intro", locale),
+        colour=discord.Colour.dark_green(),
+    )
+    for part in RULE_FIELDS:
+        specific = f"rules.field.{part}.{game}"
+        embed.add_field(
+            name=t(specific if has(specific) else f"rules.field.{part}", locale),
+            value=t(f"rules.{game}.{part}", locale)[:1024],
+            inline=False,
+        )
+    defaults = GAMES[game].defaults()
+    embed.add_field(
+        name=t("rules.field.options", locale),
+        value=(option_text(defaults) + "\n" + t("rules.table_settings", locale))[:1024],
+        inline=False,
+    )
+    if table_options is not None:
+        text = option_text(table_options)
+        if settings:
+            text += "\n" + option_text(settings)
+        embed.add_field(
+            name=t("rules.field.table_options", locale), value=text[:1024], inline=False
+        )
+    embed.set_footer(text=t("rules.footer", locale))
+    return embed
+
+
+class Help(commands.Cog):
+    """Rules, language, fairness."""
+
+    def __init__(self, bot: CroupierBot) -> None:
+        self.bot = bot
+        self.prefs = Prefs(bot.db)
+        bot.services["prefs"] = self.prefs
+
+    async def cog_unload(self) -> None:
+        """Forget the service."""
+        if self.bot.services.get("prefs") is self.prefs:
+            del self.bot.services["prefs"]
+
+    # ================================================================ /rules
+
+    @app_commands.command(
+        name="rules", description=_("The rules of a game", "cmd.rules.description")
+    )
+    @app_commands.describe(
+        game=_("The game (default: this table's)", "cmd.rules.game"),
+    )
+    @answers_refusals
+    async def rules(self, interaction: discord.Interaction, game: GameChoice | None = None) -> None:
+        """The rules, the options and their defaults; a table's own options in its thread."""
+        locale = await self.bot.locale_for(interaction)
+        tables = self.bot.services.get("tables")
+        table = tables.table_in(interaction.channel_id or 0) if tables is not None else None
+        if game is None:
+            if table is None:
+                raise UserError("rules.error.which_game")
+            game = table.game_key  # type: ignore[assignment]
+        assert game is not None
+        table_options: dict[str, Any] | None = None
+        settings: dict[str, Any] | None = None
+        if table is not None and table.game_key == game:
+            table_options = dict(table.game.options.to_dict())  # type: ignore[attr-defined]
+            values = table.settings.to_dict()
+            settings = {k: values[k] for k in TableSettings.NAMES if values.get(k) is not None}
+        embed = rules_embed(game, locale, table_options, settings)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    # ================================================================ /language
+
+    @app_commands.command(
+        name="language",
+        description=_("The language I answer you in", "cmd.language.description"),
+    )
+    @app_commands.describe(
+        language=_("fr, en, or auto (your Discord language)", "cmd.language.language")
+    )
+    @answers_refusals
+    async def language(self, interaction: discord.Interaction, language: LanguageChoice) -> None:
+        """Store the user's reply language."""
+        chosen = None if language == "auto" else language
+        await self.prefs.set_locale(interaction.user.id, chosen)
+        locale = await self.bot.locale_for(interaction)
+        key = "language.auto" if chosen is None else "language.set"
+        await interaction.response.send_message(t(key, locale), ephemeral=True)
+
+    # ================================================================ /verify
+
+    @app_commands.command(
+        name="verify",
+        description=_(
+            "Check a revealed shuffle seed against its commitment", "cmd.verify.description"
+        ),
+    )
+    @app_commands.describe(
+        seed=_("The revealed seed (64 hexadecimal digits)", "cmd.verify.seed"),
+        commitment_=_("The SHA-256 commitment posted before the deal", "cmd.verify.commitment"),
+        deck=_("The deck: std52, std52*6, pirate54, sept40, sept32", "cmd.verify.deck"),
+    )
+    @app_commands.rename(commitment_="commitment")
+    @answers_refusals
+    async def verify_seed(
+        self,
+        interaction: discord.Interaction,
+        seed: app_commands.Range[str, 1, 200],
+        commitment_: app_commands.Range[str, 1, 200],
+        deck: app_commands.Range[str, 1, 20] = "std52",
+    ) -> None:
+        """Whether the seed matches, and the first cards of the order it gives."""
+        locale = await self.bot.locale_for(interaction)
+        seed = seed.strip().lower()
+        expected = commitment_.strip().lower()
+        deck = deck.strip()
+        try:
+            raw = bytes.fromhex(seed)
+        except ValueError:
+            raise UserError("verify.error.seed_format", bytes=SEED_BYTES) from None
+        if len(raw) != SEED_BYTES:
+            raise UserError("verify.error.seed_format", bytes=SEED_BYTES)
+        try:
+            size = len(build_deck(deck))
+        except ValueError:
+            raise UserError("verify.error.deck", deck=deck) from None
+        if commitment(raw) != expected:
+            text = t("verify.mismatch", locale, actual=commitment(raw), expected=expected)
+            await interaction.response.send_message(text, ephemeral=False)
+            return
+        order = verify(seed, expected, deck)
+        first = " ".join(str(c) for c in order[:FIRST_CARDS])
+        text = t("verify.ok", locale, n=size, deck=deck, k=min(FIRST_CARDS, size), cards=first)
+        await interaction.response.send_message(text, ephemeral=False)
+
+
+async def setup(bot: CroupierBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Help(bot))
