@@ -274,13 +274,17 @@ class BankCog(commands.Cog, name="Bank"):
     # ================================================================ /bank
 
     bank = app_commands.Group(
-        name="bank", description=_("The casino bank", "cmd.bank.description"), guild_only=True
+        name=_("bank", "name.bank"),
+        description=_("The casino bank", "cmd.bank.description"),
+        guild_only=True,
     )
 
     @bank.command(
-        name="balance", description=_("Your balance, or a member's", "cmd.bank_balance.description")
+        name=_("balance", "name.balance"),
+        description=_("Your balance, or a member's", "cmd.bank_balance.description"),
     )
     @app_commands.describe(user=_("The member to look at", "cmd.bank_balance.user"))
+    @app_commands.rename(user=_("user", "param.user"))
     @answers_refusals
     async def balance(
         self, interaction: discord.Interaction, user: discord.Member | None = None
@@ -332,7 +336,7 @@ class BankCog(commands.Cog, name="Bank"):
         await self.reply(interaction, "\n".join(lines))
 
     @bank.command(
-        name="claim",
+        name=_("claim", "name.claim"),
         description=_("Collect your winnings waiting at the bank", "cmd.bank_claim.description"),
     )
     @answers_refusals
@@ -359,9 +363,11 @@ class BankCog(commands.Cog, name="Bank"):
             await self.channel.announce(guild_id, text, embed=public)
 
     @bank.command(
-        name="history", description=_("Your latest bank movements", "cmd.bank_history.description")
+        name=_("history", "name.history"),
+        description=_("Your latest bank movements", "cmd.bank_history.description"),
     )
     @app_commands.describe(page=_("Page number (1 = the newest)", "cmd.bank_history.page"))
+    @app_commands.rename(page=_("page", "param.page"))
     @answers_refusals
     async def history(
         self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 10_000] = 1
@@ -395,7 +401,9 @@ class BankCog(commands.Cog, name="Bank"):
             embed.set_footer(text=t("bank.history.more", loc, next=page + 1))
         await self.reply(interaction, embed=embed)
 
-    @bank.command(name="top", description=_("The richest players", "cmd.bank_top.description"))
+    @bank.command(
+        name=_("top", "name.top"), description=_("The richest players", "cmd.bank_top.description")
+    )
     @answers_refusals
     async def top(self, interaction: discord.Interaction) -> None:
         """The leaderboard, public, without pings."""
@@ -416,12 +424,14 @@ class BankCog(commands.Cog, name="Bank"):
         await self.reply(interaction, embed=embed, ephemeral=False)
 
     @bank.command(
-        name="give", description=_("Give money to another member", "cmd.bank_give.description")
+        name=_("give", "name.give"),
+        description=_("Give money to another member", "cmd.bank_give.description"),
     )
     @app_commands.describe(
         user=_("Who receives it", "cmd.bank_give.user"),
         amount=_("How much", "cmd.bank_give.amount"),
     )
+    @app_commands.rename(user=_("user", "param.user"), amount=_("amount", "param.amount"))
     @answers_refusals
     async def give(
         self, interaction: discord.Interaction, user: discord.Member, amount: Amount
@@ -462,7 +472,7 @@ class BankCog(commands.Cog, name="Bank"):
     # ================================================================ admin
 
     @bank.command(
-        name="setup",
+        name=_("setup", "name.setup"),
         description=_(
             "Admin: the bank channel, the claim approval limit, the starting balance",
             "cmd.bank_setup.description",
@@ -479,6 +489,11 @@ class BankCog(commands.Cog, name="Bank"):
         ),
     )
     @app_commands.default_permissions(manage_guild=True)
+    @app_commands.rename(
+        channel=_("channel", "param.channel"),
+        claim_approval_limit=_("claim_approval_limit", "param.claim_approval_limit"),
+        starting_balance=_("starting_balance", "param.starting_balance"),
+    )
     @answers_refusals
     async def setup(
         self,
@@ -576,7 +591,7 @@ class BankCog(commands.Cog, name="Bank"):
         )
 
     @bank.command(
-        name="mint",
+        name=_("mint", "name.mint"),
         description=_(
             "Admin: create money for a member (or the treasury)", "cmd.bank_mint.description"
         ),
@@ -586,6 +601,7 @@ class BankCog(commands.Cog, name="Bank"):
         user=_("The member (default: the treasury)", "cmd.bank_mint.user"),
     )
     @app_commands.default_permissions(manage_guild=True)
+    @app_commands.rename(amount=_("amount", "param.amount"), user=_("user", "param.user"))
     @answers_refusals
     async def mint(
         self, interaction: discord.Interaction, amount: Amount, user: discord.Member | None = None
@@ -594,7 +610,7 @@ class BankCog(commands.Cog, name="Bank"):
         await self._mint_or_burn(interaction, "mint", amount, user)
 
     @bank.command(
-        name="burn",
+        name=_("burn", "name.burn"),
         description=_(
             "Admin: destroy money of a member (or the treasury)", "cmd.bank_burn.description"
         ),
@@ -604,6 +620,7 @@ class BankCog(commands.Cog, name="Bank"):
         user=_("The member (default: the treasury)", "cmd.bank_burn.user"),
     )
     @app_commands.default_permissions(manage_guild=True)
+    @app_commands.rename(amount=_("amount", "param.amount"), user=_("user", "param.user"))
     @answers_refusals
     async def burn(
         self, interaction: discord.Interaction, amount: Amount, user: discord.Member | None = None
@@ -612,13 +629,14 @@ class BankCog(commands.Cog, name="Bank"):
         await self._mint_or_burn(interaction, "burn", amount, user)
 
     @bank.command(
-        name="approve",
+        name=_("approve", "name.approve"),
         description=_(
             "Admin: approve a claim waiting for approval", "cmd.bank_approve.description"
         ),
     )
     @app_commands.describe(claim_id=_("The claim's number", "cmd.bank_approve.claim_id"))
     @app_commands.default_permissions(manage_guild=True)
+    @app_commands.rename(claim_id=_("claim_id", "param.claim_id"))
     @answers_refusals
     async def approve(
         self, interaction: discord.Interaction, claim_id: app_commands.Range[int, 1, MAX_AMOUNT]
@@ -651,7 +669,8 @@ class BankCog(commands.Cog, name="Bank"):
         await self.channel.announce(guild_id, text, embed=public)
 
     @bank.command(
-        name="audit", description=_("Admin: check the books", "cmd.bank_audit.description")
+        name=_("audit", "name.audit"),
+        description=_("Admin: check the books", "cmd.bank_audit.description"),
     )
     @app_commands.default_permissions(manage_guild=True)
     @answers_refusals

@@ -127,11 +127,12 @@ class Help(commands.Cog):
     # ================================================================ /rules
 
     @app_commands.command(
-        name="rules", description=_("The rules of a game", "cmd.rules.description")
+        name=_("rules", "name.rules"), description=_("The rules of a game", "cmd.rules.description")
     )
     @app_commands.describe(
         game=_("The game (default: this table's)", "cmd.rules.game"),
     )
+    @app_commands.rename(game=_("game", "param.game"))
     @answers_refusals
     async def rules(self, interaction: discord.Interaction, game: GameChoice | None = None) -> None:
         """The rules, the options and their defaults; a table's own options in its thread."""
@@ -155,12 +156,13 @@ class Help(commands.Cog):
     # ================================================================ /language
 
     @app_commands.command(
-        name="language",
+        name=_("language", "name.language"),
         description=_("The language I answer you in", "cmd.language.description"),
     )
     @app_commands.describe(
         language=_("fr, en, or auto (your Discord language)", "cmd.language.language")
     )
+    @app_commands.rename(language=_("language", "param.language"))
     @answers_refusals
     async def language(self, interaction: discord.Interaction, language: LanguageChoice) -> None:
         """Store the user's reply language."""
@@ -173,7 +175,7 @@ class Help(commands.Cog):
     # ================================================================ /verify
 
     @app_commands.command(
-        name="verify",
+        name=_("verify", "name.verify"),
         description=_(
             "Check a revealed shuffle seed against its commitment", "cmd.verify.description"
         ),
@@ -183,7 +185,11 @@ class Help(commands.Cog):
         commitment_=_("The SHA-256 commitment posted before the deal", "cmd.verify.commitment"),
         deck=_("The deck: std52, std52*6, pirate54, sept40, sept32", "cmd.verify.deck"),
     )
-    @app_commands.rename(commitment_="commitment")
+    @app_commands.rename(
+        seed=_("seed", "param.seed"),
+        commitment_=_("commitment", "param.commitment"),
+        deck=_("deck", "param.deck"),
+    )
     @answers_refusals
     async def verify_seed(
         self,

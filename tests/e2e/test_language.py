@@ -49,3 +49,22 @@ async def test_language_fr_then_french_replies_then_auto(simcord_env):
     res = await alice.member.slash(lobby, "language", language="en")
     assert res.response.content == "From now on I answer you in English."
     await assert_audit_clean(env.bot.db)
+
+
+async def test_commands_have_french_names_and_descriptions(simcord_env):
+    env = simcord_env
+    synced = [r for r in env.http_requests if r.method == "PUT" and r.path.endswith("/commands")]
+    assert synced
+    commands = {c["name"]: c for c in synced[-1].json}
+    bank = commands["bank"]
+    assert bank["name_localizations"]["fr"] == "banque"
+    assert bank["description_localizations"]["fr"] == "La banque du casino"
+    subs = {o["name"]: o for o in bank["options"]}
+    assert subs["claim"]["name_localizations"]["fr"] == "encaisser"
+    assert subs["claim"]["description_localizations"]["fr"].startswith("Encaisser vos gains")
+    give = {o["name"]: o for o in subs["give"]["options"]}
+    assert give["amount"]["name_localizations"]["fr"] == "montant"
+    assert commands["rules"]["name_localizations"]["fr"] == "règles"
+    assert commands["language"]["name_localizations"]["fr"] == "langue"
+    verify = {o["name"]: o for o in commands["verify"]["options"]}
+    assert verify["commitment"]["name_localizations"]["fr"] == "engagement"
