@@ -1,0 +1,83 @@
+"""The sandbox in a real browser: Debian's Chromium, headless, driven by Playwright.
+
+Opens the page, runs a slash command through the page's composer, presses the table's
+buttons as two players (switching "Viewing as"), and sees the table message change.
+Skipped when /usr/bin/chromium is absent (CI installs it; no browser download here).
+Set SANDBOX_SCREENSHOT=path.png to keep a screenshot of the page."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.engine.shuffle import seeded_entropy
+from bot.sandbox import running_sandbox
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is not installed")
+
+
+async def test_play_in_the_browser(tmp_path):
+    playwright_api = pytest.importorskip("playwright.async_api")
+    expect = playwright_api.expect
+    async with (
+        running_sandbox(
+            players=3,
+            game="classic",
+            port=0,
+            db_path=tmp_path / "sandbox.sqlite3",
+            entropy=seeded_entropy("sandbox-browser"),
+        ) as sandbox,
+        playwright_api.async_playwright() as pw,
+    ):
+        browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = await browser.new_page(viewport={"width": 1300, "height": 900})
+            page.set_default_timeout(15_000)
+            await page.goto(sandbox.url)
+            timeline = page.locator("#channel-message-list")
+            await expect(timeline).to_contain_text("Black Jack — Sandbox")
+            await expect(timeline).to_contain_text("Waiting for players")
+            await expect(page.locator("#channel-topic")).to_contain_text("/hand")
+
+            # a slash command typed in the composer, as alice (the host)
+            box = page.locator("#channel-composer-input")
+            await box.click()
+            await box.type("/table start")
+            await page.get_by_text("Start the game or the next round").click()
+            await page.locator("#send-message").click()
+            await expect(page.get_by_role("button", name="Bet 10")).to_be_visible()
+            await expect(timeline).not_to_contain_text("Waiting for players")
+
+            # a table button: alice bets, and the table message shows it
+            await page.get_by_role("button", name="Bet 10").click()
+            await expect(timeline).to_contain_text("stack 190 · bet 10")
+
+            # switch to bob in "Viewing as" and bet as bob
+            await page.locator("#viewer-picker").select_option(label="bob")
+            await expect(page.locator("#viewer-picker")).to_have_value(str(sandbox.players[1].id))
+            await page.get_by_role("button", name="Bet 10").click()
+            two_bets = re.compile(r"stack 190 · bet 10[\s\S]*stack 190 · bet 10")
+            await expect(timeline).to_contain_text(two_bets)
+
+            service = sandbox.env.bot.services["tables"]
+            view = service.table_in(sandbox.tables.id).game.public_view()
+            bets = {s["player"]: s.get("bet") for s in view["seats"]}
+            assert bets[sandbox.players[0].id] == 10 and bets[sandbox.players[1].id] == 10
+            shot = os.environ.get("SANDBOX_SCREENSHOT") or str(tmp_path / "sandbox.png")
+            await page.screenshot(path=shot)
+        finally:
+            await browser.close()
