@@ -1,0 +1,275 @@
+"""Pirate 21 end to end through SimCord: a whole standard game, the shared-treasure variant,
+privacy (hidden cards never public, a bust looks like a stand), closed DMs and the turn
+timer. Real bot, real database; only the pile is rigged (the engine's test hook)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.bank.testing import assert_audit_clean
+from tests.e2e.helpers import (
+    Player,
+    add_players,
+    assert_never_public,
+    card_texts,
+    embed_text,
+    service,
+    table_message,
+    table_of,
+    thread_of,
+)
+
+BACKS = "🂠🂠"
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+async def open_table(env: Any, *names: str, options: str | None = None) -> tuple[Any, ...]:
+    """A guild, a lobby channel, players (the first one hosts), a table with all seated."""
+    guild = env.create_guild()
+    lobby = guild.create_text_channel("port")
+    players = add_players(env, guild, *names)
+    kwargs: dict[str, Any] = {"game": "pirate21", "name": "Tortuga"}
+    if options:
+        kwargs["options"] = options
+    opened = await players[0].member.slash(lobby, "table open", **kwargs)
+    assert opened.ephemeral
+    thread = thread_of(lobby)
+    table = table_of(env, thread)
+    for p in players[1:]:
+        res = await p.member.click(table_message(thread, table), label="Join")
+        assert not res.ephemeral  # the click edits the table message
+    return guild, lobby, thread, table, players
+
+
+def text(thread: Any, table: Any) -> str:
+    return embed_text(table_message(thread, table))
+
+
+def seat(thread: Any, table: Any, player: Player) -> str:
+    """The table message's line for one player."""
+    (embed,) = table_message(thread, table).embeds
+    seats = embed.fields[0].value or ""
+    lines = [line for line in seats.splitlines() if f"<@{player.id}>" in line]
+    assert len(lines) == 1, seats
+    return lines[0]
+
+
+def labels(thread: Any, table: Any) -> list[str]:
+    message = table_message(thread, table)
+    return [c.label for row in message.components for c in row.children]
+
+
+def dm_texts(p: Player) -> list[str]:
+    return [m.content for m in p.dms()]
+
+
+def public_after(thread: Any, table: Any, count: int) -> list[str]:
+    """Public messages posted after the first ``count`` ones (the table message excluded)."""
+    msgs = [m for m in thread.history() if m.id != table.message_id]
+    return [embed_text(m) for m in msgs[count:]]
+
+
+def announcements(thread: Any, table: Any) -> list[str]:
+    return [embed_text(m) for m in thread.history() if m.id != table.message_id]
+
+
+# ----------------------------------------------------------------------------- 1. a full game
+
+# Seat order: the dealer (alice, the host) plays last: bob, carol, alice. Each round deals
+# bob, carol, alice, bob, carol, alice; hits come next from the pile.
+R1 = ["TS", "5C", "8S", "9H", "7D", "8D", "KC"]  # bob 19 · carol 12+K bust · alice 16
+R2 = ["9S", "TH", "6H", "9D", "8C", "4D", "2H"]  # bob 18 · carol 18 · alice 10+2: void
+R3 = ["AS", "9C", "QS", "KH", "2D", "7C", "TD"]  # bob BJ · carol 11+10=21 · alice 17
+R4 = ["3C", "AH", "5D", "4H", "JD", "6D"]  # bob 7 · carol BJ alone · alice 11; pile empty
+HIDDEN = {
+    1: {"bob": ["TS", "9H"], "carol": ["5C", "7D"], "alice": ["8S", "8D"]},
+    2: {"bob": ["9S", "9D"], "carol": ["TH", "8C"], "alice": ["6H", "4D"]},
+    3: {"bob": ["AS", "KH"], "carol": ["9C", "2D"], "alice": ["QS", "7C"]},
+    4: {"bob": ["3C", "4H"], "carol": ["AH", "JD"], "alice": ["5D", "6D"]},
+}
+
+
+def all_hidden(rnd: int) -> list[str]:
+    return [c for cards in HIDDEN[rnd].values() for c in cards]
+
+
+def check_dms(players: dict[str, Player], rnd: int, counts: dict[str, int]) -> None:
+    """Each player's DM channel holds exactly their own cards of this round, never the
+    others' (nor their totals)."""
+    for name, p in players.items():
+        texts = dm_texts(p)
+        assert len(texts) == counts[name], (name, texts)
+        mine = card_texts(HIDDEN[rnd][name])
+        deal = [t for t in texts if f"Round {rnd}:" in t]
+        assert len(deal) == 1, (name, texts)
+        assert all(c in deal[0] for c in mine), deal[0]
+        assert "Tortuga" in deal[0] and "https://discord.com/channels/" in deal[0]
+        everything = "\n".join(texts)
+        for r in range(1, rnd + 1):
+            for other, cards in HIDDEN[r].items():
+                if other != name:
+                    for c in card_texts(cards):
+                        assert c not in everything, (name, other, c)
+
+
+async def test_full_standard_game_three_players(simcord_env):
+    env = simcord_env
+    guild, _lobby, thread, table, (alice, bob, carol) = await open_table(
+        env, "alice", "bob", "carol"
+    )
+    players = {"alice": alice, "bob": bob, "carol": carol}
+    lobby_text = text(thread, table)
+    assert "3/8" in lobby_text and "Treasure: 10" in lobby_text
+    assert labels(thread, table) == ["Join", "Start", "Leave"]
+    # no buy-in, no money: nobody's bank moved, no seat escrow
+    assert await service(env).bank.claims(guild.id) == []
+
+    table.game.rig_pile_for_tests(R1 + R2 + R3 + R4)
+
+    # ---- round 1: a single winner (bob 19), carol busts silently, alice stands
+    res = await bob.member.click(table_message(thread, table), label="Start")
+    assert res.ephemeral and "host" in res.response.content  # only the host starts
+    start_calls = len(env.http_requests)
+    await alice.member.click(table_message(thread, table), label="Start")
+    t = text(thread, table)
+    assert "round 1" in t and f"turn: <@{bob.id}>" in t
+    assert "Treasure **9**" in t and "Pot **1**" in t and "Pile **21**" in t
+    assert seat(thread, table, bob) == f"▶ <@{bob.id}> · 🪙 0 · {BACKS}"
+    assert seat(thread, table, alice) == f"<@{alice.id}> · 🎩 dealer · 🪙 0 · {BACKS}"
+    assert labels(thread, table) == ["Carte !", "Servi", "My cards"]
+    check_dms(players, 1, {"alice": 1, "bob": 1, "carol": 1})
+    assert "total **19**" in dm_texts(bob)[-1]
+    assert_never_public(thread, all_hidden(1))
+
+    res = await carol.member.click(table_message(thread, table), label="Servi")
+    assert res.ephemeral and "not your turn" in res.response.content
+    await bob.member.click(table_message(thread, table), label="Servi")
+    assert seat(thread, table, bob) == f"<@{bob.id}> · 🪙 0 · {BACKS} · ✋ stands"
+    assert seat(thread, table, carol).startswith("▶ ")
+    await carol.member.click(table_message(thread, table), label="Carte !")
+    # the bust looks like a stand: K♣ public, the turn moves on, no word of it in public
+    assert seat(thread, table, carol) == f"<@{carol.id}> · 🪙 0 · {BACKS} K♣ · ✋ stands"
+    assert f"turn: <@{alice.id}>" in text(thread, table)
+    assert "**22**" not in text(thread, table) and announcements(thread, table) == []
+    assert "bust" in dm_texts(carol)[-1] and "K♣" in dm_texts(carol)[-1]
+    assert all("bust" not in t for t in dm_texts(bob) + dm_texts(alice))
+    assert_never_public(thread, all_hidden(1))
+    await alice.member.click(table_message(thread, table), label="Servi")
+    round_calls = len(env.http_requests) - start_calls
+
+    (r1,) = announcements(thread, table)
+    assert "Round 1 — showdown" in r1
+    assert f"<@{bob.id}> 10♠ 9♥ = **19**" in r1
+    assert f"<@{carol.id}> 5♣ 7♦ · K♣ = **22** · 💥 bust" in r1
+    assert f"<@{alice.id}> 8♠ 8♦ = **16**" in r1
+    assert f"🏆 <@{bob.id}> takes the pot: +1." in r1
+    assert "Treasure 9 · pot 0" in r1
+    t = text(thread, table)
+    assert "round 2" in t and "Treasure **8**" in t and "Pot **1**" in t
+    assert seat(thread, table, bob) == f"▶ <@{bob.id}> · 🪙 1 · {BACKS}"
+    check_dms(players, 2, {"alice": 2, "bob": 2, "carol": 3})
+    assert_never_public(thread, all_hidden(2))
+
+    # ---- round 2: bob and carol tie at 18: void, the pot stays in play
+    await bob.member.slash(thread, "stand")
+    await carol.member.slash(thread, "stand")
+    res = await alice.member.slash(thread, "hit")
+    assert res.ephemeral
+    assert seat(thread, table, alice) == f"▶ <@{alice.id}> · 🎩 dealer · 🪙 0 · {BACKS} 2♥"
+    assert "total **12**" in dm_texts(alice)[-1]
+    assert_never_public(thread, all_hidden(2))
+    hand = await alice.member.click(table_message(thread, table), label="My cards")
+    assert hand.ephemeral and "6♥ 4♦" in hand.response.content and "2♥" in hand.response.content
+    await alice.member.slash(thread, "stand")
+    r2 = announcements(thread, table)[-1]
+    assert "Round 2 — showdown" in r2 and "⚖️ Void round" in r2
+    assert f"<@{bob.id}>, <@{carol.id}> tie below 21" in r2 and "1 coin(s) stay in play" in r2
+    t = text(thread, table)
+    assert "Pot **2**" in t and "Treasure **7**" in t and "Void round" in t
+    check_dms(players, 3, {"alice": 4, "bob": 3, "carol": 4})
+    assert_never_public(thread, all_hidden(3))
+
+    # ---- round 3: bob (BlackJack) and carol tie at 21: 2 + 1 coins
+    assert "BlackJack" in dm_texts(bob)[-1]
+    await bob.member.click(table_message(thread, table), label="Servi")
+    await carol.member.click(table_message(thread, table), label="Carte !")
+    assert "total **21**" in dm_texts(carol)[-1] and "bust" not in dm_texts(carol)[-1]
+    await carol.member.click(table_message(thread, table), label="Servi")
+    await alice.member.click(table_message(thread, table), label="Servi")
+    r3 = announcements(thread, table)[-1]
+    assert "Round 3 — showdown" in r3 and "⭐ BlackJack" in r3
+    assert f"Tie at 21: <@{bob.id}> +2, <@{carol.id}> +1." in r3
+    assert "Treasure 6 · pot 0" in r3
+    check_dms(players, 4, {"alice": 5, "bob": 4, "carol": 6})
+    assert_never_public(thread, all_hidden(4))
+
+    # ---- round 4: carol alone with a BlackJack takes 2; the pile is empty: game over
+    for p in (bob, carol, alice):
+        await p.member.click(table_message(thread, table), label="Servi")
+    *_, r4, final = announcements(thread, table)
+    assert "Round 4 — showdown" in r4 and f"🏆 <@{carol.id}> takes the pot: +2." in r4
+    assert "game over" in final and "The pile ran out." in final
+    assert final.index(f"🥇 <@{bob.id}> — 🪙 3") < final.index(f"🥇 <@{carol.id}> — 🪙 3")
+    assert f"🥉 <@{alice.id}> — 🪙 0" in final
+    assert "share the win" in final and "Shuffle seed revealed" in final
+    t = text(thread, table)
+    assert "Game over" in t and "Ranking" in t and labels(thread, table) == []
+    assert service(env).table_in(thread.id) is None  # closed
+
+    # no money anywhere: no journal entry, no seat, no claim for this table
+    db = env.bot.db
+    assert await db.fetchone("SELECT 1 FROM bank_entries WHERE table_id = ?", (table.id,)) is None
+    assert await db.fetchone("SELECT 1 FROM bank_seats WHERE table_id = ?", (table.id,)) is None
+    assert await service(env).bank.claims(guild.id) == []
+    await assert_audit_clean(db)
+    print(f"\nREST calls for one full round with 3 players: {round_calls}")
+
+
+# ----------------------------------------------------------------------------- 2. shared variant
+
+
+async def test_shared_variant_to_its_end(simcord_env):
+    env = simcord_env
+    _guild, _lobby, thread, table, (alice, bob, carol) = await open_table(
+        env, "alice", "bob", "carol", options="variant=shared coins_per_player=2"
+    )
+    assert "Shared treasure: 2 coins each" in text(thread, table)
+    table.game.rig_pile_for_tests(
+        [
+            *["TS", "5C", "8S", "9H", "7D", "8D"],  # bob 19 wins the 3 antes
+            *["AS", "9C", "QS", "KH", "2D", "7C", "TD"],  # bob BJ, carol 21: split 1+1
+            *["9S", "TH", "9D", "4D", "2H"],  # alice is out; bob 18 beats carol 16
+        ]
+    )
+    await alice.member.click(table_message(thread, table), label="Start")
+    t = text(thread, table)
+    assert "shared treasure" in t and "Pot **3**" in t and "Treasure **" not in t
+    assert seat(thread, table, bob) == f"▶ <@{bob.id}> · 🪙 1 · {BACKS}"
+    for p in (bob, carol, alice):
+        await p.member.click(table_message(thread, table), label="Servi")
+    r1 = announcements(thread, table)[-1]
+    assert f"🏆 <@{bob.id}> takes the pot: +3." in r1 and "Pot 0" in r1
+
+    await bob.member.click(table_message(thread, table), label="Servi")
+    await carol.member.click(table_message(thread, table), label="Carte !")
+    await carol.member.click(table_message(thread, table), label="Servi")
+    assert_never_public(thread, ["QS", "7C"])
+    await alice.member.click(table_message(thread, table), label="Servi")
+    ann = announcements(thread, table)
+    assert "the pot is split" in ann[-2] and "1 coin(s) stay in play" in ann[-2]
+    assert ann[-1] == f"<@{alice.id}> has no coin left and leaves the game."
+    assert seat(thread, table, alice) == f"<@{alice.id}> · 🎩 dealer · 🪙 0 · out of coins"
+    assert "Pot **3**" in text(thread, table)
+
+    await bob.member.click(table_message(thread, table), label="Servi")
+    await carol.member.click(table_message(thread, table), label="Carte !")
+    await carol.member.click(table_message(thread, table), label="Servi")
+    *_, r3, final = announcements(thread, table)
+    assert f"🏆 <@{bob.id}> takes the pot: +3." in r3
+    assert "One pirate holds every coin." in final and f"🥇 <@{bob.id}> — 🪙 6" in final
+    assert f"🥈 <@{carol.id}> — 🪙 0" in final and f"🥈 <@{alice.id}> — 🪙 0" in final
+    assert f"🏆 Winner: <@{bob.id}>!" in final
+    assert service(env).table_in(thread.id) is None
+    await assert_audit_clean(env.bot.db)
