@@ -86,6 +86,7 @@ async def test_world_and_one_black_jack_round(tmp_path):
         # the page's preview sees the same round
         snapshot = await sandbox.preview.snapshot()
         assert "results" in str(snapshot)
+        assert not env.errors  # the sandbox runs with check_errors=False: check here
 
 
 async def test_clock_fires_turn_timers_and_republishes(tmp_path):
