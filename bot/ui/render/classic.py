@@ -63,6 +63,16 @@ class Renderer(GameRenderer):
             ("\n".join(lines) or ctx.t("table.no_seats")),
         )
 
+    def hand_text(self, ctx: Ctx, player: int) -> str:
+        """``/hand``: the player's hands (all public at Black Jack)."""
+        hands = [h for h in ctx.view.get("hands") or [] if h["player"] == player]
+        if not any(s["player"] == player for s in ctx.view.get("seats") or []):
+            return ctx.t("hand.not_seated")
+        shown = " | ".join(
+            f"{cards(h['cards'])} {_total(h['total'], h['soft'])}" for h in hands
+        )
+        return ctx.t("hand.public_only", cards=shown or "—")
+
     def summary(self, ctx: Ctx, event: Event) -> str:
         data = dict(event.data)
         lines = [ctx.t("summary.title", n=data.get("round", "?"))]
