@@ -765,6 +765,7 @@ class Casino21(Game):
             "bet": s.bet,
             "outcome": outcome,
             "cards": [c.code for c in s.cards],
+            "values": list(s.values),  # each card's value (the aces as chosen)
             "total": s.known_total,
             "blackjack": s.blackjack,
             "gain": gain,
