@@ -246,6 +246,16 @@ class TableService:
         table.message_id = message_id
 
     @staticmethod
+    def _seated_ids(game: Any) -> list[int]:
+        """Seated players in seat order (players who left are not seated)."""
+        view = game.public_view()
+        return [
+            s.get("player", s.get("id"))
+            for s in view.get("seats") or view.get("players") or []
+            if isinstance(s, dict) and s.get("seated", True)
+        ]
+
+    @staticmethod
     def _seated(game: Any) -> set[int]:
         view = game.public_view()
         seats = view.get("seats") or view.get("players") or []
@@ -363,6 +373,11 @@ class TableService:
             and game.phase in (Phase.BETWEEN_ROUNDS, Phase.LOBBY)
         ):
             host = getattr(game, "host", None)
+            if host is None or host not in self._seated_ids(game):
+                # the host left (Sept et demi: out of chips): the first seated player who may
+                # start does, so the next round does not wait for a click
+                seated = self._seated_ids(game)
+                host = next((p for p in seated if ActionKind.START in game.legal_actions(p)), host)
             if host is not None and ActionKind.START in game.legal_actions(host):
                 outcome.auto_started = self._try(table, outcome, Action(ActionKind.START, host))
 
