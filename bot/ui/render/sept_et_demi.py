@@ -72,7 +72,15 @@ class Renderer(GameRenderer):
                     hand += " · " + ctx.t("sept.bank_face_down")
             else:
                 hand = "—"
-            lines.append(f"{BANK} " + ctx.t("sept.bank", banker=mention(banker), cards=hand))
+            last = view.get("last_round") or {}
+            if phase in (Phase.BETWEEN_ROUNDS, Phase.FINISHED) and last:
+                # the bank of the round just played, then who holds it next
+                who = mention(last.get("banker"))
+                lines.append(f"{BANK} " + ctx.t("sept.last_bank", banker=who, cards=hand))
+                if phase is Phase.BETWEEN_ROUNDS:
+                    lines.append(ctx.t("sept.next_banker", banker=mention(banker)))
+            else:
+                lines.append(f"{BANK} " + ctx.t("sept.bank", banker=mention(banker), cards=hand))
         fund = view.get("fund") or {}
         extras = [
             f"{FUND} "

@@ -1,0 +1,362 @@
+"""Sept et demi end to end through SimCord (the real bot, no mocks): a full 3-round game
+with the rotating bank, hidden-card swaps, DMs, summaries, ranking, money and audit; the
+guarantee fund; the vote to stop; the timers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.bank.testing import assert_audit_clean
+from tests.e2e.helpers import (
+    Player,
+    add_players,
+    assert_never_public,
+    card_texts,
+    embed_text,
+    public_texts,
+    service,
+    table_message,
+    table_of,
+    thread_of,
+)
+
+SHOW = "Show it"
+HIDE = "Hide it (show the other)"
+HIT = "Carte !"
+STAND = "Servi"
+
+
+# ------------------------------------------------------------------------------ helpers
+
+
+async def open_table(env: Any, names: tuple[str, ...], options: str | None = None):
+    """A guild, a lobby, players (the first one hosts) seated at a Sept et demi table."""
+    guild = env.create_guild()
+    lobby = guild.create_text_channel("casino")
+    players = add_players(env, guild, *names)
+    kwargs: dict[str, Any] = {"game": "sept_et_demi", "name": "Le Tapis"}
+    if options:
+        kwargs["options"] = options
+    opened = await players[0].member.slash(lobby, "table open", **kwargs)
+    assert opened.ephemeral, opened.response.content
+    thread = thread_of(lobby)
+    table = table_of(env, thread)
+    for p in players[1:]:
+        res = await p.member.slash(thread, "table join")
+        assert res.ephemeral and "seated" in res.response.content, res.response.content
+    return guild, thread, table, players
+
+
+def text(thread: Any, table: Any) -> str:
+    return embed_text(table_message(thread, table))
+
+
+def labels(thread: Any, table: Any) -> list[str]:
+    message = table_message(thread, table)
+    return [c.label for row in message.components for c in row.children]
+
+
+async def click(player: Player, thread: Any, table: Any, label: str):
+    res = await player.member.click(table_message(thread, table), label=label)
+    return res
+
+
+def seat_line(thread: Any, table: Any, player: Player) -> str:
+    """The line of the table message about one player."""
+    for line in text(thread, table).splitlines():
+        if f"<@{player.id}> · stack " in line:
+            return line
+    raise AssertionError(f"no seat line for {player.id}:\n{text(thread, table)}")
+
+
+def dm_texts(player: Player) -> list[str]:
+    return [m.content for m in player.dms()]
+
+
+def assert_dms_private(players: list[Player], own: dict[int, list[str]]) -> None:
+    """Nobody received another player's private cards by DM."""
+    for p in players:
+        mine = "\n".join(dm_texts(p))
+        for other, codes in own.items():
+            if other == p.id:
+                continue
+            for card in card_texts(codes):
+                assert card not in mine, f"{card} of {other} in the DMs of {p.id}"
+
+
+async def hand(player: Player, thread: Any) -> str:
+    res = await player.member.slash(thread, "hand")
+    assert res.ephemeral
+    return res.response.content
+
+
+def summaries(thread: Any) -> list[str]:
+    return [t for t in public_texts(thread) if "results**" in t]
+
+
+# ------------------------------------------------------------------------------ 1. a full game
+
+
+async def test_full_game_three_players_three_rounds(simcord_env):
+    env = simcord_env
+    guild, thread, table, players = await open_table(env, ("alice", "bob", "carol"), "rounds=3")
+    alice, bob, carol = players
+    bank = service(env).bank
+    for p in players:  # the buy-in (200) came from each balance at join
+        assert await bank.balance(guild.id, p.id) == 800
+    lobby_text = text(thread, table)
+    assert "Le Tapis" in lobby_text and "Buy-in 200" in lobby_text
+    assert labels(thread, table) == ["Join", "Start", "Leave"]
+    treasury = await bank.balance(guild.id, None)
+
+    # ---------------------------------------------------------------- round 1: alice banks
+    # deal: bob 3♠, carol 5♥, bank 4♦; bob draws 2♣ then K♥, carol 2♦, the bank 2♥
+    table.game.rig_next_deal(["3S", "5H", "4D", "2C", "KH", "2D", "2H"])
+    before = len(env.http_requests)
+    await click(alice, thread, table, "Start")
+    t = text(thread, table)
+    assert f"🏦 Bank (<@{alice.id}>): 🂠 · face down" in t
+    assert "Guarantee fund: 500 (of 500) · round 1 of 3" in t
+    assert f"turn: <@{bob.id}>" in t and "bets: from 1 to 100" in t
+    assert "holds the bank" in seat_line(thread, table, alice)
+    assert "▶" in seat_line(thread, table, bob) and "🂠" in seat_line(thread, table, bob)
+    assert labels(thread, table)[:5] == ["Bet 1", "Bet 25", "Bet 50", "Bet 100", "Other amount…"]
+    assert "Sit out" in labels(thread, table) and "Vote to stop" in labels(thread, table)
+    assert "3♠" in dm_texts(bob)[-1] and "5♥" in dm_texts(carol)[-1]
+    assert dm_texts(alice) == []  # the banker does not see the bank's card
+    assert_never_public(thread, ["3S", "5H", "4D"])
+
+    await click(bob, thread, table, "Bet 25")
+    res = await carol.member.slash(thread, "bet", amount=30)
+    assert res.ephemeral
+    assert "bet 25" in seat_line(thread, table, bob) and "bet 30" in seat_line(thread, table, carol)
+    refused = await carol.member.click(table_message(thread, table), label=HIT)
+    assert refused.ephemeral and "not your turn" in refused.response.content
+
+    # bob draws 2♣ privately, hides it and shows 3♠
+    await click(bob, thread, table, HIT)
+    assert "drew a card" in text(thread, table)
+    assert labels(thread, table)[:2] == [SHOW, HIDE]
+    assert "2♣" in dm_texts(bob)[-1] and "3♠" in dm_texts(bob)[-1] and "**5**" in dm_texts(bob)[-1]
+    assert_never_public(thread, ["3S", "2C", "5H", "4D"])
+    await click(bob, thread, table, HIDE)
+    assert "3♠" in seat_line(thread, table, bob) and "🂠" in seat_line(thread, table, bob)
+    assert "Your hidden card is now **2♣**" in dm_texts(bob)[-1]
+    assert_never_public(thread, ["2C", "5H", "4D"])
+    mine = await hand(bob, thread)
+    assert "hidden card: 2♣" in mine and "Shown: 3♠" in mine and "total: **5**" in mine
+    theirs = await hand(carol, thread)
+    assert "2♣" not in theirs and "3♠" not in theirs and "5♥" in theirs
+    my_cards = await bob.member.click(table_message(thread, table), label="My cards")
+    assert my_cards.ephemeral and "2♣" in my_cards.response.content
+    # then K♥, shown: 3♠ K♥ in view, 2♣ still hidden
+    await click(bob, thread, table, HIT)
+    assert "K♥" in dm_texts(bob)[-1] and "5½" in dm_texts(bob)[-1]
+    assert "K♥" not in text(thread, table)
+    await click(bob, thread, table, SHOW)
+    assert "3♠ K♥" in seat_line(thread, table, bob)
+    assert_never_public(thread, ["2C", "5H", "4D"])
+    await click(bob, thread, table, STAND)
+    # carol by commands: /hit, /show, /stand
+    assert (await carol.member.slash(thread, "hit")).ephemeral
+    assert "2♦" in dm_texts(carol)[-1] and "**7**" in dm_texts(carol)[-1]
+    assert "Card shown." in (await carol.member.slash(thread, "show")).response.content
+    assert (await carol.member.slash(thread, "stand")).ephemeral
+    # the bank's turn: its card is public now, Carte ! / Servi for alice only
+    t = text(thread, table)
+    assert "The bank plays" in t and f"🏦 Bank (<@{alice.id}>): 4♦ · **4**" in t
+    assert labels(thread, table)[:2] == [HIT, STAND]
+    refused = await bob.member.click(table_message(thread, table), label=HIT)
+    assert "not your turn" in refused.response.content
+    assert_never_public(thread, ["2C", "5H"])
+    # round 2 is rigged now: it starts by itself when round 1 is settled
+    table.game.rig_next_deal(["7S", "6C", "3C", "JD", "4H", "5D"])
+    await click(alice, thread, table, HIT)
+    assert "4♦ 2♥ · **6**" in text(thread, table)
+    await click(alice, thread, table, STAND)
+    round_calls = env.http_requests[before:]
+    print(f"REST calls for round 1 (3 players): {len(round_calls)}")
+    print([(r.method, r.path) for r in round_calls])
+
+    summary = summaries(thread)[-1]
+    assert "Round 1 — results" in summary
+    assert f"🏦 Bank (<@{alice.id}>): 4♦ 2♥ **6**" in summary
+    assert f"<@{bob.id}> 3♠ K♥ 2♣ **5½** — equal or below the bank" in summary
+    assert "**−25**" in summary
+    assert f"<@{carol.id}> 2♦ 5♥ **7** — above the bank: the bank pays the bet · **+30**" in summary
+    assert f"Banker <@{alice.id}>: −5" in summary
+    assert "Deck seed" in summary
+    # round 2 has started: bob banks, carol and alice have their cards by DM
+    t = text(thread, table)
+    assert "round 2 of 3" in t and f"🏦 Bank (<@{bob.id}>): 🂠" in t
+    assert "stack 195" in seat_line(thread, table, alice)
+    assert "stack 175" in seat_line(thread, table, bob)
+    assert "stack 230" in seat_line(thread, table, carol)
+    assert "Round 2" in dm_texts(carol)[-1] and "7♠" in dm_texts(carol)[-1]
+    assert "Round 2" in dm_texts(alice)[-1] and "6♣" in dm_texts(alice)[-1]
+    assert_never_public(thread, ["7S", "6C", "3C"])
+
+    # ---------------------------------------------------------------- round 2: bob banks
+    assert labels(thread, table)[:4] == ["Bet 1", "Bet 28", "Bet 57", "Bet 115"]
+    assert (await carol.member.slash(thread, "bet", amount=50)).ephemeral
+    assert (await alice.member.slash(thread, "bet", amount=20)).ephemeral
+    await click(carol, thread, table, HIT)  # J♦: 7½
+    assert "7½" in dm_texts(carol)[-1]
+    await click(carol, thread, table, SHOW)
+    await click(carol, thread, table, STAND)
+    await click(alice, thread, table, HIT)  # 4♥: 6 + 4 = 10, over 7½: shown, lost at once
+    line = seat_line(thread, table, alice)
+    assert "6♣" in line and "4♥" in line and "over 7½" in line
+    assert "7♠" not in text(thread, table)
+    table.game.rig_next_deal(["2S", "QH", "7C", "5S", "7D", "KS"])
+    await click(bob, thread, table, HIT)  # the bank: 3♣ 5♦ = 8, over
+    summary = summaries(thread)[-1]
+    assert "Round 2 — results" in summary
+    assert f"🏦 Bank (<@{bob.id}>): 3♣ 5♦ **8** · over 7½" in summary
+    assert f"<@{carol.id}> J♦ 7♠ **7½** — 7½! the bank pays twice the bet · **+100**" in summary
+    assert f"<@{alice.id}> **10** — over 7½: the bet goes to the bank · **−20**" in summary
+    assert f"Banker <@{bob.id}>: −80" in summary
+    assert "stack 95" in seat_line(thread, table, bob)
+    assert f"🏦 Bank (<@{carol.id}>)" in text(thread, table)
+
+    # ---------------------------------------------------------------- round 3: carol banks
+    assert (await alice.member.slash(thread, "bet", amount=25)).ephemeral
+    assert (await bob.member.slash(thread, "bet", amount=10)).ephemeral
+    await click(alice, thread, table, HIT)  # 5♠, hidden: 2♠ shown
+    await click(alice, thread, table, HIDE)
+    assert "2♠" in seat_line(thread, table, alice)
+    assert "Your hidden card is now **5♠**" in dm_texts(alice)[-1]
+    await click(alice, thread, table, STAND)
+    await click(bob, thread, table, HIT)  # 7♦: 7½, hidden; Q♥ shown
+    assert (await bob.member.slash(thread, "hide")).ephemeral
+    assert "Q♥" in seat_line(thread, table, bob)
+    assert "7♦" in dm_texts(bob)[-1] and "7½" in dm_texts(bob)[-1]
+    assert_never_public(thread, ["5S", "7D", "7C"])
+    await click(bob, thread, table, STAND)
+    assert "7♣ · **7**" in text(thread, table)
+    await click(carol, thread, table, HIT)  # K♠: the bank has 7½ (and may still draw)
+    assert "7♣ K♠ · **7½**" in text(thread, table)
+    await click(carol, thread, table, STAND)
+    summary = summaries(thread)[-1]
+    assert "Round 3 — results" in summary
+    assert f"<@{bob.id}> Q♥ 7♦ **7½** — the bank has 7½: the player pays twice the bet" in summary
+    assert "**−20**" in summary and "**−50**" in summary
+
+    # ---------------------------------------------------------------- the end
+    final = next(t for t in reversed(public_texts(thread)) if "final ranking" in t)
+    assert "The 3 rounds are played." in final
+    ranks = final.splitlines()
+    first = next(i for i, line in enumerate(ranks) if f"<@{carol.id}>" in line)
+    second = next(i for i, line in enumerate(ranks) if f"<@{alice.id}>" in line)
+    third = next(i for i, line in enumerate(ranks) if f"<@{bob.id}>" in line)
+    assert first < second < third
+    assert "🥇" in ranks[first] and "stack 400" in ranks[first]
+    assert "stack 125" in ranks[second] and "stack 75" in ranks[third]
+    assert "The guarantee fund returns 500 to the treasury." in final
+    assert "Game over" in text(thread, table) and labels(thread, table) == []
+    assert service(env).table_in(thread.id) is None
+
+    # DMs: each player got their own cards, nobody else's
+    assert len(dm_texts(alice)) == 4  # deal r2, deal r3, 5♠ drawn, hidden now 5♠
+    assert len(dm_texts(bob)) == 7  # r1: deal, 2♣, hidden 2♣, K♥; r3: deal, 7♦, hidden 7♦
+    assert len(dm_texts(carol)) == 4  # r1: deal, 2♦; r2: deal, J♦
+    assert_dms_private(
+        players,
+        {
+            alice.id: ["6C", "2S", "5S"],
+            bob.id: ["3S", "2C", "KH", "QH", "7D"],
+            carol.id: ["5H", "2D", "7S", "JD"],
+        },
+    )
+    # money: balances untouched since the buy-in, stacks are claims, the fund went home
+    expected = {alice.id: 125, bob.id: 75, carol.id: 400}
+    for p in players:
+        assert await bank.balance(guild.id, p.id) == 800
+        claims = await bank.claims(guild.id, p.id)
+        assert [c.amount for c in claims] == [expected[p.id]]
+    assert await bank.balance(guild.id, None) == treasury
+    await assert_audit_clean(env.bot.db)
+
+
+# ------------------------------------------------------------------------------ 2. the fund
+
+
+async def test_guarantee_fund_pays_when_the_bank_runs_short(simcord_env):
+    env = simcord_env
+    guild, thread, table, players = await open_table(env, ("alice", "bob", "carol"), "buy_in=20")
+    alice, bob, carol = players
+    bank = service(env).bank
+    treasury = await bank.balance(guild.id, None)
+    # bob and carol both make 7½ (7 hidden + K shown); the bank stops at 3
+    table.game.rig_next_deal(["7S", "7H", "3C", "KH", "KD"])
+    await click(alice, thread, table, "Start")
+    assert await bank.balance(guild.id, None) == treasury - 500  # the fund opened
+    assert labels(thread, table)[:4] == ["Bet 1", "Bet 2", "Bet 5", "Bet 10"]
+    for p in (bob, carol):
+        await click(p, thread, table, "Bet 10")
+    for p in (bob, carol):
+        await click(p, thread, table, HIT)
+        await click(p, thread, table, SHOW)
+        await click(p, thread, table, STAND)
+    await click(alice, thread, table, STAND)
+    summary = summaries(thread)[-1]
+    # each is owed twice 10; the bank's 20 pays bob (first on its left), the fund pays carol
+    assert f"<@{bob.id}> K♥ 7♠ **7½** — 7½! the bank pays twice the bet · **+20**" in summary
+    assert f"<@{carol.id}> K♦ 7♥ **7½** — 7½! the bank pays twice the bet · **+20**" in summary
+    assert "(bank paid 0, fund paid 20)" in summary
+    assert "The guarantee fund paid 20; 480 left in it." in summary
+    assert "unpaid" not in summary
+    assert f"<@{alice.id}> has no chips left and leaves the table." in summary
+    t = text(thread, table)
+    assert "Guarantee fund: 480 (of 500)" in t
+    # the bank passed to bob, and the next round started by itself without its host
+    assert f"🏦 Bank (<@{bob.id}>)" in t and "round 2" in t
+    assert f"<@{alice.id}> · stack" not in t
+    res = await alice.member.slash(thread, "table close")
+    assert res.ephemeral
+    final = next(t for t in reversed(public_texts(thread)) if "final ranking" in t)
+    assert "The guarantee fund returns 480 to the treasury." in final
+    assert await bank.balance(guild.id, None) == treasury - 20
+    assert [c.amount for c in await bank.claims(guild.id, bob.id)] == [40]
+    assert [c.amount for c in await bank.claims(guild.id, carol.id)] == [40]
+    assert await bank.claims(guild.id, alice.id) == []
+    await assert_audit_clean(env.bot.db)
+
+
+async def test_guarantee_fund_runs_out_winners_share_pro_rata(simcord_env):
+    env = simcord_env
+    guild, thread, table, players = await open_table(
+        env, ("alice", "bob", "carol", "dave"), "buy_in=20 guarantee_fund=15"
+    )
+    alice, bob, carol, dave = players
+    table.game.rig_next_deal(["7S", "7H", "7D", "3C", "KH", "KD", "KC"])
+    await click(alice, thread, table, "Start")
+    for p in (bob, carol, dave):
+        await click(p, thread, table, "Bet 10")
+    for p in (bob, carol, dave):
+        await click(p, thread, table, HIT)
+        await click(p, thread, table, SHOW)
+        await click(p, thread, table, STAND)
+    await click(alice, thread, table, STAND)
+    summary = summaries(thread)[-1]
+    # owed 20 each: the bank's 20 pays bob; the fund's 15 is shared 8 / 7 (exact 7½ each)
+    assert f"<@{bob.id}> K♥ 7♠ **7½** — 7½! the bank pays twice the bet · **+20**" in summary
+    assert (
+        f"<@{carol.id}> K♦ 7♥ **7½** — 7½! the bank pays twice the bet · **+8** "
+        "(bank paid 0, fund paid 8 (pro rata share, exact 15/2), unpaid 12)"
+    ) in summary
+    assert (
+        f"<@{dave.id}> K♣ 7♦ **7½** — 7½! the bank pays twice the bet · **+7** "
+        "(bank paid 0, fund paid 7 (pro rata share, exact 15/2), unpaid 13)"
+    ) in summary
+    assert "The guarantee fund paid 15; 0 left in it." in summary
+    assert "25 unpaid (shared pro rata)" in summary
+    t = text(thread, table)
+    assert "Guarantee fund: 0 (of 15)" in t
+    assert "stack 40" in seat_line(thread, table, bob)
+    assert "stack 28" in seat_line(thread, table, carol)
+    assert "stack 27" in seat_line(thread, table, dave)
+    await alice.member.slash(thread, "table close")
+    bank = service(env).bank
+    assert [c.amount for c in await bank.claims(guild.id, carol.id)] == [28]
+    await assert_audit_clean(env.bot.db)
