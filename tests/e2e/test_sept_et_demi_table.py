@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.bank.testing import assert_audit_clean
 from tests.e2e.helpers import (
     Player,
@@ -27,6 +29,27 @@ STAND = "Servi"
 
 
 # ------------------------------------------------------------------------------ helpers
+
+
+@pytest.fixture(autouse=True)
+def _scan_every_publish(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make sure the e2e leak scan (tests/e2e/conftest.py) checks the channel after every
+    publish of the *running* cog: the bot loads ``cogs.tables`` as a fresh module, so the
+    class the scan patched may not be the live one. Skipped when the scan already wraps it."""
+    if "leak_scan" not in request.fixturenames:
+        return
+    scan = request.getfixturevalue("leak_scan")
+    env = request.getfixturevalue("simcord_env")
+    cls = type(env.bot.get_cog("Tables"))
+    publish = cls.publish
+    if getattr(publish, "__name__", "") == "publish_checked" or not hasattr(scan, "after_publish"):
+        return
+
+    async def publish_checked(self: Any, outcome: Any, *args: Any, **kwargs: Any) -> None:
+        await publish(self, outcome, *args, **kwargs)
+        scan.after_publish(outcome)
+
+    monkeypatch.setattr(cls, "publish", publish_checked)
 
 
 async def open_table(env: Any, names: tuple[str, ...], options: str | None = None):
@@ -359,4 +382,98 @@ async def test_guarantee_fund_runs_out_winners_share_pro_rata(simcord_env):
     await alice.member.slash(thread, "table close")
     bank = service(env).bank
     assert [c.amount for c in await bank.claims(guild.id, carol.id)] == [28]
+    await assert_audit_clean(env.bot.db)
+
+
+# ------------------------------------------------------------------------------ 3. vote
+
+
+async def test_majority_vote_stops_the_game(simcord_env):
+    env = simcord_env
+    guild, thread, table, players = await open_table(env, ("alice", "bob", "carol"))
+    alice, bob, carol = players
+    await click(alice, thread, table, "Start")
+    res = await click(bob, thread, table, "Vote to stop")
+    assert "Votes to stop: 1 (majority: 2)" in text(thread, table)
+    assert "✋" in seat_line(thread, table, bob)
+    again = await bob.member.slash(thread, "table vote-stop")
+    assert again.ephemeral and "already voted" in again.response.content
+    res = await carol.member.slash(thread, "table vote-stop")
+    assert "Your vote to stop is counted." in res.response.content
+    t = text(thread, table)
+    assert "Votes to stop: 2 (majority: 2)" in t
+    assert "the game ends after this round" in t
+    assert "Bets" in t  # the round in progress is played to its end
+    await click(bob, thread, table, "Sit out")
+    await click(carol, thread, table, "Sit out")
+    summary = summaries(thread)[-1]
+    assert "Nobody played this round." in summary
+    final = next(t for t in reversed(public_texts(thread)) if "final ranking" in t)
+    assert "A majority voted to stop after 1 round(s)." in final
+    assert "The guarantee fund returns 500 to the treasury." in final
+    assert "Game over" in text(thread, table) and labels(thread, table) == []
+    bank = service(env).bank
+    for p in players:
+        assert [c.amount for c in await bank.claims(guild.id, p.id)] == [200]
+    await assert_audit_clean(env.bot.db)
+
+
+async def test_vote_between_rounds_stops_at_once(simcord_env):
+    env = simcord_env
+    _guild, thread, table, players = await open_table(
+        env, ("alice", "bob", "carol"), "auto_next=off"
+    )
+    alice, bob, carol = players
+    table.game.rig_next_deal(["2S", "3S", "4S"])
+    await click(alice, thread, table, "Start")
+    await click(bob, thread, table, "Sit out")
+    await click(carol, thread, table, "Sit out")
+    t = text(thread, table)
+    assert "Between rounds" in t and f"Next round, the bank goes to <@{bob.id}>." in t
+    assert "Next round" in labels(thread, table)
+    await click(alice, thread, table, "Vote to stop")
+    assert service(env).table_in(thread.id) is not None
+    await click(carol, thread, table, "Vote to stop")
+    assert service(env).table_in(thread.id) is None
+    final = next(t for t in reversed(public_texts(thread)) if "final ranking" in t)
+    assert "A majority voted to stop" in final
+    await assert_audit_clean(env.bot.db)
+
+
+# ------------------------------------------------------------------------------ 4. timers
+
+
+async def test_timers_sit_out_and_stand(simcord_env):
+    env = simcord_env
+    _guild, thread, table, players = await open_table(env, ("alice", "bob", "carol"))
+    alice, bob, carol = players
+    # bob 5♠ hidden, carol 6♥, the bank 4♣; bob draws 2♦; the bank's next card 3♥
+    table.game.rig_next_deal(["5S", "6H", "4C", "2D", "3H"])
+    await click(alice, thread, table, "Start")
+    await click(bob, thread, table, "Bet 25")
+    # carol never bets: when the betting time is over she sits the round out
+    assert "ends <t:" in text(thread, table)
+    await env.advance_time(61)
+    assert "sits out" in seat_line(thread, table, carol)
+    assert f"turn: <@{bob.id}>" in text(thread, table)
+    # bob draws, then neither shows nor hides: at the deadline his new card is shown and
+    # he stands
+    await click(bob, thread, table, HIT)
+    assert "2♦" in dm_texts(bob)[-1]
+    await env.advance_time(91)
+    line = seat_line(thread, table, bob)
+    assert "2♦" in line and "servi" in line
+    assert "5♠" not in text(thread, table)
+    # the bank's turn: the banker does nothing, the bank stands on its 4
+    t = text(thread, table)
+    assert "The bank plays" in t and "4♣ · **4**" in t
+    await env.advance_time(91)
+    summary = summaries(thread)[-1]
+    assert f"<@{bob.id}> 2♦ 5♠ **7** — above the bank: the bank pays the bet · **+25**" in summary
+    assert f"<@{carol.id}>" not in summary  # she sat out
+    t = text(thread, table)
+    assert "round 2" in t and f"🏦 Bank (<@{bob.id}>)" in t
+    assert "stack 225" in seat_line(thread, table, bob)
+    assert "stack 175" in seat_line(thread, table, alice)
+    await alice.member.slash(thread, "table close")
     await assert_audit_clean(env.bot.db)
