@@ -1,0 +1,247 @@
+"""End-to-end fixtures: a scan of every public message for cards shown before their reveal.
+
+The ``leak_scan`` fixture is autouse: every e2e test runs under it.
+
+How it works (and why it cannot pass silently):
+
+- ``TableService.observers`` gets ``LeakScan.observe`` in every service the test builds
+  (restarts included). At each committed outcome it takes a snapshot of the table at that
+  moment: the card codes of ``public_view()``, of the whole engine state (``to_dict()``:
+  hands, the hole card, the bank's face-down card, the rigged order...), of every seated
+  player's ``private_view()`` and of the PRIVATE/HIDDEN events. A code of the engine state
+  or of a private view that the public view does not show is *hidden* at that moment.
+- ``Tables.publish`` is wrapped on the cog instance (discord.py loads each extension as a
+  fresh module, so patching the imported class would do nothing): after each publish, the
+  table message as the channel now shows it and every new public message of the table's
+  channel (announcements, pings, hints; ephemeral messages are private and skipped) are
+  read straight from SimCord's store (no REST call) as text: content, embeds, button
+  labels. A hidden code may not appear in them, unless (for announcements) a PUBLIC event
+  of that outcome reveals it. Limit: with several decks a hidden copy of a card that is
+  also public reads the same as the public one (a renderer may repeat a public card, e.g.
+  "chooses the value of A♥"), so only codes with no public copy are checked.
+- Violations are collected and fail the test at teardown. So do: a published outcome the
+  observer never saw (the hook was lost), commits that were never checked, and a blind
+  scan (public cards were in the view but the scan never recognised a single card in the
+  channel: the card format drifted away from ``bot.ui.cards``).
+- ``tests/e2e/test_dms.py::test_leak_scan_catches_a_leaking_renderer`` proves it fails.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from bot.engine.base import Visibility
+from bot.tables import Outcome, Table, TableService
+from bot.ui.cards import card
+from bot.ui.render.common import seated_players
+
+CODE = re.compile(r"^[A2-9TJQKX][SHDC]$")
+
+
+def card_codes(value: Any) -> Iterator[str]:
+    """Every card code in a JSON-able value (dict values, lists, strings), with repeats."""
+    if isinstance(value, str):
+        if CODE.match(value):
+            yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from card_codes(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from card_codes(item)
+
+
+def message_text(message: Any) -> str:
+    """The visible text of a stored SimCord message: content, embeds, button labels."""
+    parts = [message.content or ""]
+    for embed in message.embeds or []:
+        parts += [str(embed.get("title") or ""), str(embed.get("description") or "")]
+        parts += [str((embed.get("author") or {}).get("name") or "")]
+        for f in embed.get("fields") or []:
+            parts += [str(f.get("name") or ""), str(f.get("value") or "")]
+        parts.append(str((embed.get("footer") or {}).get("text") or ""))
+
+    def labels(components: Any) -> Iterator[str]:
+        for c in components or []:
+            if isinstance(c, dict):
+                if c.get("label"):
+                    yield str(c["label"])
+                yield from labels(c.get("components"))
+
+    parts += list(labels(message.components))
+    return "\n".join(parts)
+
+
+def shown(text: str, code: str) -> int:
+    """How many times the card ``code`` appears in ``text`` as the bot writes it."""
+    return text.count(card(code))
+
+
+@dataclass
+class Snapshot:
+    """The cards of one table at one committed moment."""
+
+    table: Table
+    version: int
+    public: Counter[str]  # cards in public_view()
+    events_public: Counter[str]  # cards in the PUBLIC events of the outcome
+    hidden: Counter[str]  # engine and private cards, minus the public ones
+    codes: set[str] = field(default_factory=set)  # every card code to check
+
+
+class LeakScan:
+    """Collects snapshots at each commit, checks the channel after each publish."""
+
+    def __init__(self) -> None:
+        self.env: Any = None
+        self.pending: dict[int, tuple[Outcome, Snapshot]] = {}
+        self.latest: dict[int, Snapshot] = {}
+        self.checked: dict[int, set[tuple[int, str | None]]] = {}
+        self.violations: list[str] = []
+        self.commits = 0
+        self.checks = 0
+        self.public_cards_checked = 0  # public cards in the view at checks
+        self.recognised = 0  # card texts recognised in checked messages
+        self.cogs = 0  # Tables cogs whose publish is hooked
+
+    # ------------------------------------------------------------ observe (at commit)
+    def observe(self, table: Table, outcome: Outcome) -> None:
+        """TableService observer: snapshot the table's cards now."""
+        self.commits += 1
+        game = table.game
+        public = Counter(card_codes(game.public_view()))
+        engine = Counter(card_codes(game.to_dict()))
+        private: Counter[str] = Counter()
+        events_public: Counter[str] = Counter()
+        for event in outcome.events:
+            codes = Counter(card_codes(dict(event.data)))
+            if event.visibility is Visibility.PUBLIC:
+                events_public += codes
+            else:
+                private |= codes
+        for player in seated_players(game.public_view()):
+            private |= Counter(card_codes(game.private_view(player)))
+        hidden = (engine | private) - public
+        snap = Snapshot(
+            table, table.version, public, events_public, hidden, set(engine | private | public)
+        )
+        self.pending[id(outcome)] = (outcome, snap)
+        self.latest[table.id] = snap
+
+    # ------------------------------------------------------------ check (after publish)
+    def after_publish(self, outcome: Outcome) -> None:
+        """Called after ``Tables.publish(outcome)``: check the channel at that moment."""
+        entry = self.pending.pop(id(outcome), None)
+        if entry is None or entry[0] is not outcome:
+            self.violations.append(
+                f"table {outcome.table.id}: an outcome was published that the observer never "
+                "saw (TableService.observers not called?)"
+            )
+            return
+        self.violations.extend(self.check_snapshot(entry[1], announcements=True))
+
+    def check_snapshot(self, snap: Snapshot, *, announcements: bool) -> list[str]:
+        """Check the table message and the new public messages of the table's channel."""
+        if self.env is None:
+            return []
+        table = snap.table
+        store = self.env.backend.messages.get(table.channel_id, {})
+        seen = self.checked.setdefault(table.channel_id, set())
+        out: list[str] = []
+        self.checks += 1
+        self.public_cards_checked += sum(snap.public.values())
+        for message in sorted(store.values(), key=lambda m: m.id):
+            if message.is_ephemeral:
+                continue
+            is_table = message.id == table.message_id
+            key = (message.id, message.edited_timestamp)
+            if not is_table and key in seen:
+                continue
+            seen.add(key)
+            text = message_text(message)
+            allowed = snap.public + (
+                snap.events_public if announcements and not is_table else Counter()
+            )
+            for code in snap.codes:
+                count = shown(text, code)
+                self.recognised += count if allowed[code] else 0
+                if count and not allowed[code]:
+                    what = "table message" if is_table else "message"
+                    out.append(
+                        f"table {table.id} v{snap.version}: {card(code)} is not public yet but "
+                        f"shown {count} time(s) in a public {what} (id {message.id}); hidden "
+                        f"now: {dict(snap.hidden)}:\n{text}"
+                    )
+        return out
+
+    def check_table(self, table: Table) -> None:
+        """Check a table's channel now against its latest snapshot; raise on a leak."""
+        snap = self.latest.get(table.id)
+        assert snap is not None, f"table {table.id} was never observed"
+        problems = self.check_snapshot(snap, announcements=False)
+        if problems:
+            raise AssertionError("private cards shown publicly:\n" + "\n\n".join(problems))
+
+    def raise_if_violations(self) -> None:
+        """Fail with every problem found so far."""
+        if self.violations:
+            raise AssertionError("leak scan:\n" + "\n\n".join(self.violations))
+
+    # ------------------------------------------------------------ the end of a test
+    def finish(self) -> None:
+        """Check what no publish covered, then fail on any problem."""
+        for snap in self.latest.values():
+            self.violations.extend(self.check_snapshot(snap, announcements=False))
+        if self.commits and self.env is not None and not self.checks:
+            self.violations.append(f"{self.commits} commits observed but nothing was checked")
+        if self.public_cards_checked and not self.recognised:
+            self.violations.append(
+                f"blind scan: {self.public_cards_checked} public cards were in the views at "
+                "the checks but no card text was recognised in any message (card format?)"
+            )
+        self.raise_if_violations()
+
+
+@pytest.fixture(autouse=True)
+def leak_scan(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[LeakScan]:
+    """Scan every public message of the test for cards shown before their reveal."""
+    from bot.app import CroupierBot
+
+    scan = LeakScan()
+    init = TableService.__init__
+
+    def init_observed(self: TableService, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        self.observers.append(scan.observe)
+
+    add_cog = CroupierBot.add_cog
+
+    async def add_cog_checked(self: CroupierBot, cog: Any, /, **kwargs: Any) -> None:
+        # discord.py loads each extension as a fresh module: patch the cog instance, not
+        # the class imported here
+        publish = getattr(cog, "publish", None)
+        if publish is not None and isinstance(getattr(cog, "service", None), TableService):
+
+            async def publish_checked(outcome: Outcome, *args: Any, **kw: Any) -> None:
+                await publish(outcome, *args, **kw)
+                scan.after_publish(outcome)
+
+            cog.publish = publish_checked
+            scan.cogs += 1
+        await add_cog(self, cog, **kwargs)
+
+    monkeypatch.setattr(TableService, "__init__", init_observed)
+    monkeypatch.setattr(CroupierBot, "add_cog", add_cog_checked)
+    if "simcord_env" in request.fixturenames:
+        scan.env = request.getfixturevalue("simcord_env")  # started after the patches
+        assert scan.cogs, "the leak scan could not hook the Tables cog's publish"
+    yield scan
+    scan.finish()
