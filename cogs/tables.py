@@ -32,6 +32,8 @@ log = logging.getLogger(__name__)
 GameChoice = Literal["classic", "casino21", "pirate21", "sept_et_demi"]
 NO_PINGS = discord.AllowedMentions.none()
 TIMER_TICK = 1.0  # seconds between two looks at the timer heap
+REPAIR_EVERY = 15.0  # seconds between two retries of table messages whose edit failed
+GONE_CODES = {10003, 10008, 50001}  # Unknown Channel, Unknown Message, Missing Access
 
 
 def now() -> float:
@@ -78,6 +80,9 @@ class Tables(commands.Cog):
         bot.services["tables"] = self.service
         self._dm_warned: set[tuple[int, int]] = set()  # (table, user) told to use /hand
         self._restored = False
+        # tables whose last render failed (5xx, 429...): re-rendered by the repair pass
+        self._dirty: dict[int, Table] = {}
+        self._last_repair = 0.0
 
     async def cog_load(self) -> None:
         """Register the persistent buttons, reload open tables, start the timer task."""
@@ -130,6 +135,83 @@ class Tables(commands.Cog):
         embed, view = self.render(table, note)
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         await channel.get_partial_message(table.message_id).edit(embed=embed, view=view)
+
+    # ================================================================ outages and lost tables
+
+    @staticmethod
+    def is_gone(exc: discord.HTTPException) -> bool:
+        """The table's thread or message no longer exists, or the bot lost access to it."""
+        return isinstance(exc, (discord.NotFound, discord.Forbidden)) or exc.code in GONE_CODES
+
+    async def refresh(self, table: Table, note: str | None = None) -> bool:
+        """Edit the table message to the committed state; True when it shows it.
+
+        The state is already committed, so a failure never undoes anything: a table whose
+        thread or message is gone (404) or out of reach (403) is closed with refunds; any
+        other failure (5xx, 429 after discord.py's retries) leaves the table dirty for the
+        repair pass in the timer loop."""
+        try:
+            await self.edit_table_message(table, note)
+        except discord.HTTPException as exc:
+            self._dirty.pop(table.id, None)
+            if self.is_gone(exc):
+                log.warning("table %s: its message is gone (%s): closing it", table.id, exc)
+                if table.is_open:
+                    await self.close_gone(table)
+                return False
+            log.warning("table %s: the message edit failed (%s): retried later", table.id, exc)
+            self._dirty[table.id] = table
+            return False
+        self._dirty.pop(table.id, None)
+        return True
+
+    async def close_gone(self, table: Table) -> None:
+        """Close a table whose thread or message disappeared: the unfinished round's bets
+        are refunded, the stacks become claims, and the bank channel gets an entry."""
+        try:
+            outcome = await self.service.close_table(table.id, None, "gone")
+        except TableError:
+            return  # closed meanwhile
+        except Exception:
+            log.exception("could not close the lost table %s", table.id)
+            return
+        await self.deliver_private(outcome, None, None)
+        from bot.i18n import t
+
+        text = t(
+            "table.gone",
+            table.settings.locale,
+            game=t(f"game.{table.game_key}", table.settings.locale),
+            id=table.id,
+        )
+        await self.bank_channel_entry(table.guild_id, text, outcome)
+
+    async def bank_channel_entry(self, guild_id: int, text: str, outcome: Outcome) -> None:
+        """Write an entry in the guild's bank channel (cogs/bank.py's BankChannel service,
+        ``bot.services["bank_channel"]``); only logged when there is none."""
+        channel = self.bot.services.get("bank_channel")
+        if channel is None:
+            log.info("no bank channel service: %s", text)
+            return
+        try:
+            await channel.announce(guild_id, text)
+        except Exception:  # an announcement never breaks a table
+            log.exception("bank channel entry failed")
+
+    async def repair(self) -> None:
+        """Re-render every table whose last render failed (called by the timer loop)."""
+        for table in list(self._dirty.values()):
+            await self.refresh(table)  # the live object: it holds the latest committed state
+
+    async def reply(self, interaction: discord.Interaction, text: str) -> None:
+        """An ephemeral answer that never raises (the action is already committed)."""
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not answer interaction %s", interaction.id, exc_info=True)
 
     # ================================================================ the path of a move
 
@@ -190,21 +272,20 @@ class Tables(commands.Cog):
     ) -> None:
         """After a commit: the table message, the interaction's answer, DMs, summaries."""
         table = outcome.table
-        embed, view = self.render(table)
+        shown = False
         if interaction is not None and from_table_message and not interaction.response.is_done():
-            await interaction.response.edit_message(embed=embed, view=view)
-        else:
-            if table.message_id is not None:
-                try:
-                    channel = self.bot.get_partial_messageable(
-                        table.channel_id, guild_id=table.guild_id
-                    )
-                    await channel.get_partial_message(table.message_id).edit(embed=embed, view=view)
-                except discord.HTTPException:
-                    log.warning("could not edit the message of table %s", table.id, exc_info=True)
+            embed, view = self.render(table)
+            try:
+                await interaction.response.edit_message(embed=embed, view=view)
+                shown = True
+                self._dirty.pop(table.id, None)
+            except discord.HTTPException:  # committed anyway: edit by REST or repair later
+                log.warning("table %s: the interaction edit failed", table.id, exc_info=True)
+        if not shown:
+            shown = await self.refresh(table)
             if interaction is not None and not interaction.response.is_done():
-                text = self.bot_t("move.done." + (move or "ok"), locale, fallback="move.done.ok")
-                await interaction.response.send_message(text, ephemeral=True)
+                key = "move.done." + (move or "ok") if shown else "move.done.render_later"
+                await self.reply(interaction, self.bot_t(key, locale, fallback="move.done.ok"))
         await self.deliver_private(outcome, interaction, locale)
         await self.announce(outcome, actor=interaction.user.id if interaction else None)
         bank_channel = self.bot.services.get("bank_channel")
@@ -257,8 +338,11 @@ class Tables(commands.Cog):
         except discord.HTTPException:
             pass
         if interaction is not None:
-            await interaction.followup.send(text, ephemeral=True)
-            return
+            try:
+                await interaction.followup.send(text, ephemeral=True)
+                return
+            except discord.HTTPException:
+                log.warning("could not send private cards to %s in table %s", player, table.id)
         if (table.id, player) in self._dm_warned:
             return
         self._dm_warned.add((table.id, player))
@@ -394,6 +478,12 @@ class Tables(commands.Cog):
         A short fixed tick over an in-memory heap costs nothing when no timer is due, and a
         discord.ext.tasks loop is what SimCord's virtual clock drives in tests."""
         service = self.service
+        if self._dirty and now() - self._last_repair >= REPAIR_EVERY:
+            self._last_repair = now()
+            try:
+                await self.repair()
+            except Exception:
+                log.exception("the repair pass failed")
         due = service.next_due()
         if due is None or due > now():
             return
@@ -413,15 +503,29 @@ class Tables(commands.Cog):
         if self._restored:
             return
         self._restored = True
-        for table in self.service.open_tables():
-            if table.message_id is None:
-                continue
-            try:
-                from bot.i18n import t
+        from bot.i18n import t
 
-                await self.edit_table_message(table, note=t("table.back", table.settings.locale))
-            except discord.HTTPException:
-                log.warning("could not re-render table %s", table.id, exc_info=True)
+        for table in self.service.open_tables():
+            try:
+                if table.message_id is None:  # stopped between the commit and the message
+                    await self.post_table_message(table)
+                else:
+                    await self.refresh(table, note=t("table.back", table.settings.locale))
+            except Exception:
+                log.exception("could not restore table %s", table.id)
+
+    async def post_table_message(self, table: Table) -> None:
+        """Post the table message of a table that has none (closing it if its thread is
+        gone)."""
+        embed, view = self.render(table)
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        try:
+            message = await channel.send(embed=embed, view=view)
+        except discord.HTTPException as exc:
+            if self.is_gone(exc):
+                await self.close_gone(table)
+            return
+        await self.service.set_message(table, message.id)
 
     # ================================================================ /table
 

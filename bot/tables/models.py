@@ -101,6 +101,10 @@ class Table:
     state_json: str = ""  # the committed snapshot: restores the game after a refused write
     deadline_key: str | None = None  # which turn the running deadline belongs to
     deadline_due: float | None = None
+    # the game's round number and the table version that started it: a button rendered
+    # before that version belongs to a round already over (refused, nothing done)
+    round_no: int | None = None
+    round_version: int = 0
 
     @property
     def is_open(self) -> bool:
@@ -113,6 +117,8 @@ class Table:
             "last_acted": {str(k): v for k, v in self.last_acted.items()},
             "deadline_key": self.deadline_key,
             "deadline_due": self.deadline_due,
+            "round_no": self.round_no,
+            "round_version": self.round_version,
         }
 
 

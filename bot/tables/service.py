@@ -75,6 +75,7 @@ class TableService:
         spec = GAMES[row["game"]]
         state = json.loads(row["state"])
         service = state.get("service", {})
+        game = spec.load(state["game"], self.entropy)
         return Table(
             id=row["id"],
             guild_id=row["guild_id"],
@@ -84,13 +85,15 @@ class TableService:
             game_key=row["game"],
             host_id=row["host_id"],
             settings=TableSettings.from_dict(json.loads(row["settings"])),
-            game=spec.load(state["game"], self.entropy),
+            game=game,
             version=row["version"],
             status=row["status"],
             last_acted={int(k): v for k, v in service.get("last_acted", {}).items()},
             state_json=row["state"],
             deadline_key=service.get("deadline_key"),
             deadline_due=service.get("deadline_due"),
+            round_no=service.get("round_no", getattr(game, "round", None)),
+            round_version=service.get("round_version", 0),
         )
 
     def _remember(self, table: Table) -> None:
@@ -346,6 +349,8 @@ class TableService:
             and seen_version < table.last_acted.get(user_id, -1)
         ):
             raise StaleAction()
+        if seen_version is not None and seen_version < table.round_version:
+            raise TableError("round_over")  # a button of a round already settled
         spec = GAMES[table.game_key]
         events = table.game.apply(action)  # IllegalAction: nothing changed
         outcome = Outcome(table, list(events))
@@ -394,9 +399,10 @@ class TableService:
         if table.state_json:
             state = json.loads(table.state_json)
             table.game = GAMES[table.game_key].load(state["game"], self.entropy)
-            table.last_acted = {
-                int(k): v for k, v in state.get("service", {}).get("last_acted", {}).items()
-            }
+            service = state.get("service", {})
+            table.last_acted = {int(k): v for k, v in service.get("last_acted", {}).items()}
+            table.round_no = service.get("round_no", table.round_no)
+            table.round_version = service.get("round_version", table.round_version)
 
     async def _seen(self, interaction_id: int) -> bool:
         row = await self.db.fetchone(
@@ -467,6 +473,11 @@ class TableService:
                 f"table:{table.id}:v{new_version}",
                 actor=user_id,
             )
+        round_no = getattr(table.game, "round", None)
+        if round_no != table.round_no:
+            table.round_no, table.round_version = round_no, new_version
+        # the deadline fields are part of the snapshot: compute them before writing it
+        timers = [] if closing else self._timers_for(table, now, new_version)
         state_json = json.dumps(
             {"game": table.game.to_dict(), "service": table.service_state()},
             separators=(",", ":"),
@@ -502,7 +513,6 @@ class TableService:
                 ),
             )
         ).close()
-        timers = [] if closing else self._timers_for(table, now, new_version)
         await (
             await conn.execute("DELETE FROM table_timers WHERE table_id = ?", (table.id,))
         ).close()

@@ -1,0 +1,74 @@
+"""Helpers for the crash/restart/outage tests: buttons by move, fresh renders, restarts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.app import create_bot
+from bot.engine.shuffle import seeded_entropy
+from bot.tables import Table
+
+
+def move_buttons(message: discord.Message) -> dict[str, str]:
+    """custom_id by ``move`` (``move:arg`` for buttons with an argument) on a message."""
+    out: dict[str, str] = {}
+    for row in message.components:
+        for child in getattr(row, "children", [row]):
+            cid = getattr(child, "custom_id", None) or ""
+            parts = cid.split(":")
+            if len(parts) >= 4 and parts[0] == "cr":
+                key = parts[3] if len(parts) == 4 else f"{parts[3]}:{parts[4]}"
+                out[key] = cid
+    return out
+
+
+async def click_move(member: Any, message: discord.Message, move: str) -> Any:
+    """Click the button of ``move`` (``"bet:10"``, ``"ace:11"``...) on a table message."""
+    buttons = move_buttons(message)
+    assert move in buttons, f"no {move!r} button; buttons: {sorted(buttons)}"
+    return await member.click(message, custom_id=buttons[move])
+
+
+def fresh_render(env: Any, table: Table) -> tuple[dict[str, Any], list[str]]:
+    """The embed dict and button custom_ids a fresh render of the committed state gives."""
+    cog = env.bot.get_cog("Tables")
+    embed, view = cog.render(table)
+    ids = [] if view is None else [i.custom_id for i in view.children]  # type: ignore[attr-defined]
+    return embed.to_dict(), ids
+
+
+def shown(message: discord.Message) -> tuple[dict[str, Any], list[str]]:
+    """What a table message shows: its embed dict and its button custom_ids."""
+    embed = message.embeds[0].to_dict() if message.embeds else {}
+    ids = [
+        getattr(c, "custom_id", None) or ""
+        for row in message.components
+        for c in getattr(row, "children", [row])
+    ]
+    return embed, ids
+
+
+async def restart(env: Any, db_path: str, label: str = "e2e") -> None:
+    """A new bot process on the same database (the virtual Discord stays)."""
+    await env.restart_bot(create_bot(database_path=db_path, entropy=seeded_entropy(label)))
+
+
+def stacks(table: Table) -> dict[int, int]:
+    """Each seated player's stack as the game's public view shows it (money games)."""
+    view = table.game.public_view()
+    out: dict[int, int] = {}
+    for key in ("seats", "players"):
+        for seat in view.get(key) or []:
+            if isinstance(seat, dict) and isinstance(seat.get("stack"), int):
+                pid = seat.get("player", seat.get("id"))
+                if isinstance(pid, int):
+                    out[pid] = seat["stack"]
+    return out
+
+
+async def escrow_seats(bank: Any, table: Table) -> dict[int, int]:
+    """The bank's seat escrows of a table, by player (zero seats left out)."""
+    escrow = await bank.table_escrow(table.guild_id, table.id)
+    return {int(k.split(":", 1)[1]): v for k, v in escrow.items() if k.startswith("seat:") and v}
