@@ -149,7 +149,7 @@ class TableService:
                 options[key] = coerce(value, defaults[key])
             else:
                 raise InvalidOptions(
-                    "unknown_option", option=key, choices=sorted([*defaults, *TableSettings.NAMES])
+                    "unknown_option", option=key, choices=sorted({*defaults, *TableSettings.NAMES})
                 )
         settings = TableSettings(locale=locale, name=name, **settings_values).validate()
         spec.build(0, options, secure_entropy)  # validates the engine options

@@ -31,6 +31,9 @@ def refusal_text(exc: BaseException, locale: str | None) -> str | None:
         params = _params(dict(exc.params))
         if has(key):
             return t(key, locale, **params)
+        if exc.code.endswith("_out_of_range") and {"min", "max", "value"} <= params.keys():
+            params.setdefault("option", exc.code.removesuffix("_out_of_range"))
+            return t("options.out_of_range", locale, **params)
         detail = ", ".join(f"{k}={v}" for k, v in params.items())
         return t("options.generic", locale, code=exc.code, detail=detail)
     if isinstance(exc, BankError):
