@@ -12,6 +12,8 @@ import asyncio
 import heapq
 import json
 import logging
+import sqlite3
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
@@ -19,6 +21,7 @@ from typing import Any
 import aiosqlite
 
 from bot.bank import Bank
+from bot.bank.service import run_sync
 from bot.db import Database
 from bot.engine.base import Action, ActionKind, Event, IllegalAction, InvalidOptions, Phase
 from bot.engine.shuffle import Entropy, secure_entropy
@@ -30,6 +33,50 @@ from .models import Outcome, Table, TableSettings
 log = logging.getLogger(__name__)
 
 DEFAULT_STARTING_BALANCE = 1000
+RECENT_INTERACTIONS = 4096  # interaction ids remembered in memory (replays are seconds apart)
+DISCORD_EPOCH_MS = 1420070400000  # a snowflake's timestamp counts from here
+CLOCK_SKEW_MS = 60_000  # margin between Discord's clock and ours
+
+
+def _write_move(
+    c: sqlite3.Connection,
+    table_id: int,
+    new_version: int,
+    state_json: str,
+    now: float,
+    closing: bool,
+    user_id: int | None,
+    interaction_id: int | None,
+    action_json: str,
+    timers: list[tuple[str, float]],
+) -> None:
+    """The snapshot, the action row and the timers of one move (on the database thread)."""
+    cur = c.execute(
+        "UPDATE tables SET state = ?, version = ?, updated_at = ?, status = ?,"
+        " closed_at = ? WHERE id = ? AND version = ?",
+        (
+            state_json,
+            new_version,
+            now,
+            "closed" if closing else "open",
+            now if closing else None,
+            table_id,
+            new_version - 1,
+        ),
+    )
+    if cur.rowcount != 1:
+        raise RuntimeError(f"table {table_id} changed under the lock")
+    c.execute(
+        "INSERT INTO table_actions (table_id, version, user_id, interaction_id, action, at)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (table_id, new_version, user_id, interaction_id, action_json, now),
+    )
+    c.execute("DELETE FROM table_timers WHERE table_id = ?", (table_id,))
+    if timers:
+        c.executemany(
+            "INSERT INTO table_timers (table_id, kind, due, version) VALUES (?, ?, ?, ?)",
+            [(table_id, kind, due, new_version) for kind, due in timers],
+        )
 
 
 class TableService:
@@ -55,6 +102,11 @@ class TableService:
         self._timers: list[tuple[float, int, str, int]] = []  # (due, table, kind, version)
         self.timers_changed = asyncio.Event()
         self._guilds_ready: set[int] = set()
+        # Interactions applied by this process, newest last: a replay is answered from
+        # memory; interactions older than the process are looked up in table_actions, and
+        # the UNIQUE interaction_id constraint stays the last word (no SELECT per move).
+        self._recent: OrderedDict[int, None] = OrderedDict()
+        self._started_ms = int(clock() * 1000)
         # called with (table, outcome) after each commit (tests watch every state with it)
         self.observers: list[Callable[[Table, Outcome], None]] = []
 
@@ -357,9 +409,17 @@ class TableService:
         try:
             self._follow_up(table, spec, outcome)
             await self._commit(table, outcome, user_id, interaction_id, action)
+        except sqlite3.IntegrityError as exc:
+            self._restore(table)
+            if interaction_id is None or "interaction_id" not in str(exc):
+                raise
+            self._note_interaction(interaction_id)
+            return Outcome(table, [], replayed=True)  # seen before (a restart in between)
         except BaseException:
             self._restore(table)
             raise
+        if interaction_id is not None:
+            self._note_interaction(interaction_id)
         return outcome
 
     def _follow_up(self, table: Table, spec: GameSpec, outcome: Outcome) -> None:
@@ -404,7 +464,16 @@ class TableService:
             table.round_no = service.get("round_no", table.round_no)
             table.round_version = service.get("round_version", table.round_version)
 
+    def _note_interaction(self, interaction_id: int) -> None:
+        self._recent[interaction_id] = None
+        if len(self._recent) > RECENT_INTERACTIONS:
+            self._recent.popitem(last=False)
+
     async def _seen(self, interaction_id: int) -> bool:
+        if interaction_id in self._recent:
+            return True
+        if (interaction_id >> 22) + DISCORD_EPOCH_MS >= self._started_ms - CLOCK_SKEW_MS:
+            return False  # created after this process started: it would be in memory
         row = await self.db.fetchone(
             "SELECT 1 FROM table_actions WHERE interaction_id = ?", (interaction_id,)
         )
@@ -477,50 +546,29 @@ class TableService:
         if round_no != table.round_no:
             table.round_no, table.round_version = round_no, new_version
         # the deadline fields are part of the snapshot: compute them before writing it
+        deadline = (table.deadline_key, table.deadline_due)
         timers = [] if closing else self._timers_for(table, now, new_version)
         state_json = json.dumps(
             {"game": table.game.to_dict(), "service": table.service_state()},
             separators=(",", ":"),
         )
-        cur = await conn.execute(
-            "UPDATE tables SET state = ?, version = ?, updated_at = ?, status = ?,"
-            " closed_at = ? WHERE id = ? AND version = ?",
-            (
-                state_json,
-                new_version,
-                now,
-                "closed" if closing else "open",
-                now if closing else None,
+        try:  # one hop to the database thread for the four statements
+            await run_sync(
+                conn,
+                _write_move,
                 table.id,
-                new_version - 1,
-            ),
-        )
-        if cur.rowcount != 1:
-            await cur.close()
-            raise RuntimeError(f"table {table.id} changed under the lock")
-        await cur.close()
-        await (
-            await conn.execute(
-                "INSERT INTO table_actions (table_id, version, user_id, interaction_id, action, at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (
-                    table.id,
-                    new_version,
-                    user_id,
-                    interaction_id,
-                    json.dumps(action.to_dict(), separators=(",", ":")),
-                    now,
-                ),
+                new_version,
+                state_json,
+                now,
+                closing,
+                user_id,
+                interaction_id,
+                json.dumps(action.to_dict(), separators=(",", ":")),
+                timers,
             )
-        ).close()
-        await (
-            await conn.execute("DELETE FROM table_timers WHERE table_id = ?", (table.id,))
-        ).close()
-        if timers:
-            await conn.executemany(
-                "INSERT INTO table_timers (table_id, kind, due, version) VALUES (?, ?, ?, ?)",
-                [(table.id, kind, due, new_version) for kind, due in timers],
-            )
+        except BaseException:
+            table.deadline_key, table.deadline_due = deadline
+            raise
         table.state_json = state_json
         for kind, due in timers:
             heapq.heappush(self._timers, (due, table.id, kind, new_version))
