@@ -76,7 +76,19 @@ class Card:
 
     @classmethod
     def parse(cls, code: str) -> Card:
-        """Build a card from its code (``AS``) or its label (``10H``, ``A♠``)."""
+        """Build a card from its code (``AS``) or its label (``10H``, ``A♠``).
+
+        Cards are immutable, so one instance per code is shared (restored snapshots hold
+        whole shoes: this keeps them to a pointer per card)."""
+        card = _PARSED.get(code)
+        if card is None:
+            card = cls._parse(code)
+            if len(_PARSED) < _PARSED_MAX:
+                _PARSED[code] = card
+        return card
+
+    @classmethod
+    def _parse(cls, code: str) -> Card:
         text = code.strip().upper().replace("10", "T")
         for suit in Suit:
             text = text.replace(suit.symbol, suit.value)
@@ -88,6 +100,10 @@ class Card:
         if self.rank is Rank.JOKER:
             return "🃏"
         return f"{self.rank.label}{self.suit.symbol}"
+
+
+_PARSED: dict[str, Card] = {}  # code -> the shared Card (codes and labels as typed)
+_PARSED_MAX = 4096
 
 
 def pack52() -> list[Card]:
