@@ -79,6 +79,7 @@ DELEGATED: dict[str, Callable[[list[str]], int]] = {
     "simulate": _delegate("bot.engine.simulate"),
     "audit": _delegate("bot.bank.audit"),
     "verify": _delegate("bot.engine.verify"),
+    "bench": _delegate("bot.bench"),
     "sandbox": _delegate("bot.sandbox"),
 }
 

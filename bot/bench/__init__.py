@@ -1,0 +1,41 @@
+"""Benchmarks of the bot's real costs: ``python -m bot bench [name] [options]``.
+
+Benchmarks print numbers; they are not timed tests. Results and commands live in
+docs/BENCHMARKS.md.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+BENCHES = {
+    "discord": ("bot.bench.discord_calls", "REST calls per move / round on SimCord"),
+    "latency": ("bot.bench.latency", "interaction -> response time with 1..1000 tables"),
+    "memory": ("bot.bench.memory", "memory per open table (tracemalloc, RSS)"),
+    "startup": ("bot.bench.memory", "reload + re-render N open tables"),
+    "engine": ("bot.bench.engine", "simulated rounds per second per game"),
+    "bank": ("bot.bank.bench", "bank postings vs raw sqlite3"),
+}
+
+
+def main(argv: list[str]) -> int:
+    """``bench [name] [options]``; no name runs them all with their defaults."""
+    args = list(argv)
+    if args and args[0] in ("-h", "--help"):
+        print("usage: python -m bot bench [name] [options]   (name --help for options)")
+        for name, (_module, text) in BENCHES.items():
+            print(f"  {name:<8} {text}")
+        return 0
+    if args and args[0] not in BENCHES:
+        print(f"unknown benchmark {args[0]!r}; choose from {', '.join(BENCHES)}", file=sys.stderr)
+        return 2
+    names = [args.pop(0)] if args else list(BENCHES)
+    for name in names:
+        module = importlib.import_module(BENCHES[name][0])
+        fn = getattr(module, f"main_{name}", None) or module.main
+        code = fn(args)
+        if code:
+            return int(code)
+        print()
+    return 0

@@ -1,0 +1,94 @@
+"""Simulated rounds per second per game, from each game's own simulator.
+
+- classic: ``simulate_classic`` (the lean Monte Carlo loop, one seat, basic strategy, 6
+  decks) and, for comparison with the others, the real ``ClassicGame`` driven through
+  ``apply`` by the bench strategy with 3 seats;
+- casino21, sept_et_demi: their simulators through the real engine, 3 seats;
+- pirate21: whole games of 3 players; rounds/s = games x rounds per game / seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+GAMES = ("classic", "classic-engine", "casino21", "pirate21", "sept_et_demi")
+
+
+def classic_engine(rounds: int, players: int = 3) -> float:
+    """Rounds per second of ClassicGame through ``apply`` (bench strategy, 3 seats)."""
+    from bot.engine.base import Action, ActionKind
+    from bot.engine.classic import ClassicGame, ClassicOptions
+    from bot.engine.shuffle import seeded_entropy
+    from bot.tables.moves import build_action
+
+    from .drive import Player, seated
+
+    game = ClassicGame(ClassicOptions(), host=1, entropy=seeded_entropy("bench-engine"))
+    for p in range(1, players + 1):
+        game.apply(Action(ActionKind.JOIN, p, amount=10**9))
+    game.apply(Action(ActionKind.START, 1))
+    strategy = Player()
+    done = 0
+    began = time.perf_counter()
+    while done < rounds:
+        move = strategy.next_move(game, seated(game))
+        if move is None:
+            game.apply(Action(ActionKind.START, 1))
+            continue
+        player, name, arg = move
+        events = game.apply(build_action(name, player, arg))
+        done += any(e.kind == "round_settled" for e in events)
+    return rounds / (time.perf_counter() - began)
+
+
+def measure(game: str, rounds: int) -> dict[str, Any]:
+    """Rounds per second of one game."""
+    if game == "classic":
+        from dataclasses import replace
+
+        from bot.engine.classic import ClassicOptions
+        from bot.engine.simulate import simulate_classic
+
+        opts = replace(ClassicOptions(), decks=6)
+        r = simulate_classic(rounds=rounds, seed="0", decks=6, strategy="basic", opts=opts)
+        return {"rounds": rounds, "rounds/s": r["rounds_per_second"], "how": "1 seat, fast loop"}
+    if game == "classic-engine":
+        n = max(1, rounds // 10)  # the real engine is ~20x slower than the fast loop
+        return {"rounds": n, "rounds/s": classic_engine(n), "how": "3 seats, apply()"}
+    if game == "casino21":
+        from bot.engine.casino21 import simulate_casino21
+
+        r = simulate_casino21(rounds, 0, 3)
+        return {"rounds": rounds, "rounds/s": r["rounds_per_sec"], "how": "3 seats, apply()"}
+    if game == "sept_et_demi":
+        from bot.engine.sept_et_demi import simulate_sept_et_demi
+
+        r = simulate_sept_et_demi(rounds, 0, 3)
+        return {"rounds": rounds, "rounds/s": r["rounds_per_sec"], "how": "3 seats, apply()"}
+    from bot.engine.pirate21 import simulate_pirate21
+
+    games = max(1, rounds // 6)
+    r = simulate_pirate21(games, 0, 3)
+    per_game = r["rounds_per_game"]
+    return {
+        "rounds": int(games * per_game),
+        "rounds/s": games * per_game / r["seconds"],
+        "how": f"3 players, {games} whole games",
+    }
+
+
+def main(argv: list[str]) -> int:
+    """``bench engine [--rounds N] [--games ...]``."""
+    ap = argparse.ArgumentParser(prog="python -m bot bench engine")
+    ap.add_argument("--rounds", type=int, default=20_000)
+    ap.add_argument("--games", default=",".join(GAMES))
+    args = ap.parse_args(argv)
+    print("engine bench: simulated rounds per second (one core)")
+    print("| game | how | rounds | rounds/s |")
+    print("|---|---|--:|--:|")
+    for game in args.games.split(","):
+        r = measure(game, args.rounds)
+        print(f"| {game} | {r['how']} | {r['rounds']} | {r['rounds/s']:.0f} |", flush=True)
+    return 0

@@ -1,0 +1,225 @@
+"""The bot's own path without Discord: the real Tables cog, TableService, Bank and SQLite
+file, with a stubbed transport.
+
+Interactions are small fakes carrying what the cog reads (id, user, message, locale). The
+stubbed transport builds the same payload discord.py would send (``Embed.to_dict()`` and
+``View.to_components()``) and stops there: no HTTP, no gateway, no discord.py dispatch.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from pathlib import Path
+from typing import Any
+
+import discord
+
+from bot.bank import Bank
+from bot.db import Database, migrate
+from bot.engine.base import ActionKind
+from bot.engine.shuffle import seeded_entropy
+
+GUILD = 1
+_ids = itertools.count(10**15)
+
+
+def payload(embed: Any = None, view: Any = None, content: str | None = None) -> dict[str, Any]:
+    """What discord.py serialises before an HTTP call (the work the transport would do)."""
+    out: dict[str, Any] = {}
+    if content is not None:
+        out["content"] = content
+    if embed is not None:
+        out["embeds"] = [embed.to_dict()]
+    if view is not None:
+        out["components"] = view.to_components()
+    return out
+
+
+class Transport:
+    """Counts the calls the cog makes and when the interaction response was sent."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.bytes = 0
+
+    def send(self, **kwargs: Any) -> None:
+        import json
+
+        self.calls += 1
+        body = payload(kwargs.get("embed"), kwargs.get("view"), kwargs.get("content"))
+        self.bytes += len(json.dumps(body))
+
+
+class _Message:
+    def __init__(self, transport: Transport, message_id: int) -> None:
+        self.id = message_id
+        self.transport = transport
+
+    async def edit(self, **kwargs: Any) -> None:
+        self.transport.send(**kwargs)
+
+
+class _Channel:
+    def __init__(self, transport: Transport, channel_id: int) -> None:
+        self.id = channel_id
+        self.transport = transport
+
+    def get_partial_message(self, message_id: int) -> _Message:
+        return _Message(self.transport, message_id)
+
+    async def send(self, content: str | None = None, **kwargs: Any) -> _Message:
+        self.transport.send(content=content, **kwargs)
+        return _Message(self.transport, next(_ids))
+
+
+class _User:
+    def __init__(self, transport: Transport, user_id: int) -> None:
+        self.id = user_id
+        self.transport = transport
+
+    async def send(self, content: str | None = None, **kwargs: Any) -> None:
+        self.transport.send(content=content, **kwargs)
+
+
+class StubBot:
+    """What the Tables cog uses of the bot."""
+
+    def __init__(self, db: Database, transport: Transport) -> None:
+        self.db = db
+        self.entropy = seeded_entropy("bench")
+        self.services: dict[str, Any] = {}
+        self.transport = transport
+
+    async def locale_for(self, interaction: Any) -> str:
+        return "en"
+
+    def get_partial_messageable(self, channel_id: int, **_: Any) -> _Channel:
+        return _Channel(self.transport, channel_id)
+
+    def get_user(self, user_id: int) -> _User:
+        return _User(self.transport, user_id)
+
+    async def fetch_user(self, user_id: int) -> _User:
+        return _User(self.transport, user_id)
+
+    async def create_dm(self, user: Any) -> _User:
+        return _User(self.transport, user.id)
+
+    def add_dynamic_items(self, *items: Any) -> None:
+        pass
+
+
+class _Response:
+    def __init__(self, interaction: Interaction) -> None:
+        self.interaction = interaction
+        self.done = False
+
+    def is_done(self) -> bool:
+        return self.done
+
+    def _sent(self, **kwargs: Any) -> None:
+        self.interaction.transport.send(**kwargs)
+        self.done = True
+        self.interaction.responded_at = time.perf_counter()
+
+    async def edit_message(self, **kwargs: Any) -> None:
+        self._sent(**kwargs)
+
+    async def send_message(self, content: str | None = None, **kwargs: Any) -> None:
+        self._sent(content=content, **kwargs)
+
+    async def send_modal(self, modal: Any) -> None:
+        self._sent()
+
+    async def defer(self, **kwargs: Any) -> None:
+        self._sent()
+
+
+class _Followup:
+    def __init__(self, interaction: Interaction) -> None:
+        self.interaction = interaction
+
+    async def send(self, content: str | None = None, **kwargs: Any) -> None:
+        self.interaction.transport.send(content=content, **kwargs)
+
+
+class _Obj:
+    def __init__(self, id: int) -> None:
+        self.id = id
+
+
+def snowflake() -> int:
+    """A unique id shaped like Discord's (its timestamp is now, as an interaction's)."""
+    return discord.utils.time_snowflake(discord.utils.utcnow()) + next(_ids) % (1 << 22)
+
+
+class Interaction:
+    """A button click (or slash command) as the cog sees it."""
+
+    def __init__(self, transport: Transport, user_id: int, message_id: int | None) -> None:
+        self.id = snowflake()
+        self.transport = transport
+        self.user = _Obj(user_id)
+        self.message = None if message_id is None else _Obj(message_id)
+        self.channel_id = None
+        self.locale = "en-US"
+        self.response = _Response(self)
+        self.followup = _Followup(self)
+        self.responded_at: float | None = None
+
+
+async def world(path: Path) -> tuple[Database, Any, Transport]:
+    """A migrated database, the real Tables cog on a stub bot, and its transport."""
+    from cogs.tables import Tables
+
+    db = await Database.open(path)
+    await migrate(db)
+    transport = Transport()
+    cog = Tables(StubBot(db, transport))  # type: ignore[arg-type]
+    return db, cog, transport
+
+
+async def open_tables(
+    cog: Any, count: int, game: str, players: int, *, start: bool = True, first_channel: int = 1
+) -> list[Any]:
+    """Open ``count`` tables of ``game`` with ``players`` players each (rich enough to play
+    for a long time), give each a table message, and start them."""
+    service = cog.service
+    bank: Bank = service.bank
+    await service.ensure_guild(GUILD)
+    tables = []
+    user = itertools.count(1000)
+    for n in range(count):
+        ids = [next(user) for _ in range(players)]
+        if GAMES_RICH.get(game):
+            for pid in ids:
+                await bank.mint(GUILD, 10**7, user_id=pid)
+        settings, options = service.parse(game, None, locale="en", name=f"bench {n}")
+        outcome = await service.open_table(
+            guild_id=GUILD,
+            channel_id=first_channel + n,
+            parent_id=None,
+            game_key=game,
+            host_id=ids[0],
+            settings=settings,
+            options=options,
+            buy_in=GAMES_RICH.get(game),
+        )
+        table = outcome.table
+        for pid in ids[1:]:
+            await service.join(table.id, pid, GAMES_RICH.get(game))
+        await service.set_message(table, next(_ids))
+        if start and ActionKind.START in table.game.legal_actions(table.game.host):
+            await service.act(table.id, table.game.host, _start(table.game.host))
+        tables.append(table)
+    return tables
+
+
+GAMES_RICH: dict[str, int | None] = {"classic": 10**6, "casino21": None, "pirate21": None}
+
+
+def _start(host: int) -> Any:
+    from bot.engine.base import Action
+
+    return Action(ActionKind.START, host)
