@@ -147,9 +147,12 @@ class BankChannel:
             return False
         channel = self.bot.get_partial_messageable(prefs.bank_channel_id, guild_id=guild_id)
         try:
-            await channel.send(
-                content=text[:2000] if text else None, embed=embed, allowed_mentions=NO_PINGS
-            )
+            kwargs: dict[str, Any] = {"allowed_mentions": NO_PINGS}
+            if text:
+                kwargs["content"] = text[:2000]
+            if embed is not None:
+                kwargs["embed"] = embed
+            await channel.send(**kwargs)
         except discord.HTTPException:
             log.warning("could not post in the bank channel of guild %s", guild_id, exc_info=True)
             return False
@@ -273,13 +276,13 @@ class BankCog(commands.Cog, name="Bank"):
 
     # ================================================================ /bank
 
-    bank = app_commands.Group(
+    bank_group = app_commands.Group(
         name=_("bank", "name.bank"),
         description=_("The casino bank", "cmd.bank.description"),
         guild_only=True,
     )
 
-    @bank.command(
+    @bank_group.command(
         name=_("balance", "name.balance"),
         description=_("Your balance, or a member's", "cmd.bank_balance.description"),
     )
@@ -335,7 +338,7 @@ class BankCog(commands.Cog, name="Bank"):
             )
         await self.reply(interaction, "\n".join(lines))
 
-    @bank.command(
+    @bank_group.command(
         name=_("claim", "name.claim"),
         description=_("Collect your winnings waiting at the bank", "cmd.bank_claim.description"),
     )
@@ -362,7 +365,7 @@ class BankCog(commands.Cog, name="Bank"):
             public = self.receipt_embed(receipt, gl, cur, title_key="bank.receipt.title")
             await self.channel.announce(guild_id, text, embed=public)
 
-    @bank.command(
+    @bank_group.command(
         name=_("history", "name.history"),
         description=_("Your latest bank movements", "cmd.bank_history.description"),
     )
@@ -401,7 +404,7 @@ class BankCog(commands.Cog, name="Bank"):
             embed.set_footer(text=t("bank.history.more", loc, next=page + 1))
         await self.reply(interaction, embed=embed)
 
-    @bank.command(
+    @bank_group.command(
         name=_("top", "name.top"), description=_("The richest players", "cmd.bank_top.description")
     )
     @answers_refusals
@@ -423,7 +426,7 @@ class BankCog(commands.Cog, name="Bank"):
         )
         await self.reply(interaction, embed=embed, ephemeral=False)
 
-    @bank.command(
+    @bank_group.command(
         name=_("give", "name.give"),
         description=_("Give money to another member", "cmd.bank_give.description"),
     )
@@ -471,7 +474,7 @@ class BankCog(commands.Cog, name="Bank"):
 
     # ================================================================ admin
 
-    @bank.command(
+    @bank_group.command(
         name=_("setup", "name.setup"),
         description=_(
             "Admin: the bank channel, the claim approval limit, the starting balance",
@@ -590,7 +593,7 @@ class BankCog(commands.Cog, name="Bank"):
             ),
         )
 
-    @bank.command(
+    @bank_group.command(
         name=_("mint", "name.mint"),
         description=_(
             "Admin: create money for a member (or the treasury)", "cmd.bank_mint.description"
@@ -609,7 +612,7 @@ class BankCog(commands.Cog, name="Bank"):
         """Create money."""
         await self._mint_or_burn(interaction, "mint", amount, user)
 
-    @bank.command(
+    @bank_group.command(
         name=_("burn", "name.burn"),
         description=_(
             "Admin: destroy money of a member (or the treasury)", "cmd.bank_burn.description"
@@ -628,7 +631,7 @@ class BankCog(commands.Cog, name="Bank"):
         """Destroy money."""
         await self._mint_or_burn(interaction, "burn", amount, user)
 
-    @bank.command(
+    @bank_group.command(
         name=_("approve", "name.approve"),
         description=_(
             "Admin: approve a claim waiting for approval", "cmd.bank_approve.description"
@@ -668,7 +671,7 @@ class BankCog(commands.Cog, name="Bank"):
         public = self.receipt_embed(receipt, gl, cur, title_key="bank.receipt.title")
         await self.channel.announce(guild_id, text, embed=public)
 
-    @bank.command(
+    @bank_group.command(
         name=_("audit", "name.audit"),
         description=_("Admin: check the books", "cmd.bank_audit.description"),
     )

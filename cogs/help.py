@@ -142,12 +142,12 @@ class Help(commands.Cog):
         if game is None:
             if table is None:
                 raise UserError("rules.error.which_game")
-            game = table.game_key  # type: ignore[assignment]
+            game = table.game_key
         assert game is not None
         table_options: dict[str, Any] | None = None
         settings: dict[str, Any] | None = None
         if table is not None and table.game_key == game:
-            table_options = dict(table.game.options.to_dict())  # type: ignore[attr-defined]
+            table_options = dict(table.game.options.to_dict())
             values = table.settings.to_dict()
             settings = {k: values[k] for k in TableSettings.NAMES if values.get(k) is not None}
         embed = rules_embed(game, locale, table_options, settings)
