@@ -114,7 +114,7 @@ async def hand(player: Player, thread: Any) -> str:
 
 
 def summaries(thread: Any) -> list[str]:
-    return [t for t in public_texts(thread) if "results**" in t]
+    return [t for t in public_texts(thread) if "results**" in t or "résultats**" in t]
 
 
 # ------------------------------------------------------------------------------ 1. a full game
@@ -453,21 +453,21 @@ async def test_timers_sit_out_and_stand(simcord_env):
     await click(bob, thread, table, "Bet 25")
     # carol never bets: when the betting time is over she sits the round out
     assert "ends <t:" in text(thread, table)
-    await env.advance_time(61)
+    await env.advance_time(65)
     assert "sits out" in seat_line(thread, table, carol)
     assert f"turn: <@{bob.id}>" in text(thread, table)
     # bob draws, then neither shows nor hides: at the deadline his new card is shown and
     # he stands
     await click(bob, thread, table, HIT)
     assert "2♦" in dm_texts(bob)[-1]
-    await env.advance_time(91)
+    await env.advance_time(95)
     line = seat_line(thread, table, bob)
     assert "2♦" in line and "servi" in line
     assert "5♠" not in text(thread, table)
     # the bank's turn: the banker does nothing, the bank stands on its 4
     t = text(thread, table)
     assert "The bank plays" in t and "4♣ · **4**" in t
-    await env.advance_time(91)
+    await env.advance_time(95)
     summary = summaries(thread)[-1]
     assert f"<@{bob.id}> 2♦ 5♠ **7** — above the bank: the bank pays the bet · **+25**" in summary
     assert f"<@{carol.id}>" not in summary  # she sat out
@@ -477,3 +477,67 @@ async def test_timers_sit_out_and_stand(simcord_env):
     assert "stack 175" in seat_line(thread, table, alice)
     await alice.member.slash(thread, "table close")
     await assert_audit_clean(env.bot.db)
+
+
+# ------------------------------------------------------------------------------ French, REST
+
+
+async def test_french_table_and_dms(simcord_env):
+    env = simcord_env
+    guild = env.create_guild()
+    lobby = guild.create_text_channel("casino")
+    alice, bob = add_players(env, guild, "alice", "bob")
+    res = await alice.member.slash(lobby, "language", language="fr")
+    assert res.ephemeral
+    await alice.member.slash(lobby, "table open", game="sept_et_demi")
+    thread = thread_of(lobby)
+    table = table_of(env, thread)
+    await bob.member.slash(thread, "table join")
+    assert "Cave 200 · fond de garantie 500" in text(thread, table)
+    table.game.rig_next_deal(["3S", "2H", "4C"])  # bob, the bank, bob's card
+    await click(alice, thread, table, "Commencer")
+    t = text(thread, table)
+    assert f"🏦 Banque (<@{alice.id}>) : 🂠 · face cachée" in t
+    assert "Fond de garantie : 500 (sur 500)" in t and "tient la banque" in t
+    assert "Manche 1 — votre carte cachée : **3♠**" in dm_texts(bob)[-1]
+    await click(bob, thread, table, "Miser 1")
+    await click(bob, thread, table, "Carte !")
+    assert "Vous avez tiré **4♣**" in dm_texts(bob)[-1]
+    assert labels(thread, table)[:2] == ["La montrer", "La cacher (montrer l'autre)"]
+    await click(bob, thread, table, "La cacher (montrer l'autre)")
+    assert "Votre carte cachée est maintenant **4♣**" in dm_texts(bob)[-1]
+    await click(bob, thread, table, "Servi")
+    await click(alice, thread, table, "Servi")
+    summary = summaries(thread)[-1]
+    assert "**Manche 1 — résultats**" in summary
+    assert "au-dessus de la banque : la banque paie la mise" in summary
+    await alice.member.slash(thread, "table close")
+    final = next(t for t in reversed(public_texts(thread)) if "classement final" in t)
+    assert "La table a été fermée après 1 manche(s)." in final
+    await assert_audit_clean(env.bot.db)
+
+
+async def test_rest_calls_of_one_round_with_three_players(simcord_env):
+    """One plain round: deal, two bets, one card drawn and shown, two Servi, the bank's
+    Servi (summary, next deal). Counts every REST call the bot makes."""
+    env = simcord_env
+    _guild, thread, table, players = await open_table(env, ("alice", "bob", "carol"))
+    alice, bob, carol = players
+    table.game.rig_next_deal(["3S", "5H", "4D", "2C"])
+    before = len(env.http_requests)
+    await click(alice, thread, table, "Start")
+    await click(bob, thread, table, "Bet 25")
+    await click(carol, thread, table, "Bet 25")
+    await click(bob, thread, table, HIT)
+    await click(bob, thread, table, SHOW)
+    await click(bob, thread, table, STAND)
+    await click(carol, thread, table, STAND)
+    await click(alice, thread, table, STAND)
+    calls = [(r.method, r.path.split("/")[1]) for r in env.http_requests[before:]]
+    print(f"REST calls, one round with 3 players: {len(calls)}: {calls}")
+    assert summaries(thread)  # the round was settled, the next one dealt
+    # 8 clicks answered by editing the table message (8 interaction callbacks), DMs: the
+    # deal to bob and carol, bob's card, the next deal to carol and alice (3 DM channels
+    # opened once each), the summary message
+    assert calls.count(("POST", "interactions")) == 8
+    assert len(calls) == 8 + 3 + 5 + 1
