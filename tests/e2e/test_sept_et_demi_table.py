@@ -267,7 +267,7 @@ async def test_full_game_three_players_three_rounds(simcord_env):
 
     # ---------------------------------------------------------------- the end
     final = next(t for t in reversed(public_texts(thread)) if "final ranking" in t)
-    assert "The 3 rounds are played." in final
+    assert "The round limit (3) is reached." in final
     ranks = final.splitlines()
     first = next(i for i, line in enumerate(ranks) if f"<@{carol.id}>" in line)
     second = next(i for i, line in enumerate(ranks) if f"<@{alice.id}>" in line)

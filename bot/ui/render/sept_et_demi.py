@@ -89,7 +89,7 @@ class Renderer(GameRenderer):
         limit = view.get("rounds_limit")
         if limit:
             extras.append(ctx.t("sept.rounds_of", n=view.get("round") or 0, limit=limit))
-        if phase is not Phase.LOBBY:
+        if phase not in (Phase.LOBBY, Phase.FINISHED):  # the fund is closed at the end
             lines.append(" · ".join(extras))
         to_act = game.to_act
         if phase is Phase.BETTING and to_act is not None:
@@ -114,11 +114,15 @@ class Renderer(GameRenderer):
         result = view.get("result")
         if phase is Phase.FINISHED and result:
             lines.append(self._reason(ctx, result))
-            lines.extend(self._ranking_lines(ctx, result))
         return lines
 
     def fields(self, ctx: Ctx) -> Iterable[tuple[str, str]]:
         view = ctx.view
+        result = view.get("result")
+        if ctx.phase is Phase.FINISHED and result:  # every stack is cashed out: the ranking
+            ranking = "\n".join(self._ranking_lines(ctx, result))
+            yield ctx.t("sept.ranking"), ranking or "—"
+            return
         to_act = ctx.table.game.to_act
         last = view.get("last_round") or {}
         between = ctx.phase is Phase.BETWEEN_ROUNDS
@@ -254,6 +258,10 @@ class Renderer(GameRenderer):
         fund's payments and any shortfall, the banker's net, the seed, players out."""
         data = dict(event.data)
         showdown = {e.data["player"]: list(e.data["cards"]) for e in batch if e.kind == "showdown"}
+        if ctx.view.get("round") == data.get("round"):  # busted hands are still in the view
+            for p in ctx.view.get("players") or []:
+                if p.get("status") == "bust" and p.get("shown"):
+                    showdown.setdefault(p["id"], list(p["shown"]))
         lines = [ctx.t("summary.title", n=data.get("round", "?"))]
         bank_total = int(data.get("bank_total", 0))
         bank = f"{cards(data.get('bank_cards', []))} {half(bank_total)}"
