@@ -432,9 +432,15 @@ class TableService:
             self._try(table, outcome, Action(ActionKind.CLOSE))
             outcome.closed = True
             return
+        # a round nobody played (everyone sat out, e.g. at the betting timeout: a summary
+        # with no results) does not start another one: an abandoned table stops dealing
+        nobody_played = any(
+            e.kind in spec.summary_events and e.data.get("results") == [] for e in outcome.events
+        )
         if (
             outcome.round_settled
             and table.settings.auto_next
+            and not nobody_played
             and game.phase in (Phase.BETWEEN_ROUNDS, Phase.LOBBY)
         ):
             host = getattr(game, "host", None)
