@@ -541,3 +541,23 @@ async def test_rest_calls_of_one_round_with_three_players(simcord_env):
     # opened once each), the summary message
     assert calls.count(("POST", "interactions")) == 8
     assert len(calls) == 8 + 3 + 5 + 1
+
+
+async def test_nobody_bets_then_the_idle_table_closes(simcord_env):
+    env = simcord_env
+    guild, thread, table, players = await open_table(env, ("alice", "bob", "carol"))
+    alice, bob, carol = players
+    await click(alice, thread, table, "Start")
+    await env.advance_time(65)  # nobody bets: the players sit the round out
+    summary = summaries(thread)[-1]
+    assert "Nobody played this round." in summary
+    t = text(thread, table)
+    # an empty round does not deal another one by itself: the table waits for a click
+    assert "Between rounds" in t and "Next round" in labels(thread, table)
+    assert f"Next round, the bank goes to <@{bob.id}>." in t
+    await env.advance_time(31 * 60)  # idle: the table closes itself, stacks become claims
+    assert service(env).table_in(thread.id) is None
+    bank = service(env).bank
+    for p in players:
+        assert [c.amount for c in await bank.claims(guild.id, p.id)] == [200]
+    await assert_audit_clean(env.bot.db)
