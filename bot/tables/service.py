@@ -304,11 +304,13 @@ class TableService:
     def _seated_ids(game: Any) -> list[int]:
         """Seated players in seat order (players who left are not seated)."""
         view = game.public_view()
-        return [
-            s.get("player", s.get("id"))
-            for s in view.get("seats") or view.get("players") or []
-            if isinstance(s, dict) and s.get("seated", True)
-        ]
+        out: list[int] = []
+        for s in view.get("seats") or view.get("players") or []:
+            if isinstance(s, dict) and s.get("seated", True):
+                pid = s.get("player", s.get("id"))
+                if isinstance(pid, int):
+                    out.append(pid)
+        return out
 
     @staticmethod
     def _seated(game: Any) -> set[int]:
