@@ -31,7 +31,8 @@ log = logging.getLogger(__name__)
 
 GameChoice = Literal["classic", "casino21", "pirate21", "sept_et_demi"]
 NO_PINGS = discord.AllowedMentions.none()
-TIMER_TICK = 1.0  # seconds between two looks at the timer heap
+TIMER_TICK = 1.0  # the shortest sleep of the timer loop
+MAX_SLEEP = 300.0  # the longest: the loop sleeps until the next timer, re-armed on changes
 REPAIR_EVERY = 15.0  # seconds between two retries of table messages whose edit failed
 GONE_CODES = {10003, 10008, 50001}  # Unknown Channel, Unknown Message, Missing Access
 
@@ -286,6 +287,7 @@ class Tables(commands.Cog):
             if interaction is not None and not interaction.response.is_done():
                 key = "move.done." + (move or "ok") if shown else "move.done.render_later"
                 await self.reply(interaction, self.bot_t(key, locale, fallback="move.done.ok"))
+        self.rearm()  # a render that failed waits for the repair pass: wake up sooner
         await self.deliver_private(outcome, interaction, locale)
         await self.announce(outcome, actor=interaction.user.id if interaction else None)
         bank_channel = self.bot.services.get("bank_channel")
@@ -471,12 +473,32 @@ class Tables(commands.Cog):
 
     # ================================================================ timers
 
+    def rearm(self) -> None:
+        """Let the timer loop sleep until the next due timer or repair pass (between
+        TIMER_TICK and MAX_SLEEP). Called after each tick and each publish (every commit
+        goes through one), so a sooner timer wakes the loop up: waking early is harmless
+        (nothing is due yet, it re-arms), and it never wakes late. A 1 s tick would cost
+        86,400 wake-ups per forum day (and as many steps of SimCord's virtual clock)."""
+        due = self.service.next_due()
+        wait = MAX_SLEEP if due is None else due - now()
+        if getattr(self, "_dirty", None):  # the repair pass runs every 15 s (REPAIR_EVERY)
+            wait = min(wait, getattr(self, "_last_repair", 0.0) + 15.0 - now())
+        wait = max(TIMER_TICK, min(MAX_SLEEP, wait))
+        if wait != self.timer_loop.seconds:
+            self.timer_loop.change_interval(seconds=wait)
+
     @tasks.loop(seconds=TIMER_TICK)
     async def timer_loop(self) -> None:
+        """Fire what is due, then sleep until the next timer (see :meth:`rearm`)."""
+        try:
+            await self._timer_tick()
+        finally:
+            self.rearm()
+
+    async def _timer_tick(self) -> None:
         """The one scheduler: fire the timers that are due, then publish their outcome.
 
-        A short fixed tick over an in-memory heap costs nothing when no timer is due, and a
-        discord.ext.tasks loop is what SimCord's virtual clock drives in tests."""
+        A discord.ext.tasks loop is what SimCord's virtual clock drives in tests."""
         service = self.service
         if self._dirty and now() - self._last_repair >= REPAIR_EVERY:
             self._last_repair = now()
