@@ -481,8 +481,8 @@ class Tables(commands.Cog):
         86,400 wake-ups per forum day (and as many steps of SimCord's virtual clock)."""
         due = self.service.next_due()
         wait = MAX_SLEEP if due is None else due - now()
-        if getattr(self, "_dirty", None):  # the repair pass runs every 15 s (REPAIR_EVERY)
-            wait = min(wait, getattr(self, "_last_repair", 0.0) + 15.0 - now())
+        if self._dirty:  # a table waits for the repair pass
+            wait = min(wait, self._last_repair + REPAIR_EVERY - now())
         wait = max(TIMER_TICK, min(MAX_SLEEP, wait))
         if wait != self.timer_loop.seconds:
             self.timer_loop.change_interval(seconds=wait)
