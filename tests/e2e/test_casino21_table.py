@@ -125,3 +125,41 @@ async def test_casino21_three_players_to_the_end(simcord_env):
     await assert_audit_clean(env.bot.db)
     print(f"REST calls for one 3-player round: {one_round}")
     assert one_round <= 20
+
+
+async def test_casino21_table_in_french(simcord_env):
+    """A table opened by a French speaker speaks French: turns, ace values, wagering,
+    statuses, the summary and the forfeit confirmation."""
+    env = simcord_env
+    guild = env.create_guild()
+    lobby = guild.create_text_channel("casino")
+    alice, bob = add_players(env, guild, "alice", "bob")
+    await alice.member.slash(lobby, "language", language="fr")
+    await bob.member.slash(lobby, "language", language="fr")
+    await alice.member.slash(lobby, "table open", game="casino21", name="Tapis")
+    thread = thread_of(lobby)
+    table = table_of(env, thread)
+    await bob.member.slash(thread, "table join")
+    table.game.rig_next_round("AS KD 5C 4D 9H 8C 3S 2H")
+    await alice.member.click(table_message(thread, table), label="Commencer")
+    text = embed_text(table_message(thread, table))
+    assert "1er tour" in text and "doit miser" in text and "mise offerte 100" in text
+    await alice.member.click(table_message(thread, table), label="Miser 10")  # A♠ K♦
+    await alice.member.click(table_message(thread, table), label="As = 11")  # Black Jack
+    await bob.member.click(table_message(thread, table), label="Miser 25")  # 5♣ 4♦ = 9
+    text = embed_text(table_message(thread, table))
+    assert "A♠(11) K♦ **21** · Black Jack" in text and "Banque : 9♥ 🂠" in text
+    assert "tour 2" in text and "misé 25/100" in text and "doit tirer" in text
+    await bob.member.click(table_message(thread, table), label="+1")  # 3♠: 12
+    assert "tour 3" in embed_text(table_message(thread, table))  # the only one drawing
+    await bob.member.click(table_message(thread, table), label="+1")  # 2♥: 14
+    await bob.member.click(table_message(thread, table), label="Servi (0)")
+    s = next(m.content for m in thread.history() if "résultats**" in (m.content or ""))
+    assert "**Manche 1 — résultats**" in s and "Banque : 9♥ 8♣ **17**" in s
+    assert f"<@{alice.id}> A♠(11) K♦ **21** · mise 10 · gagne · Black Jack **+5 (exact 5)**" in s
+    assert f"<@{bob.id}> 5♣ 4♦ 3♠ 2♥ **14** · mise 25 · perd **-25**" in s
+    res = await bob.member.slash(thread, "table leave")
+    assert "abandonne 75" in res.response.content and "vous gardez 0" in res.response.content
+    await bob.member.click(res.response.message, label="Quitter quand même")
+    assert "75 retourne au casino" in thread.history()[-1].content
+    await assert_audit_clean(env.bot.db)
