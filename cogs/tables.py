@@ -286,6 +286,7 @@ class Tables(commands.Cog):
             shown = await self.refresh(table)
             if interaction is not None and not interaction.response.is_done():
                 key = "move.done." + (move or "ok") if shown else "move.done.render_later"
+                key = self.game_key_or(key, table.game_key)  # e.g. no bank at Pirate 21
                 await self.reply(interaction, self.bot_t(key, locale, fallback="move.done.ok"))
         self.rearm()  # a render that failed waits for the repair pass: wake up sooner
         await self.deliver_private(outcome, interaction, locale)
@@ -293,6 +294,13 @@ class Tables(commands.Cog):
         bank_channel = self.bot.services.get("bank_channel")
         if bank_channel is not None:  # own funds added and forfeits, in the bank channel
             await bank_channel.table_outcome(outcome)
+
+    @staticmethod
+    def game_key_or(key: str, game_key: str) -> str:
+        """``<key>.<game>`` when the catalog has a game's own wording, else ``key``."""
+        from bot.i18n import has
+
+        return f"{key}.{game_key}" if has(f"{key}.{game_key}") else key
 
     def bot_t(self, key: str, locale: str | None, *, fallback: str, **params: Any) -> str:
         """Translate ``key``, or ``fallback`` when the catalog has no such key."""

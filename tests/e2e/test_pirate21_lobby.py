@@ -1,0 +1,84 @@
+"""Pirate 21 lobby and language end to end: 2-8 players, no buy-in and no money, a table
+in French, and a host closing mid-round (the hidden cards stay hidden)."""
+
+from __future__ import annotations
+
+from bot.bank.testing import assert_audit_clean
+from tests.e2e.helpers import (
+    add_players,
+    assert_never_public,
+    embed_text,
+    service,
+    table_message,
+    table_of,
+    thread_of,
+)
+
+
+def labels(thread, table) -> list[str]:
+    message = table_message(thread, table)
+    return [c.label for row in message.components for c in row.children]
+
+
+async def test_lobby_in_french_eight_players_no_money_and_close(simcord_env):
+    env = simcord_env
+    guild = env.create_guild()
+    lobby = guild.create_text_channel("port")
+    names = ["alice", "bob", "carol", "dave", "erin", "fred", "gus", "hana", "ivan"]
+    players = add_players(env, guild, *names)
+    alice, bob = players[:2]
+    await alice.member.slash(lobby, "language", language="fr")
+    await alice.member.slash(lobby, "table open", game="pirate21", name="Tortuga")
+    thread = thread_of(lobby)
+    table = table_of(env, thread)
+    text = embed_text(table_message(thread, table))
+    assert "En attente des joueurs" in text and "1/8 pirates à bord" in text
+    assert "Trésor : 10 pièces d'or" in text
+    assert labels(thread, table) == ["Rejoindre"]  # alone: no Start, and the host stays
+
+    # no buy-in: a buy_in is ignored, nothing moves at the bank
+    res = await bob.member.slash(thread, "table join", buy_in=100)
+    assert res.ephemeral
+    assert labels(thread, table) == ["Rejoindre", "Commencer", "Quitter"]
+    for p in players[2:8]:
+        await p.member.click(table_message(thread, table), label="Rejoindre")
+    assert "8/8" in embed_text(table_message(thread, table))
+    assert labels(thread, table) == ["Commencer", "Quitter"]  # full: no Join
+    res = await players[8].member.slash(thread, "table join")
+    assert res.ephemeral and "full" in res.response.content
+    res = await players[7].member.slash(thread, "table leave")
+    assert res.ephemeral and res.response.content == "You left the table."
+    assert "bank" not in res.response.content
+    assert labels(thread, table)[0] == "Rejoindre"
+    res = await alice.member.slash(thread, "table leave")
+    assert res.ephemeral and "fermez plutôt la table" in res.response.content  # her language
+    for p in players[3:7]:
+        await p.member.click(table_message(thread, table), label="Quitter")
+    assert "3/8" in embed_text(table_message(thread, table))
+
+    # the game in French: table, buttons, DMs
+    table.game.rig_pile_for_tests(["TS", "5C", "8S", "9H", "7D", "8D", "KC", "2H"])
+    await alice.member.click(table_message(thread, table), label="Commencer")
+    text = embed_text(table_message(thread, table))
+    assert "Jeu" in text and "manche 1" in text.lower()
+    assert "Trésor **9**" in text and "Pioche **2** cartes" in text and "🎩 donneur" in text
+    assert labels(thread, table) == ["Carte !", "Servi", "Mes cartes"]
+    assert "Manche 1 : vos cartes cachées 10♠ 9♥ — total **19**." in bob.dms()[-1].content
+    await bob.member.click(table_message(thread, table), label="Carte !")
+    assert "Vous tirez K♣" in bob.dms()[-1].content and "sauté" in bob.dms()[-1].content
+    text = embed_text(table_message(thread, table))
+    assert "✋ servi" in text and "sauté" not in text
+
+    # the host closes mid-round: a ranking, the round abandoned, its cards never shown
+    res = await alice.member.slash(thread, "table close")
+    assert res.ephemeral
+    final = thread.history()[-1].content
+    assert "Pirate 21 — fin de la partie" in final and "La table a été fermée." in final
+    assert f"🥇 <@{alice.id}> — 🪙 0" in final and "se partagent la victoire" in final
+    assert_never_public(thread, ["TS", "9H", "5C", "7D", "8S", "8D"])
+    assert service(env).table_in(thread.id) is None
+
+    db = env.bot.db
+    assert await db.fetchone("SELECT 1 FROM bank_entries WHERE table_id = ?", (table.id,)) is None
+    assert await service(env).bank.claims(guild.id) == []
+    await assert_audit_clean(db)
