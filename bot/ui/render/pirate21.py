@@ -147,6 +147,7 @@ class Renderer(GameRenderer):
     ) -> list[str]:
         out: list[str] = []
         showdown: dict[str, Any] | None = None
+        ending = any(e.kind == "game_over" for e in events)  # seeds go in the final message
         for event in events:
             if event.visibility is not Visibility.PUBLIC:
                 continue
@@ -156,6 +157,16 @@ class Renderer(GameRenderer):
             elif event.kind == "round_result":
                 out.append(self.round_text(ctx, data, showdown))
                 showdown = None
+            elif event.kind == "shuffle" and int(data.get("number", 1)) > 1:
+                out.append(
+                    ctx.t(
+                        "pirate21.reshuffle",
+                        size=data.get("size", 0),
+                        commitment=data.get("commitment"),
+                    )
+                )
+            elif event.kind == "seed_revealed" and not ending:
+                out.append(ctx.t("pirate21.seed", seed=data.get("seed")))
             elif event.kind == "timeout":
                 out.append(ctx.t("pirate21.timeout", player=mention(event.player)))
             elif event.kind == "eliminated":
@@ -168,8 +179,7 @@ class Renderer(GameRenderer):
                         coins=data.get("coins", 0),
                     )
                 )
-        game_over = next((e for e in events if e.kind == "game_over"), None)
-        if game_over is not None or not ctx.table.is_open:
+        if ending or not ctx.table.is_open:
             final = self.final(ctx, events)
             if final:
                 out.append(final)
