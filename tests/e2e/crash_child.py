@@ -197,8 +197,9 @@ async def main(db_path: str, world_path: Path, seed: int) -> int:
                 rows = conn.execute(
                     "SELECT channel_id FROM tables WHERE status = 'open' AND parent_id IS NOT NULL"
                 ).fetchall()
-            if rows:
-                env.backend.delete_channel(rng.choice(rows)[0])
+            present = [r[0] for r in rows if r[0] in env.backend.channels]
+            if present:
+                env.backend.delete_channel(rng.choice(present))
     closed_before = 0
     if Path(db_path).exists():
         with sqlite3.connect(db_path) as conn:
