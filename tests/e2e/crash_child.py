@@ -51,6 +51,14 @@ GAME_KEYS = sorted(GAMES)
 def save_world(env: Any, path: Path) -> None:
     """Pickle the virtual Discord (without the live bot's gateway subscriptions)."""
     backend = env.backend
+    # diagnostics and old chatter only grow: keep the world small so saving stays cheap
+    backend.http_requests.clear()
+    backend.transcript.clear()
+    for messages in backend.messages.values():
+        old = sorted(messages)[:-8]
+        for message_id in old:
+            if not messages[message_id].components:  # table messages stay
+                del messages[message_id]
     subscribers = backend.subscribers
     backend.subscribers = []
     try:
