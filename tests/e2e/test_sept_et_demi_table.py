@@ -546,7 +546,7 @@ async def test_rest_calls_of_one_round_with_three_players(simcord_env):
 async def test_nobody_bets_then_the_idle_table_closes(simcord_env):
     env = simcord_env
     guild, thread, table, players = await open_table(env, ("alice", "bob", "carol"))
-    alice, bob, carol = players
+    alice, bob, _carol = players
     await click(alice, thread, table, "Start")
     await env.advance_time(65)  # nobody bets: the players sit the round out
     summary = summaries(thread)[-1]
