@@ -246,6 +246,8 @@ class Tables(commands.Cog):
             if exc.code == "forfeit_needs_confirmation":
                 await self._confirm_leave(interaction, table_id, exc, locale)
                 return
+            if move == "join" and exc.code == "wrong_phase":
+                exc = TableError("join_between_rounds")  # say when a seat can be taken
             await self.refuse(interaction, exc, locale)
             return
         except Exception as exc:  # refusals answered; bugs re-raised with a reference
