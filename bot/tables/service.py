@@ -21,9 +21,18 @@ from typing import Any
 import aiosqlite
 
 from bot.bank import Bank
+from bot.bank import core as bank_core
 from bot.bank.service import run_sync
 from bot.db import Database
-from bot.engine.base import Action, ActionKind, Event, IllegalAction, InvalidOptions, Phase
+from bot.engine.base import (
+    Action,
+    ActionKind,
+    Event,
+    IllegalAction,
+    InvalidOptions,
+    Money,
+    Phase,
+)
 from bot.engine.shuffle import Entropy, secure_entropy
 
 from .errors import StaleAction, TableError
@@ -40,6 +49,7 @@ CLOCK_SKEW_MS = 60_000  # margin between Discord's clock and ours
 
 def _write_move(
     c: sqlite3.Connection,
+    posting: tuple[int, int, int | None, list[Money], str, int | None] | None,
     table_id: int,
     new_version: int,
     state_json: str,
@@ -50,7 +60,9 @@ def _write_move(
     action_json: str,
     timers: list[tuple[str, float]],
 ) -> None:
-    """The snapshot, the action row and the timers of one move (on the database thread)."""
+    """The postings, snapshot, action row and timers of one move (on the database thread)."""
+    if posting is not None:
+        bank_core.post_effects(c, *posting)
     cur = c.execute(
         "UPDATE tables SET state = ?, version = ?, updated_at = ?, status = ?,"
         " closed_at = ? WHERE id = ? AND version = ?",
@@ -499,18 +511,17 @@ class TableService:
         now = self.clock()
         if user_id is not None:
             table.last_acted[user_id] = new_version
-        async with self.db.transaction() as conn:
-            await self._store(
-                conn,
-                table,
-                outcome.events,
-                user_id,
-                interaction_id,
-                action,
-                new_version=new_version,
-                now=now,
-                closing=outcome.closed,
-            )
+        await self._store(
+            None,
+            table,
+            outcome.events,
+            user_id,
+            interaction_id,
+            action,
+            new_version=new_version,
+            now=now,
+            closing=outcome.closed,
+        )
         table.version = new_version
         if outcome.closed:
             table.status = "closed"
@@ -527,7 +538,7 @@ class TableService:
 
     async def _store(
         self,
-        conn: aiosqlite.Connection,
+        conn: aiosqlite.Connection | None,
         table: Table,
         events: Iterable[Event],
         user_id: int | None,
@@ -538,18 +549,21 @@ class TableService:
         now: float,
         closing: bool = False,
     ) -> None:
-        """Write snapshot, postings, action row and timers (inside ``conn``'s transaction)."""
+        """Write snapshot, postings, action row and timers (inside ``conn``'s transaction,
+        or in a transaction of their own when ``conn`` is None)."""
         effects = [m for e in events for m in e.money]
-        if effects:
-            await self.bank.post_effects(
-                conn,
+        posting = (
+            (
                 table.guild_id,
                 table.id,
                 getattr(table.game, "round", None),
                 effects,
                 f"table:{table.id}:v{new_version}",
-                actor=user_id,
+                user_id,
             )
+            if effects
+            else None
+        )
         round_no = getattr(table.game, "round", None)
         if round_no != table.round_no:
             table.round_no, table.round_version = round_no, new_version
@@ -560,10 +574,9 @@ class TableService:
             {"game": table.game.to_dict(), "service": table.service_state()},
             separators=(",", ":"),
         )
-        try:  # one hop to the database thread for the four statements
-            await run_sync(
-                conn,
-                _write_move,
+        try:  # one hop to the database thread: postings, snapshot, action row, timers
+            args = (
+                posting,
                 table.id,
                 new_version,
                 state_json,
@@ -574,6 +587,10 @@ class TableService:
                 json.dumps(action.to_dict(), separators=(",", ":")),
                 timers,
             )
+            if conn is None:  # a move: BEGIN and COMMIT in the same hop
+                await self.db.run_transaction(_write_move, *args)
+            else:
+                await run_sync(conn, _write_move, *args)
         except BaseException:
             table.deadline_key, table.deadline_due = deadline
             raise
