@@ -17,8 +17,8 @@ Choices where RULES.md is silent (also listed in the report):
   the banker's seat, no SHOW/SWAP needed. Otherwise the player must SHOW or SWAP before
   anything else.
 - TIMEOUT while a SHOW/SWAP choice is pending = SHOW and then stand (one expired timer ends
-  the turn). TIMEOUT otherwise in PLAYING or BANK = stand; in BETTING every player who has
-  not bet sits the round out.
+  the turn). TIMEOUT otherwise in PLAYING or BANK = stand; in BETTING the current bettor
+  sits the round out and the next bettor gets a window of their own (bets are in turn).
 - The 32-card deck can run out (the 40-card one cannot: 8 hands of at most 29 half-points
   is less than the deck's 236). HIT is then not legal and the hand must stand.
 - When no player is still in when the players' turns end (all busted or sat out), the
@@ -1118,15 +1118,17 @@ class SeptEtDemi(Game):
         if action.player is not None:
             raise IllegalAction("system_only")
         if self._phase is Phase.BETTING:
+            # Bets are taken in turn: the timer only ever runs for the current bettor, so
+            # only they sit out and the next player gets a full bet window of their own.
             events: list[Event] = []
-            for pid in self.round_order[self.cursor :]:
-                p = self.players[pid]
-                if p.status == DEALT:
-                    p.status = SAT_OUT
-                    events.append(
-                        Event("sit_out", player=pid, data={"player": pid, "reason": "timeout"})
-                    )
-            return events + self._end_betting()
+            pid = self.round_order[self.cursor]
+            p = self.players[pid]
+            if p.status == DEALT:
+                p.status = SAT_OUT
+                events.append(
+                    Event("sit_out", player=pid, data={"player": pid, "reason": "timeout"})
+                )
+            return events + self._next_bettor()
         if self._phase is Phase.PLAYING:
             cur = self._current()
             assert cur is not None

@@ -548,7 +548,10 @@ async def test_nobody_bets_then_the_idle_table_closes(simcord_env):
     guild, thread, table, players = await open_table(env, ("alice", "bob", "carol"))
     alice, bob, _carol = players
     await click(alice, thread, table, "Start")
-    await env.advance_time(65)  # nobody bets: the players sit the round out
+    # nobody bets: each bettor's window expires in turn and they sit the round out
+    await env.advance_time(65)
+    assert not summaries(thread) or "Nobody played" not in summaries(thread)[-1]
+    await env.advance_time(65)
     summary = summaries(thread)[-1]
     assert "Nobody played this round." in summary
     t = text(thread, table)

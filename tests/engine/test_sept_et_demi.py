@@ -82,10 +82,16 @@ def table(n: int = 3, rig: list[str] | None = None, **opts: Any) -> tuple[SeptEt
 
 
 def play(g: SeptEtDemi, led: Ledger, *actions: Action) -> list[Event]:
+    """Apply actions; a TIMEOUT during bets lets every remaining bettor's window expire
+    in turn (each bettor has a timer of their own)."""
     out: list[Event] = []
     for a in actions:
+        betting = a.kind is K.TIMEOUT and g.phase is Phase.BETTING
         out += led.feed(g.apply(a))
         led.check(g)
+        while betting and g.phase is Phase.BETTING:
+            out += led.feed(g.apply(a))
+            led.check(g)
     return out
 
 
@@ -509,6 +515,14 @@ def test_close_in_lobby_cashes_out_without_fund() -> None:
 # --------------------------------------------------------------------------- timers
 
 
+def test_bet_timeout_sits_out_only_the_current_bettor() -> None:
+    g, led = table(4)
+    assert g.to_act == 2
+    ev = g.apply(Action(K.TIMEOUT))
+    assert [(e.player, e.data["reason"]) for e in ev if e.kind == "sit_out"] == [(2, "timeout")]
+    assert g.phase is Phase.BETTING and g.to_act == 3  # the next bettor gets a full window
+
+
 def test_timeouts() -> None:
     g, led = table(4, ["2C", "3D", "4H", "5S", "3H"])
     play(g, led, act(K.BET, 2, 10))
@@ -601,7 +615,9 @@ def test_shuffle_commitment_before_the_deal_and_seed_after() -> None:
     assert names.index("shuffle") < names.index("card") < names.index("deal")
     commit = next(e for e in ev if e.kind == "shuffle").data["commitment"]
     dealt = [e.data["card"] for e in ev if e.kind == "card"]
-    ev = g.apply(Action(K.TIMEOUT))
+    ev = []
+    while g.phase is Phase.BETTING:  # each bettor's window expires in turn
+        ev += g.apply(Action(K.TIMEOUT))
     seed = next(e for e in ev if e.kind == "seed_revealed").data
     assert seed["commitment"] == commit
     order = [c.code for c in verify(seed["seed"], commit, "sept40")]
