@@ -552,7 +552,10 @@ class Tables(commands.Cog):
         embed, view = self.render(table)
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
-            message = await channel.send(embed=embed, view=view)
+            if view is None:
+                message = await channel.send(embed=embed)
+            else:
+                message = await channel.send(embed=embed, view=view)
         except discord.HTTPException as exc:
             if self.is_gone(exc):
                 await self.close_gone(table)
