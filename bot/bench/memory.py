@@ -6,8 +6,10 @@ then its row is copied N times with new ids and channels (``INSERT ... SELECT``)
 what a restarted bot finds in its database. Each N runs in a fresh child process:
 
 - memory: ``TableService.load_open_tables()``; tracemalloc counts the Python allocations it
-  keeps (the tables, their games, their snapshots), ``/proc/self/status`` VmRSS the process
-  growth. Per-table figures are (N tables - 0 tables) / N.
+  keeps (the tables, their games, their snapshots); in another child, without tracemalloc,
+  ``/proc/self/status`` VmRSS the process growth over the same load (it includes SQLite's
+  page cache and the rows fetched, and what the allocator does not give back). Per-table
+  figures are growth / N (the baseline is the same process with 0 tables loaded).
 - startup: ``load_open_tables()`` then ``Tables.render(table)`` (embed + buttons, built as
   the restart re-render does) for every table; seconds for each part.
 """
@@ -73,6 +75,11 @@ async def child(path: Path, mode: str) -> dict[str, Any]:
     try:
         service = cog.service
         gc.collect()
+        if mode == "rss":  # tracemalloc's own bookkeeping would inflate RSS: not here
+            rss0 = rss_kib()
+            tables = await service.load_open_tables()
+            gc.collect()
+            return {"tables": len(tables), "rss": rss_kib() - rss0, "rss0": rss0}
         if mode == "memory":
             rss0 = rss_kib()
             tracemalloc.start()
@@ -154,6 +161,8 @@ def _main(argv: list[str], mode: str) -> int:
                 path = Path(tmp) / f"{game}-{n}.sqlite3"
                 size = asyncio.run(build(path, n, game))
                 r = run_child(path, mode)
+                if mode == "memory":
+                    r.update(run_child(path, "rss"))
                 if mode == "memory":
                     print(
                         f"| {game} | {r['tables']} | {r['rss0']} | {size} |"
