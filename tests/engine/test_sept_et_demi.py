@@ -516,7 +516,7 @@ def test_close_in_lobby_cashes_out_without_fund() -> None:
 
 
 def test_bet_timeout_sits_out_only_the_current_bettor() -> None:
-    g, led = table(4)
+    g, _led = table(4)
     assert g.to_act == 2
     ev = g.apply(Action(K.TIMEOUT))
     assert [(e.player, e.data["reason"]) for e in ev if e.kind == "sit_out"] == [(2, "timeout")]
