@@ -68,9 +68,7 @@ class Renderer(GameRenderer):
         hands = [h for h in ctx.view.get("hands") or [] if h["player"] == player]
         if not any(s["player"] == player for s in ctx.view.get("seats") or []):
             return ctx.t("hand.not_seated")
-        shown = " | ".join(
-            f"{cards(h['cards'])} {_total(h['total'], h['soft'])}" for h in hands
-        )
+        shown = " | ".join(f"{cards(h['cards'])} {_total(h['total'], h['soft'])}" for h in hands)
         return ctx.t("hand.public_only", cards=shown or "—")
 
     def summary(self, ctx: Ctx, event: Event) -> str:
