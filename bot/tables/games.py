@@ -134,3 +134,17 @@ def parse_options(text: str | None) -> dict[str, str]:
             raise InvalidOptions("option_syntax", part=part)
         out[name.strip().lower().replace("-", "_")] = value
     return out
+
+
+def seated_players(view: Mapping[str, Any]) -> list[int]:
+    """Player ids in seat order from a game's public view, whatever it calls its seats."""
+    seats = view.get("seats") or view.get("players") or []
+    out: list[int] = []
+    for s in seats:
+        if isinstance(s, dict):
+            pid = s.get("player", s.get("id"))
+            if isinstance(pid, int):
+                out.append(pid)
+        elif isinstance(s, int):
+            out.append(s)
+    return out

@@ -36,7 +36,7 @@ from bot.engine.base import (
 from bot.engine.shuffle import Entropy, secure_entropy
 
 from .errors import StaleAction, TableError
-from .games import GAMES, GameSpec, coerce, parse_options
+from .games import GAMES, GameSpec, coerce, parse_options, seated_players
 from .models import Outcome, Table, TableSettings
 
 log = logging.getLogger(__name__)
@@ -326,17 +326,7 @@ class TableService:
 
     @staticmethod
     def _seated(game: Any) -> set[int]:
-        view = game.public_view()
-        seats = view.get("seats") or view.get("players") or []
-        out: set[int] = set()
-        for s in seats:
-            if isinstance(s, dict):
-                pid = s.get("player", s.get("id"))
-                if isinstance(pid, int):
-                    out.add(pid)
-            elif isinstance(s, int):
-                out.add(s)
-        return out
+        return set(seated_players(game.public_view()))
 
     async def _buy_in_amount(
         self, conn: aiosqlite.Connection, table: Table, user_id: int, asked: int | None

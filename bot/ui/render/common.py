@@ -10,6 +10,7 @@ import discord
 
 from bot.engine.base import ActionKind, Event, Phase, Visibility
 from bot.i18n import t
+from bot.tables.games import seated_players
 from bot.tables.models import Table
 from bot.ui.buttons import ButtonSpec
 from bot.ui.cards import cards
@@ -55,20 +56,6 @@ class Ctx:
 def mention(user_id: int | None) -> str:
     """A user mention (renders as a name in embeds, pings nobody there)."""
     return f"<@{user_id}>" if user_id is not None else "—"
-
-
-def seated_players(view: dict[str, Any]) -> list[int]:
-    """Player ids in seat order, whatever the game's view calls its seats."""
-    seats = view.get("seats") or view.get("players") or []
-    out: list[int] = []
-    for s in seats:
-        if isinstance(s, dict):
-            pid = s.get("player", s.get("id"))
-            if isinstance(pid, int):
-                out.append(pid)
-        elif isinstance(s, int):
-            out.append(s)
-    return out
 
 
 class GameRenderer:
