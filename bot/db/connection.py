@@ -32,7 +32,13 @@ class Database:
         path = str(path)
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(path, isolation_level=None)
+        pending = aiosqlite.connect(path, isolation_level=None)
+        # A daemon worker thread never keeps the process alive after an unclean stop (a
+        # failed test, a crash); SQLite's WAL journal makes an abrupt exit safe.
+        worker = getattr(pending, "_thread", None)
+        if worker is not None:
+            worker.daemon = True
+        conn = await pending
         conn.row_factory = aiosqlite.Row
         for pragma in (
             "PRAGMA journal_mode=WAL",
