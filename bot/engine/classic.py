@@ -71,6 +71,17 @@ ILLEGAL_CODES: frozenset[str] = frozenset(
 
 PAYOUT_RATIOS: dict[str, tuple[int, int]] = {"3:2": (3, 2), "6:5": (6, 5), "1:1": (1, 1)}
 
+_K = ActionKind
+_SYSTEM_KINDS: tuple[ActionKind, ...] = (_K.START, _K.TIMEOUT, _K.CLOSE)
+_BETWEEN_KINDS: tuple[ActionKind, ...] = (_K.START, _K.LEAVE, _K.TOP_UP)
+_SEATED_KINDS: dict[Phase, tuple[ActionKind, ...]] = {
+    Phase.LOBBY: _BETWEEN_KINDS,
+    Phase.BETWEEN_ROUNDS: _BETWEEN_KINDS,
+    Phase.BETTING: (_K.BET, _K.SIT_OUT, _K.LEAVE),
+    Phase.INSURANCE: (_K.INSURANCE, _K.NO_INSURANCE, _K.LEAVE),
+    Phase.PLAYING: (_K.HIT, _K.STAND, _K.DOUBLE, _K.SPLIT, _K.SURRENDER, _K.LEAVE),
+}
+
 
 @dataclass(frozen=True, slots=True)
 class ClassicOptions:
@@ -284,7 +295,7 @@ class ClassicGame(Game):
 
     def legal_actions(self, player: int | None) -> frozenset[ActionKind]:
         out: set[ActionKind] = set()
-        for kind in ActionKind:
+        for kind in self._candidates(player):
             probe = Action(kind, player, amount=self._probe_amount(kind, player))
             try:
                 self._check(probe)
@@ -292,6 +303,16 @@ class ClassicGame(Game):
                 continue
             out.add(kind)
         return frozenset(out)
+
+    def _candidates(self, player: int | None) -> tuple[ActionKind, ...]:
+        """The kinds ``_check`` could accept for this player in this phase (the rest are
+        refused by its first tests): legal_actions runs on every render, so probing all
+        kinds would be the renderer's main cost."""
+        if player is None:
+            return _SYSTEM_KINDS
+        if player not in self.stacks:
+            return (ActionKind.JOIN,)
+        return _SEATED_KINDS.get(self._phase, ())
 
     def _probe_amount(self, kind: ActionKind, player: int | None) -> int | None:
         if kind is ActionKind.BET and player is not None:
