@@ -15,7 +15,7 @@ stays seated and must top up before betting again (no automatic leave).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from decimal import Decimal
 from typing import Any, ClassVar, Self
 
@@ -141,8 +141,8 @@ class ClassicOptions:
         return self
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-able form."""
-        return asdict(self)
+        """JSON-able form (every field is a plain value: no deep copy needed)."""
+        return {name: getattr(self, name) for name in _OPTION_NAMES}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ClassicOptions:
@@ -152,6 +152,9 @@ class ClassicOptions:
             if key not in names:
                 raise InvalidOptions("unknown_option", option=key)
         return cls(**dict(data)).validate()
+
+
+_OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(ClassicOptions))
 
 
 def _exact(numerator: int, denominator: int) -> str | None:

@@ -36,12 +36,15 @@ class Ctx:
 
     table: Table
     locale: str
-    view: dict[str, Any] = field(default_factory=dict)
     note: str | None = None  # a line shown at the top (e.g. "the croupier is back")
+    _view: dict[str, Any] | None = field(default=None, repr=False)
 
-    def __post_init__(self) -> None:
-        if not self.view:
-            self.view = self.table.game.public_view()
+    @property
+    def view(self) -> dict[str, Any]:
+        """The game's public view, built on first use (not every publish needs it)."""
+        if self._view is None:
+            self._view = self.table.game.public_view()
+        return self._view
 
     def t(self, key: str, **params: Any) -> str:
         """Translate into the table's language."""
