@@ -203,18 +203,9 @@ class Renderer(GameRenderer):
             out.append(ButtonSpec("ace", ctx.t("move.ace", value=11), BLUE, arg=11, row=3))
         return out
 
-    def bet_buttons(self, ctx: Ctx) -> list[ButtonSpec]:
-        """Three quick bets (10, 25, 50 at the default 1-100 range) and 'other amount'."""
-        options = ctx.view.get("options") or {}
-        low = int(options.get("min_bet") or 1)
-        high = int(options.get("max_bet") or low * 10)
-        ladder = (10, 25, 50) if low == 1 else (low, low * 2, low * 5)
-        amounts = sorted({a for a in ladder if low <= a <= high}) or [low]
-        out = [
-            ButtonSpec("bet", ctx.t("move.bet_n", amount=a), GREEN, arg=a, row=1) for a in amounts
-        ]
-        out.append(ButtonSpec("bet_modal", ctx.t("move.bet_other"), BLUE, row=1))
-        return out
+    def bet_ladder(self, low: int) -> tuple[int, ...]:
+        """10, 25, 50 at the default 1-100 range (1, 2, 5 would be too small to matter)."""
+        return (10, 25, 50) if low == 1 else super().bet_ladder(low)
 
     # ----------------------------------------------------------------- announcements
     def announcements(

@@ -205,12 +205,16 @@ class GameRenderer:
         options = ctx.view.get("options") or {}
         low = int(options.get("min_bet") or 1)
         high = int(options.get("max_bet") or low * 10)
-        amounts = sorted({a for a in (low, low * 2, low * 5) if a <= high})
+        amounts = sorted({a for a in self.bet_ladder(low) if low <= a <= high}) or [low]
         out = [
             ButtonSpec("bet", ctx.t("move.bet_n", amount=a), GREEN, arg=a, row=1) for a in amounts
         ]
         out.append(ButtonSpec("bet_modal", ctx.t("move.bet_other"), BLUE, row=1))
         return out
+
+    def bet_ladder(self, low: int) -> tuple[int, ...]:
+        """The quick-bet amounts offered for a table whose minimum bet is ``low``."""
+        return (low, low * 2, low * 5)
 
     # ----------------------------------------------------------------- announcements
     def announcements(
