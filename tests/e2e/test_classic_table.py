@@ -23,23 +23,40 @@ async def test_full_classic_round_with_three_players(simcord_env):
         res = await p.member.slash(thread, "table join", buy_in=100)
         assert res.ephemeral, res.response.content
     assert len(table.game.seats) == 3
-    # Rig the shoe (test hook): each player gets a known hand, the dealer 10+7.
-    table.game.rig(["TS", "9H", "5C", "TD", "8S", "7H", "6D", "KC", "7D", "5S"])
+    # Rig the shoe (test hook). Deal order: each player, the dealer's up card, each player
+    # again, the hole card. alice A♠ K♥ (Black Jack), bob 10♥ Q♠ (20), carol 9♣ 5♦ (14),
+    # the dealer 10♦ + K♣ (20); carol's hit is 8♠ (bust).
+    table.game.rig(["AS", "TH", "9C", "TD", "KH", "QS", "5D", "KC", "8S"])
     await alice.member.click(table_message(thread, table), label="Start")
-    for p in (alice, bob, carol):
-        await p.member.click(table_message(thread, table), label="Bet 10")
-    text = embed_text(table_message(thread, table))
-    assert "10♠" in text and "9♥" in text  # alice's first card, the dealer's up card
-    # alice: 10♠ 8♠ = 18 stands; bob: 9? see the deal order below
-    await alice.member.click(table_message(thread, table), label="Servi")
-    # bob (5♣ 7♥ = 12) hits and gets 7♦ = 19, then stands
-    await bob.member.click(table_message(thread, table), label="Carte !")
-    await bob.member.click(table_message(thread, table), label="Servi")
-    # carol (10♦ 6♦ = 16) stands by slash command
-    res = await carol.member.slash(thread, "stand")
+    await alice.member.click(table_message(thread, table), label="Bet 10")
+    await bob.member.click(table_message(thread, table), label="Bet 20")
+    res = await carol.member.slash(thread, "bet", amount=10)
     assert res.ephemeral
-    summaries = [m for m in thread.history() if "results" in m.content]
-    assert summaries, [m.content for m in thread.history()]
+    text = embed_text(table_message(thread, table))
+    assert "10♦ 🂠" in text and "K♣" not in text  # the hole card stays face down
+    assert "A♠ K♥" in text and "Black Jack" in text  # alice's natural stands by itself
+    # bob's turn: a stranger and alice cannot act for him
+    refused = await carol.member.click(table_message(thread, table), label="Servi")
+    assert refused.ephemeral and "not your turn" in refused.response.content
+    await bob.member.click(table_message(thread, table), label="Servi")
+    await carol.member.click(table_message(thread, table), label="Carte !")  # 8♠: 22, bust
+    summary = [m.content for m in thread.history() if "results" in m.content]
+    assert len(summary) == 1, [m.content for m in thread.history()]
+    lines = summary[0].splitlines()
+    assert "Dealer: 10♦ K♣ **20**" in lines[1]
+    assert any(f"<@{alice.id}>" in line and "+15" in line for line in lines)
+    assert any(f"<@{bob.id}>" in line and "push" in line and "+0" in line for line in lines)
+    assert any(f"<@{carol.id}>" in line and "bust" in line and "-10" in line for line in lines)
+    # the next round opened by itself; the host closes the table: stacks become claims
+    assert table.game.phase.value == "betting"
+    closed = await alice.member.slash(thread, "table close")
+    assert closed.ephemeral
+    assert service(env).table_in(thread.id) is None
     bank = service(env).bank
+    claims = {
+        p.id: [c.amount for c in await bank.claims(guild.id, p.id)] for p in (alice, bob, carol)
+    }
+    assert claims == {alice.id: [215], bob.id: [100], carol.id: [90]}
+    for p, balance in ((alice, 800), (bob, 900), (carol, 900)):
+        assert await bank.balance(guild.id, p.id) == balance
     await assert_audit_clean(env.bot.db)
-    assert await bank.balance(guild.id, alice.id) >= 0
