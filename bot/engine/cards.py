@@ -62,7 +62,7 @@ class Rank(Enum):
 STANDARD_RANKS: tuple[Rank, ...] = tuple(r for r in Rank if r is not Rank.JOKER)
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True)
 class Card:
     """One playing card. Jokers use the spades (black) and hearts (red) suits."""
 
