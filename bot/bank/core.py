@@ -964,6 +964,15 @@ def balance(c: sqlite3.Connection, guild_id: int, user_id: int | None) -> int:
     return 0 if account is None else account_balance(c, account)
 
 
+def spendable(c: sqlite3.Connection, guild_id: int, user_id: int) -> int:
+    """What the player could spend now: the balance, or the starting balance an account
+    would open with (read only: nothing is created)."""
+    account = find_account(c, guild_id, "player", 0, user_id)
+    if account is not None:
+        return account_balance(c, account)
+    return guild_settings(c, guild_id)[0]
+
+
 def seat_stats(c: sqlite3.Connection, guild_id: int, table_id: int, user_id: int) -> SeatStats:
     """The seat's stack and counters (zeros for a seat never used)."""
     seat_id = find_account(c, guild_id, "seat", table_id, user_id)

@@ -121,6 +121,13 @@ class Bank:
         return the balance."""
         return await self._call(conn, core.open_account, guild_id, user_id)
 
+    async def spendable(
+        self, guild_id: int, user_id: int, *, conn: aiosqlite.Connection | None = None
+    ) -> int:
+        """The player's balance, or the starting balance a new account would receive
+        (creates nothing: the first posting from the wallet opens the account)."""
+        return await self._call(conn, core.spendable, guild_id, user_id)
+
     async def balance(
         self, guild_id: int, user_id: int | None, *, conn: aiosqlite.Connection | None = None
     ) -> int:

@@ -344,7 +344,8 @@ class TableService:
         if spec.welcome:
             return 0
         await self._ensure_guild(conn, table.guild_id)
-        balance = await self.bank.open_account(table.guild_id, user_id, conn=conn)
+        # read only: a refused join must not open an account (and mint its starting balance)
+        balance = await self.bank.spendable(table.guild_id, user_id, conn=conn)
         min_bet = int(getattr(table.game.options, "min_bet", 1))  # type: ignore[attr-defined]
         amount = min(balance, spec.default_buy_in)
         if amount < min_bet:

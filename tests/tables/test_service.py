@@ -141,3 +141,20 @@ async def test_restart_reloads_open_tables(service, db):
     assert loaded.version == table.version
     assert loaded.game.to_dict() == table.game.to_dict()
     assert fresh.next_due() == service.next_due()
+
+
+async def test_a_refused_join_opens_no_account(service, db):
+    table = await open_classic(service)
+    for player in range(201, 207):  # the table fills up: 7 seats
+        await service.join(table.id, player, 50)
+    with pytest.raises(IllegalAction) as err:
+        await service.join(table.id, 300, None)
+    assert err.value.code == "table_full"
+    row = await db.fetchone(
+        "SELECT COUNT(*) FROM bank_accounts WHERE kind = 'player' AND user_id = 300"
+    )
+    assert row[0] == 0
+    # a join that goes through opens the account (with its starting balance) with the buy-in
+    await service.act(table.id, 201, Action(ActionKind.LEAVE, 201))
+    await service.join(table.id, 300, None)
+    assert await service.bank.balance(GUILD, 300) == 800
