@@ -15,7 +15,6 @@ import logging
 import sqlite3
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from typing import Any
 
 import aiosqlite
@@ -662,13 +661,3 @@ class TableService:
             self._restore(table)
             raise
         return outcome
-
-    # ------------------------------------------------------------------ queries
-
-    def private_view(self, table: Table, user_id: int) -> dict[str, Any]:
-        """What ``user_id`` may see of the table (their own hidden cards included)."""
-        return table.game.private_view(user_id)
-
-    def with_settings(self, table: Table, **changes: Any) -> TableSettings:
-        """A copy of the table's settings with ``changes`` (validated)."""
-        return replace(table.settings, **changes).validate()
