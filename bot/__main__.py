@@ -23,7 +23,7 @@ def _run(args: argparse.Namespace) -> int:
     )
     from bot.app import create_bot
 
-    bot = create_bot(settings)
+    bot = create_bot(settings, settle_heap=True)
     bot.run(token, log_handler=None)
     return 0
 

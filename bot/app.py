@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.db import Database, migrate
 from bot.engine.shuffle import Entropy, secure_entropy
+from bot.heap import settle_after_startup
 from bot.i18n import t
 from bot.ui.errors import refusal_text
 from bot.ui.translator import CroupierTranslator
@@ -31,6 +32,7 @@ class CroupierBot(commands.Bot):
         *,
         sync_commands: bool = True,
         entropy: Entropy = secure_entropy,
+        settle_heap: bool = False,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -41,6 +43,9 @@ class CroupierBot(commands.Bot):
         self.settings = settings
         self.sync_commands = sync_commands
         self.entropy = entropy  # shuffle seeds; tests pass a deterministic one
+        # the long-running process tunes the GC once its tables are loaded (bot/heap.py);
+        # test processes start hundreds of bots and skip it
+        self.settle_heap = settle_heap
         self.services: dict[str, Any] = {}
         self.tree.on_error = self.on_app_command_error
 
@@ -55,6 +60,8 @@ class CroupierBot(commands.Bot):
 
         for name in EXTENSIONS:
             await self.load_extension(name)
+        if self.settle_heap:
+            settle_after_startup()  # the open tables are loaded: keep them out of full GCs
         if self.sync_commands:
             await self._sync()
 
@@ -128,6 +135,7 @@ def create_bot(
     database_path: str | None = None,
     sync_commands: bool = True,
     entropy: Entropy = secure_entropy,
+    settle_heap: bool = False,
 ) -> CroupierBot:
     """Build a bot; tests pass ``database_path`` to use a temporary database."""
     if settings is None:
@@ -140,4 +148,6 @@ def create_bot(
             log_level=settings.log_level,
             default_locale=settings.default_locale,
         )
-    return CroupierBot(settings, sync_commands=sync_commands, entropy=entropy)
+    return CroupierBot(
+        settings, sync_commands=sync_commands, entropy=entropy, settle_heap=settle_heap
+    )

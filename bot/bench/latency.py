@@ -28,6 +28,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bot.heap import settle_after_startup
+
 from .drive import Player, seated
 from .harness import Interaction, open_tables, world
 
@@ -78,6 +80,7 @@ async def measure(
     db, cog, _transport = await world(folder / f"latency-{game}-{tables}-{think}.sqlite3")
     try:
         opened = await open_tables(cog, tables, game, players)
+        settle_after_startup()  # as the bot does once its tables are loaded
         latencies: list[float] = []
         rng = random.Random(1)
         began = time.perf_counter()

@@ -1,9 +1,12 @@
-"""One aiosqlite connection per process, with serialised ``BEGIN IMMEDIATE`` transactions."""
+"""One aiosqlite connection per process, with serialised ``BEGIN IMMEDIATE`` transactions,
+and a checkpointer thread that keeps WAL checkpoints off the event loop."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
+import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -12,6 +15,10 @@ from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 import aiosqlite
 
 BUSY_TIMEOUT_MS = 5000
+CHECKPOINT_INTERVAL = 0.5  # seconds between two background WAL checkpoints
+# A commit checkpoints by itself only if the checkpointer falls this far behind (pages).
+AUTOCHECKPOINT_PAGES = 20_000
+log = logging.getLogger(__name__)
 P = ParamSpec("P")
 T = TypeVar("T")
 
@@ -24,7 +31,10 @@ class Database:
         self.path = path
         # aiosqlite runs one connection on one thread, but two tasks could still interleave
         # statements of two transactions on it: the lock makes each transaction exclusive.
+        # Every use of the connection holds it, which is also what lets run_transaction use
+        # the connection from the event loop's thread.
         self._lock = asyncio.Lock()
+        self._checkpointer: Checkpointer | None = None
 
     @classmethod
     async def open(cls, path: str | Path) -> Database:
@@ -32,7 +42,9 @@ class Database:
         path = str(path)
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        pending = aiosqlite.connect(path, isolation_level=None)
+        # check_same_thread=False: run_transaction uses the connection from the loop's
+        # thread, never at the same time as aiosqlite's thread (both hold the lock).
+        pending = aiosqlite.connect(path, isolation_level=None, check_same_thread=False)
         # A daemon worker thread never keeps the process alive after an unclean stop (a
         # failed test, a crash); SQLite's WAL journal makes an abrupt exit safe.
         worker = getattr(pending, "_thread", None)
@@ -45,13 +57,19 @@ class Database:
             "PRAGMA synchronous=NORMAL",
             "PRAGMA foreign_keys=ON",
             f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}",
+            f"PRAGMA wal_autocheckpoint={AUTOCHECKPOINT_PAGES}",
         ):
             # An unexhausted cursor (journal_mode returns a row) would block every COMMIT.
             await (await conn.execute(pragma)).close()
-        return cls(conn, path)
+        db = cls(conn, path)
+        if path != ":memory:":
+            db._checkpointer = Checkpointer(path)
+        return db
 
     async def close(self) -> None:
         """Close the connection (waits for a running transaction)."""
+        if self._checkpointer is not None:
+            self._checkpointer.stop()
         async with self._lock:
             await self.conn.close()
 
@@ -77,23 +95,25 @@ class Database:
         self, fn: Callable[Concatenate[sqlite3.Connection, P], T], *args: P.args, **kwargs: P.kwargs
     ) -> T:
         """``fn(raw_connection, ...)`` between ``BEGIN IMMEDIATE`` and ``COMMIT`` (``ROLLBACK``
-        if it raises), all in one hop to aiosqlite's worker thread: for a hot path whose
-        statements need no await in between (a table move). Same lock as
-        :meth:`transaction`."""
-        inner = cast(Any, self.conn)
+        if it raises), run right here on the event loop's thread: for a hot path of a few
+        short statements (a table move). Same lock as :meth:`transaction`.
 
-        def run(c: sqlite3.Connection) -> T:
-            c.execute("BEGIN IMMEDIATE")
-            try:
-                out = fn(c, *args, **kwargs)
-            except BaseException:
-                c.execute("ROLLBACK")
-                raise
-            c.execute("COMMIT")
-            return out
-
+        Why not aiosqlite's thread: each statement there re-takes the GIL from a busy event
+        loop (up to the 5 ms switch interval each time), so under load a move's transaction
+        stretched to tens of ms and every other move queued behind the lock. In WAL mode
+        with ``synchronous=NORMAL`` a commit does not fsync, and checkpoints run on the
+        :class:`Checkpointer` thread, so this blocks the loop for well under a millisecond
+        (see docs/BENCHMARKS.md)."""
+        raw = cast(sqlite3.Connection, cast(Any, self.conn)._conn)
         async with self._lock:
-            return cast(T, await inner._execute(run, inner._conn))
+            raw.execute("BEGIN IMMEDIATE")
+            try:
+                out = fn(raw, *args, **kwargs)
+            except BaseException:
+                raw.execute("ROLLBACK")
+                raise
+            raw.execute("COMMIT")
+            return out
 
     async def fetchone(self, sql: str, params: tuple[object, ...] = ()) -> sqlite3.Row | None:
         """Read one row outside any transaction (waits for a running one)."""
@@ -114,3 +134,41 @@ class Database:
                 await self.conn.backup(dest)
             finally:
                 await dest.close()
+
+
+class Checkpointer:
+    """Copies the WAL back into the database file every ``interval`` seconds, on a thread
+    and connection of its own, so no commit pays for a checkpoint and its fsync.
+
+    A PASSIVE checkpoint never blocks the writer; if it ever fell far behind, a commit
+    would still checkpoint by itself (``wal_autocheckpoint``)."""
+
+    def __init__(self, path: str, interval: float = CHECKPOINT_INTERVAL) -> None:
+        self.path = path
+        self.interval = interval
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="sqlite-checkpoint", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        conn = sqlite3.connect(self.path, isolation_level=None)
+        try:
+            while not self._stopping.wait(self.interval):
+                self.checkpoint(conn)
+        finally:
+            conn.close()
+
+    @staticmethod
+    def checkpoint(conn: sqlite3.Connection) -> tuple[int, int, int] | None:
+        """One PASSIVE checkpoint: (busy, WAL frames, frames copied), or None on error."""
+        try:
+            row = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        except sqlite3.Error:  # e.g. the file went away under a test: try again later
+            log.debug("checkpoint failed", exc_info=True)
+            return None
+        return None if row is None else (int(row[0]), int(row[1]), int(row[2]))
+
+    def stop(self) -> None:
+        """Stop the thread (its connection closes; the last close checkpoints)."""
+        self._stopping.set()
+        self._thread.join(timeout=5)
