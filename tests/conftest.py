@@ -31,3 +31,13 @@ async def db(db_path: str) -> AsyncIterator[Database]:
     await migrate(database)
     yield database
     await database.close()
+
+
+@pytest.fixture(autouse=True)
+def no_missing_message_key():
+    """Every text a test produced exists in the catalogs (a missing key shows raw)."""
+    from bot import i18n
+
+    i18n.MISSING.clear()
+    yield
+    assert not i18n.MISSING, f"missing message keys: {sorted(i18n.MISSING)}"
