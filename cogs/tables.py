@@ -483,19 +483,29 @@ class Tables(commands.Cog):
 
     # ================================================================ timers
 
-    def rearm(self) -> None:
-        """Let the timer loop sleep until the next due timer or repair pass (between
-        TIMER_TICK and MAX_SLEEP). Called after each tick and each publish (every commit
-        goes through one), so a sooner timer wakes the loop up: waking early is harmless
-        (nothing is due yet, it re-arms), and it never wakes late. A 1 s tick would cost
-        86,400 wake-ups per forum day (and as many steps of SimCord's virtual clock)."""
+    def rearm(self, *, after_tick: bool = False) -> None:
+        """Make the timer loop wake up by the next due timer or repair pass (between
+        TIMER_TICK and MAX_SLEEP from now). Called after each tick and each publish (every
+        commit goes through one). A wake-up already planned sooner is kept: waking early is
+        harmless (nothing is due, it re-arms), and most moves only push timers later, so
+        they leave the loop's sleep alone. A 1 s tick would cost 86,400 wake-ups per forum
+        day (and as many steps of SimCord's virtual clock)."""
         due = self.service.next_due()
         wait = MAX_SLEEP if due is None else due - now()
         if self._dirty:  # a table waits for the repair pass
             wait = min(wait, self._last_repair + REPAIR_EVERY - now())
-        wait = max(TIMER_TICK, min(MAX_SLEEP, wait))
-        if wait != self.timer_loop.seconds:
-            self.timer_loop.change_interval(seconds=wait)
+        target = now() + max(TIMER_TICK, min(MAX_SLEEP, wait))
+        loop = self.timer_loop
+        planned = loop.next_iteration
+        if planned is None:
+            return  # not running (yet, or any more)
+        if not after_tick and planned.timestamp() <= target:
+            return
+        # discord.py counts a relative loop's interval from the start of its last
+        # iteration, not from now: that start is the planned wake-up minus the interval
+        seconds = max(0.0, target - (planned.timestamp() - loop.seconds))
+        if abs(seconds - loop.seconds) > 1e-3:
+            loop.change_interval(seconds=seconds)
 
     @tasks.loop(seconds=TIMER_TICK)
     async def timer_loop(self) -> None:
@@ -503,7 +513,7 @@ class Tables(commands.Cog):
         try:
             await self._timer_tick()
         finally:
-            self.rearm()
+            self.rearm(after_tick=True)
 
     async def _timer_tick(self) -> None:
         """The one scheduler: fire the timers that are due, then publish their outcome.
