@@ -64,7 +64,7 @@ async def build(path: Path, count: int, game: str) -> int:
                 " WHERE k.table_id = ? AND t.id <> ?",
                 (table.id, table.id),
             )
-        return len(table.state_json)
+        return len(table.snapshot_json())
     finally:
         await db.close()
 
@@ -91,7 +91,7 @@ async def child(path: Path, mode: str) -> dict[str, Any]:
             tracemalloc.stop()
             gc.collect()
             rss1 = rss_kib()
-            state = sum(len(t.state_json) for t in tables)
+            state = sum(len(t.snapshot_json()) for t in tables)
             return {
                 "tables": len(tables),
                 "traced": traced,

@@ -35,6 +35,7 @@ class Database:
         # the connection from the event loop's thread.
         self._lock = asyncio.Lock()
         self._checkpointer: Checkpointer | None = None
+        self._reader: sqlite3.Connection | None = None
 
     @classmethod
     async def open(cls, path: str | Path) -> Database:
@@ -70,6 +71,8 @@ class Database:
         """Close the connection (waits for a running transaction)."""
         if self._checkpointer is not None:
             self._checkpointer.stop()
+        if self._reader is not None:
+            self._reader.close()
         async with self._lock:
             await self.conn.close()
 
@@ -114,6 +117,19 @@ class Database:
                 raise
             raw.execute("COMMIT")
             return out
+
+    def read_committed(self, sql: str, params: tuple[object, ...] = ()) -> sqlite3.Row | None:
+        """One row of the last committed state, read at once on the caller's thread, without
+        the lock: for the rare paths that must not await (putting a game back after a
+        failed write). A reader connection of its own: in WAL mode it never waits for the
+        writer, and it never sees an uncommitted write."""
+        if self.path == ":memory:":  # another connection would see another database
+            raw = cast(sqlite3.Connection, cast(Any, self.conn)._conn)
+            return cast(sqlite3.Row | None, raw.execute(sql, params).fetchone())
+        if self._reader is None:
+            self._reader = sqlite3.connect(self.path, isolation_level=None)
+            self._reader.row_factory = sqlite3.Row
+        return cast(sqlite3.Row | None, self._reader.execute(sql, params).fetchone())
 
     async def fetchone(self, sql: str, params: tuple[object, ...] = ()) -> sqlite3.Row | None:
         """Read one row outside any transaction (waits for a running one)."""

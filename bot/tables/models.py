@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
@@ -80,7 +81,7 @@ class TableSettings:
         return cls(**{k: v for k, v in data.items() if k in names})
 
 
-@dataclass
+@dataclass(slots=True)
 class Table:
     """One table: where it lives, its settings, its game and its version."""
 
@@ -98,7 +99,6 @@ class Table:
     # per user, the table version their last action produced: a button rendered before it
     # is stale for that user (a double click), while other players' clicks still count
     last_acted: dict[int, int] = field(default_factory=dict)
-    state_json: str = ""  # the committed snapshot: restores the game after a refused write
     deadline_key: str | None = None  # which turn the running deadline belongs to
     deadline_due: float | None = None
     # the game's round number and the table version that started it: a button rendered
@@ -110,6 +110,13 @@ class Table:
     def is_open(self) -> bool:
         """True until the table is closed."""
         return self.status == "open"
+
+    def snapshot_json(self) -> str:
+        """The whole table state as stored in ``tables.state``: the engine snapshot and the
+        service's own fields."""
+        return json.dumps(
+            {"game": self.game.to_dict(), "service": self.service_state()}, separators=(",", ":")
+        )
 
     def service_state(self) -> dict[str, Any]:
         """The service's own fields stored beside the engine snapshot."""

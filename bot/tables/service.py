@@ -152,7 +152,6 @@ class TableService:
             version=row["version"],
             status=row["status"],
             last_acted={int(k): v for k, v in service.get("last_acted", {}).items()},
-            state_json=row["state"],
             deadline_key=service.get("deadline_key"),
             deadline_due=service.get("deadline_due"),
             round_no=service.get("round_no", getattr(game, "round", None)),
@@ -273,6 +272,7 @@ class TableService:
             if spec.host_plays and host_id not in self._seated(game):
                 amount = await self._buy_in_amount(conn, table, host_id, buy_in)
                 events = game.apply(Action(ActionKind.JOIN, host_id, amount=amount))
+            table.last_acted[host_id] = 1  # stored with the snapshot, as a move's is
             await self._store(
                 conn,
                 table,
@@ -284,7 +284,6 @@ class TableService:
                 now=now,
             )
         table.version = 1
-        table.last_acted[host_id] = 1
         self._remember(table)
         outcome = Outcome(table, events)
         self._notify(table, outcome)
@@ -465,9 +464,11 @@ class TableService:
         return True
 
     def _restore(self, table: Table) -> None:
-        """Put the game back to the last committed snapshot."""
-        if table.state_json:
-            state = json.loads(table.state_json)
+        """Put the game back to the last committed snapshot (read from the database: a
+        table does not keep a copy of it in memory, 1-1.5 KiB per table)."""
+        row = self.db.read_committed("SELECT state FROM tables WHERE id = ?", (table.id,))
+        if row is not None and row[0] != "{}":
+            state = json.loads(row[0])
             table.game = GAMES[table.game_key].load(state["game"], self.entropy)
             service = state.get("service", {})
             table.last_acted = {int(k): v for k, v in service.get("last_acted", {}).items()}
@@ -560,10 +561,7 @@ class TableService:
         # the deadline fields are part of the snapshot: compute them before writing it
         deadline = (table.deadline_key, table.deadline_due)
         timers = [] if closing else self._timers_for(table, now, new_version)
-        state_json = json.dumps(
-            {"game": table.game.to_dict(), "service": table.service_state()},
-            separators=(",", ":"),
-        )
+        state_json = table.snapshot_json()
         try:  # one hop to the database thread: postings, snapshot, action row, timers
             args = (
                 posting,
@@ -584,7 +582,6 @@ class TableService:
         except BaseException:
             table.deadline_key, table.deadline_due = deadline
             raise
-        table.state_json = state_json
         for kind, due in timers:
             heapq.heappush(self._timers, (due, table.id, kind, new_version))
         self.timers_changed.set()

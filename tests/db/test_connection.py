@@ -161,3 +161,16 @@ async def test_checkpointer_copies_the_wal_into_the_database_file(tmp_path: Path
     finally:
         await db.close()
     assert not db._checkpointer._thread.is_alive()
+
+
+async def test_read_committed_sees_only_committed_rows(db):
+    """The reader used to put a game back after a failed write: never an uncommitted row."""
+    async with db.transaction() as conn:
+        await conn.execute("INSERT INTO bot_meta VALUES ('seen', '1')")
+    with pytest.raises(RuntimeError):
+        async with db.transaction() as conn:
+            await conn.execute("UPDATE bot_meta SET value = '2' WHERE key = 'seen'")
+            assert db.read_committed("SELECT value FROM bot_meta WHERE key='seen'")[0] == "1"
+            raise RuntimeError("refused")
+    assert db.read_committed("SELECT value FROM bot_meta WHERE key='seen'")[0] == "1"
+    assert db.read_committed("SELECT value FROM bot_meta WHERE key='nope'") is None

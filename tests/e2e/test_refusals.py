@@ -70,7 +70,7 @@ async def world_state(env: Any, guild: Any, thread: Any, table: Any, users: list
     claims = sorted((c.user_id, c.amount) for c in await bank.claims(guild.id))
     public = [m.id for m in thread.history()]
     message = embed_text(table_message(thread, table)) if table.message_id else ""
-    return (table.version, table.state_json, balances, claims, public, message)
+    return (table.version, table.snapshot_json(), balances, claims, public, message)
 
 
 class Unchanged:
