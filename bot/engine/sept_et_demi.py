@@ -536,10 +536,10 @@ class SeptEtDemi(Game):
         self.shuffles += 1
         self._shoe_order = None
         if self._rig_next is not None:
-            rest = [c.code for c in self.shoe._order if c.code not in self._rig_next]
+            rest = [c.code for c in self.shoe.order if c.code not in self._rig_next]
             self._shoe_order = self._rig_next + rest
             self._rig_next = None
-            self.shoe._order = [Card.parse(c) for c in self._shoe_order]
+            self.shoe.rig([Card.parse(c) for c in self._shoe_order])
         for p in self.players.values():
             p.reset_round()
         self.bank_hidden = None
@@ -1310,7 +1310,7 @@ class SeptEtDemi(Game):
         game._rig_next = data.get("test_rig_next")
         game._shoe_order = data.get("test_shoe_order")
         if game._shoe_order is not None and game.shoe is not None:
-            game.shoe._order = [Card.parse(c) for c in game._shoe_order]
+            game.shoe.rig([Card.parse(c) for c in game._shoe_order])
         return game
 
 
