@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import TypeVar
 
 from .cards import Card, Rank, Suit, build_deck
@@ -103,28 +104,41 @@ _CARDS: tuple[Card, ...] = tuple(Card.parse(r.value + s.value) for r in Rank for
 _INDEX: dict[Card, int] = {card: n for n, card in enumerate(_CARDS)}
 
 
+@cache
+def _deck_size(spec: str) -> int:
+    return len(build_deck(spec))
+
+
 class Shoe:
     """A shuffled deck being dealt: the deck spec, the seed and how far it was dealt.
 
-    Only (spec, seed, position) is stored in snapshots; the order is recomputed on load.
+    Only (spec, seed, position) is stored in snapshots; the order is recomputed from them
+    at the first draw, so loading thousands of tables at start-up shuffles none.
     """
 
-    __slots__ = ("_order", "pos", "seed", "spec")
+    __slots__ = ("_order", "_size", "pos", "seed", "spec")
 
     def __init__(self, spec: str, seed: bytes, pos: int = 0) -> None:
         self.spec = spec
         self.seed = seed
         self.pos = pos
-        self._order = bytes(_INDEX[card] for card in shuffled(build_deck(spec), seed))
+        self._size = _deck_size(spec)  # also checks the spec
+        self._order: bytes | None = None
+
+    def _dealing_order(self) -> bytes:
+        if self._order is None:
+            self._order = bytes(_INDEX[card] for card in shuffled(build_deck(self.spec), self.seed))
+        return self._order
 
     @property
     def order(self) -> list[Card]:
         """The whole shoe in dealing order (dealt cards included)."""
-        return [_CARDS[n] for n in self._order]
+        return [_CARDS[n] for n in self._dealing_order()]
 
     def rig(self, cards: Sequence[Card]) -> None:
         """Replace the dealing order (tests' rigged decks; the position is kept)."""
         self._order = bytes(_INDEX[card] for card in cards)
+        self._size = len(self._order)
 
     @property
     def commitment(self) -> str:
@@ -134,18 +148,19 @@ class Shoe:
     @property
     def size(self) -> int:
         """Number of cards in the full shoe."""
-        return len(self._order)
+        return self._size
 
     @property
     def remaining(self) -> int:
         """Cards not dealt yet."""
-        return len(self._order) - self.pos
+        return self._size - self.pos
 
     def draw(self) -> Card:
         """Deal the next card."""
-        if self.pos >= len(self._order):
+        order = self._dealing_order()
+        if self.pos >= len(order):
             raise IndexError("the shoe is empty")
-        card = _CARDS[self._order[self.pos]]
+        card = _CARDS[order[self.pos]]
         self.pos += 1
         return card
 
