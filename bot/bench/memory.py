@@ -58,12 +58,6 @@ async def build(path: Path, count: int, game: str) -> int:
                 f" WHERE tables.id = ?",
                 (count, table.id),
             )
-            await conn.execute(
-                "INSERT INTO table_timers (table_id, kind, due, version)"
-                " SELECT t.id, k.kind, k.due, t.version FROM tables t, table_timers k"
-                " WHERE k.table_id = ? AND t.id <> ?",
-                (table.id, table.id),
-            )
         return len(table.snapshot_json())
     finally:
         await db.close()

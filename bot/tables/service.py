@@ -57,9 +57,9 @@ def _write_move(
     user_id: int | None,
     interaction_id: int | None,
     action_json: str,
-    timers: list[tuple[str, float]],
 ) -> None:
-    """The postings, snapshot, action row and timers of one move (on the database thread)."""
+    """The postings, snapshot and action row of one move (the timers are derived from the
+    row: ``updated_at`` and the snapshot's deadline)."""
     if posting is not None:
         bank_core.post_effects(c, *posting)
     cur = c.execute(
@@ -82,12 +82,6 @@ def _write_move(
         " VALUES (?, ?, ?, ?, ?, ?)",
         (table_id, new_version, user_id, interaction_id, action_json, now),
     )
-    c.execute("DELETE FROM table_timers WHERE table_id = ?", (table_id,))
-    if timers:
-        c.executemany(
-            "INSERT INTO table_timers (table_id, kind, due, version) VALUES (?, ?, ?, ?)",
-            [(table_id, kind, due, new_version) for kind, due in timers],
-        )
 
 
 class TableService:
@@ -124,12 +118,19 @@ class TableService:
     # ------------------------------------------------------------------ loading
 
     async def load_open_tables(self) -> list[Table]:
-        """Load every open table and its timers into memory (at start-up)."""
+        """Load every open table into memory and arm its timers (at start-up): the idle
+        timeout counts from the last write, the deadline is the one in the snapshot."""
         rows = await self.db.fetchall("SELECT * FROM tables WHERE status = 'open' ORDER BY id")
+        timers: list[tuple[float, int, str, int]] = []
         for row in rows:
-            self._remember(self._table_from_row(row))
-        timers = await self.db.fetchall("SELECT table_id, kind, due, version FROM table_timers")
-        self._timers = [(t["due"], t["table_id"], t["kind"], t["version"]) for t in timers]
+            table = self._table_from_row(row)
+            self._remember(table)
+            timers.append(
+                (row["updated_at"] + table.settings.idle_timer, table.id, "idle", table.version)
+            )
+            if table.deadline_due is not None:
+                timers.append((table.deadline_due, table.id, "deadline", table.version))
+        self._timers = timers
         heapq.heapify(self._timers)
         self.timers_changed.set()
         return list(self._tables.values())
@@ -558,11 +559,12 @@ class TableService:
         round_no = getattr(table.game, "round", None)
         if round_no != table.round_no:
             table.round_no, table.round_version = round_no, new_version
-        # the deadline fields are part of the snapshot: compute them before writing it
+        # the deadline fields are part of the snapshot (the timers are derived from it and
+        # from updated_at at start-up): compute them before writing it
         deadline = (table.deadline_key, table.deadline_due)
         timers = [] if closing else self._timers_for(table, now, new_version)
         state_json = table.snapshot_json()
-        try:  # one hop to the database thread: postings, snapshot, action row, timers
+        try:  # one transaction: postings, snapshot, action row
             args = (
                 posting,
                 table.id,
@@ -573,7 +575,6 @@ class TableService:
                 user_id,
                 interaction_id,
                 json.dumps(action.to_dict(), separators=(",", ":")),
-                timers,
             )
             if conn is None:  # a move: BEGIN and COMMIT in the same hop
                 await self.db.run_transaction(_write_move, *args)

@@ -141,6 +141,11 @@ async def test_restart_reloads_open_tables(service, db):
     assert loaded.version == table.version
     assert loaded.game.to_dict() == table.game.to_dict()
     assert fresh.next_due() == service.next_due()
+    # the timers are derived from the committed row: the same deadline and idle timeout
+    later = service.clock.now + 10**6
+    due = sorted(fresh.pop_due(later))
+    assert due == sorted(service.pop_due(later))
+    assert {kind for _, kind, _ in due} == {"deadline", "idle"}
 
 
 async def test_a_refused_join_opens_no_account(service, db):
