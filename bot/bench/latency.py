@@ -136,6 +136,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--think", type=float, default=3.0, help="mean seconds between moves")
     ap.add_argument("--saturated", action="store_true", help="no think time (closed loop)")
     ap.add_argument("--trials", type=int, default=1, help="runs per line (tails are noisy)")
+    ap.add_argument("--dir", default=None, help="folder for the database files (temp)")
     args = ap.parse_args(argv)
     think = 0.0 if args.saturated else args.think
     mode = "saturated (closed loop)" if not think else f"paced, {think:g} s mean think time"
@@ -148,7 +149,7 @@ def main(argv: list[str]) -> int:
         " | handler median ms | handler p99 ms |"
     )
     print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         for n in (int(x) for x in args.tables.split(",")):
             for trial in range(1, args.trials + 1):
                 r = asyncio.run(measure(Path(tmp), n, args.game, args.players, args.seconds, think))
