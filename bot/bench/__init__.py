@@ -16,6 +16,7 @@ BENCHES = {
     "startup": ("bot.bench.memory", "reload + re-render N open tables"),
     "engine": ("bot.bench.engine", "simulated rounds per second per game"),
     "bank": ("bot.bank.bench", "bank postings vs raw sqlite3"),
+    "noise": ("bot.bench.noise", "how steady the machine's CPU is (context for tails)"),
 }
 
 
