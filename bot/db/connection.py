@@ -73,6 +73,7 @@ class Database:
             self._checkpointer.stop()
         if self._reader is not None:
             self._reader.close()
+            self._reader = None
         async with self._lock:
             await self.conn.close()
 

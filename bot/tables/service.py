@@ -1,9 +1,10 @@
 """TableService: the path of one move, from an action to a committed snapshot.
 
 Under the table's lock the game applies the action in memory; then one SQLite transaction
-stores the new snapshot and version, the money postings, the action log row (with the
-interaction id) and the re-armed timers. If anything in that transaction fails, the game
-is restored from the last committed snapshot, so memory and database never disagree.
+stores the new snapshot and version, the money postings and the action log row (with the
+interaction id); the timers are re-armed in memory (at start-up they are derived from the
+rows). If anything in that transaction fails, the game is restored from the last
+committed snapshot, so memory and database never disagree.
 """
 
 from __future__ import annotations
@@ -576,7 +577,7 @@ class TableService:
                 interaction_id,
                 json.dumps(action.to_dict(), separators=(",", ":")),
             )
-            if conn is None:  # a move: BEGIN and COMMIT in the same hop
+            if conn is None:  # a move: a transaction of its own, on the loop's thread
                 await self.db.run_transaction(_write_move, *args)
             else:
                 await run_sync(conn, _write_move, *args)
