@@ -35,3 +35,23 @@ async def test_restart_keeps_database(simcord_env, db_path):
     row = await simcord_env.bot.db.fetchone("SELECT value FROM bot_meta WHERE key = 'probe'")
     assert row[0] == "kept"
     assert (await alice.slash(channel, "ping")).response.content.startswith("Pong!")
+
+
+async def test_the_real_process_settles_its_heap_once_tables_are_loaded(simcord_env, db_path):
+    """``python -m bot`` builds its bot with settle_heap=True: once the cogs (and the open
+    tables) are loaded, survivors are frozen out of full GCs (bot/heap.py)."""
+    import gc
+
+    before = gc.get_threshold()
+    gc.unfreeze()
+    try:
+        await simcord_env.restart_bot(create_bot(database_path=db_path, settle_heap=True))
+        assert gc.get_freeze_count() > 10_000  # discord.py, the cogs, the loaded tables
+        assert gc.get_threshold()[2] == 100
+        guild = simcord_env.create_guild()
+        channel = guild.create_text_channel("general")
+        alice = guild.add_member(simcord_env.create_user("alice"))
+        assert (await alice.slash(channel, "ping")).response.content.startswith("Pong!")
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
