@@ -8,6 +8,7 @@ DM (ephemeral when DMs are closed), and posts round summaries.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any, Literal
 
@@ -291,6 +292,9 @@ class Tables(commands.Cog):
                 key = self.game_key_or(key, table.game_key)  # e.g. no bank at Pirate 21
                 await self.reply(interaction, self.bot_t(key, locale, fallback="move.done.ok"))
         self.rearm()  # a render that failed waits for the repair pass: wake up sooner
+        # The player has their answer: let other tables' moves answer before this one's
+        # DMs and announcements (it also lets SimCord see the move settle at once).
+        await asyncio.sleep(0)
         await self.deliver_private(outcome, interaction, locale)
         await self.announce(outcome, actor=interaction.user.id if interaction else None)
         bank_channel = self.bot.services.get("bank_channel")
