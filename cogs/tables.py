@@ -494,11 +494,12 @@ class Tables(commands.Cog):
         harmless (nothing is due, it re-arms), and most moves only push timers later, so
         they leave the loop's sleep alone. A 1 s tick would cost 86,400 wake-ups per forum
         day (and as many steps of SimCord's virtual clock)."""
+        current = now()
         due = self.service.next_due()
-        wait = MAX_SLEEP if due is None else due - now()
+        wait = MAX_SLEEP if due is None else due - current
         if self._dirty:  # a table waits for the repair pass
-            wait = min(wait, self._last_repair + REPAIR_EVERY - now())
-        target = now() + max(TIMER_TICK, min(MAX_SLEEP, wait))
+            wait = min(wait, self._last_repair + REPAIR_EVERY - current)
+        target = current + max(TIMER_TICK, min(MAX_SLEEP, wait))
         loop = self.timer_loop
         planned = loop.next_iteration
         if planned is None:

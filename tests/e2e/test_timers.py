@@ -106,3 +106,20 @@ async def test_forum_pace_gives_a_day(simcord_env):
     assert table.game.to_act == alice.id
     await env.advance_time(3600 + 1)
     assert table.game.to_act == bob.id
+
+
+async def test_a_move_does_not_wake_the_timer_loop_for_nothing(simcord_env):
+    """discord.py counts the loop's interval from its last iteration: a move long after that
+    iteration, arming a deadline sooner than the loop's planned wake-up, must plan the
+    wake-up at the deadline, not in the past (the loop would run at once, for nothing)."""
+    env = simcord_env
+    _guild, thread, table, (alice, _bob, _carol) = await classic(env)
+    cog = env.bot.get_cog("Tables")
+    await env.advance_time(100)  # the loop sleeps (nothing due for 30 min: the idle timer)
+    ticks = cog.timer_loop.current_loop
+    await alice.member.click(table_message(thread, table), label="Start")  # bets: 60 s
+    assert cog.timer_loop.current_loop == ticks
+    await env.advance_time(55)
+    assert cog.timer_loop.current_loop == ticks and table.game.phase.value == "betting"
+    await env.advance_time(6)  # the bet deadline wakes it, and fires
+    assert cog.timer_loop.current_loop == ticks + 1 and table.game.phase.value != "betting"
