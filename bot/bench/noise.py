@@ -2,30 +2,128 @@
 
 Tail latencies measured by the other benches include the machine's own hiccups; this
 prints them for the machine alone (run it beside another bench to see both).
+
+- ``bench noise``: one process, a fixed ~0.5 ms of work every 2 ms.
+- ``bench noise --cores``: one such probe pinned to each core at once, busy (no sleep),
+  and how many of one core's slow runs overlap a slow run on the other: a hiccup seen on
+  every core at the same instant is the machine's (the host), not a process's.
+- ``probe(seconds)`` (used by ``bench latency``): the time windows in which the work ran
+  far slower than its median, as ``time.perf_counter()`` values (CLOCK_MONOTONIC on Linux,
+  the same clock in every process).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import subprocess
+import sys
 import time
+
+SLOW = 3.0  # a run this many times the median is a hiccup
+_DATA = list(range(200_000))
+
+
+def _work() -> int:
+    total = 0
+    for i in range(0, 200_000, 50):
+        total += _DATA[i]
+    return total
+
+
+def runs(seconds: float, pause: float) -> list[tuple[float, float]]:
+    """(start, end) of each run of the fixed work for ``seconds``, ``pause`` s apart."""
+    out: list[tuple[float, float]] = []
+    clock = time.perf_counter
+    end = clock() + seconds
+    while clock() < end:
+        began = clock()
+        _work()
+        out.append((began, clock()))
+        if pause:
+            time.sleep(pause)
+    return out
+
+
+def slow_windows(timed: list[tuple[float, float]]) -> tuple[float, list[tuple[float, float]]]:
+    """(median run time, the runs that took over ``SLOW`` times the median)."""
+    took = sorted(b - a for a, b in timed)
+    median = took[len(took) // 2]
+    return median, [(a, b) for a, b in timed if b - a > SLOW * median]
+
+
+def probe(seconds: float, pause: float = 0.002) -> list[tuple[float, float]]:
+    """The machine's hiccups during the next ``seconds``: slow runs of the fixed work, with
+    runs less than two pauses apart merged into one window (the probe sleeps between runs,
+    and a hiccup lasts tens of milliseconds)."""
+    merged: list[tuple[float, float]] = []
+    for a, b in slow_windows(runs(seconds, pause))[1]:
+        if merged and a - merged[-1][1] < 2 * pause + 0.001:
+            merged[-1] = (merged[-1][0], b)
+        else:
+            merged.append((a, b))
+    return merged
+
+
+def overlapping(windows: list[tuple[float, float]], others: list[tuple[float, float]]) -> int:
+    """How many of ``windows`` overlap at least one of ``others``."""
+    return sum(any(a < d and c < b for c, d in others) for a, b in windows)
+
+
+def _pinned(core: int, seconds: float) -> None:
+    """Child of ``--cores``: busy probe on one core, windows printed as JSON."""
+    os.sched_setaffinity(0, {core})
+    median, windows = slow_windows(runs(seconds, 0.0))
+    print(json.dumps({"core": core, "median": median, "windows": windows}))
+
+
+def per_core(seconds: float) -> int:
+    """Run a busy probe on every core at once and compare their hiccups."""
+    cores = sorted(os.sched_getaffinity(0))
+    children = [
+        subprocess.Popen(
+            [sys.executable, "-m", "bot", "bench", "noise", "--pinned", str(c), "--seconds",
+             str(seconds)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for c in cores
+    ]
+    results = [json.loads(child.communicate()[0]) for child in children]
+    print(f"noise bench, one busy probe per core ({len(cores)} cores), {seconds:g} s:")
+    for r in results:
+        windows = r["windows"]
+        others = [w for o in results if o is not r for w in o["windows"]]
+        slowest = max((b - a for a, b in windows), default=0.0)
+        covered = sum(b - a for a, b in windows)
+        print(
+            f"  core {r['core']}: median {r['median'] * 1e3:.2f} ms, {len(windows)} runs over"
+            f" {SLOW:g}x (slowest {slowest * 1e3:.1f} ms, {covered / seconds:.1%} of the time);"
+            f" {overlapping(windows, others)} of them overlap a slow run on another core"
+        )
+    return 0
 
 
 def main(argv: list[str]) -> int:
-    """``bench noise [--seconds S]``: time a fixed ~0.7 ms of work every 2 ms."""
+    """``bench noise [--seconds S] [--cores]``: time a fixed ~0.5 ms of work again and
+    again (every 2 ms, or busy on every core at once)."""
     ap = argparse.ArgumentParser(prog="python -m bot bench noise")
     ap.add_argument("--seconds", type=float, default=15.0)
+    ap.add_argument("--cores", action="store_true", help="a busy probe pinned on each core")
+    ap.add_argument("--pinned", type=int, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--json", action="store_true", help="print the hiccup windows as JSON")
     args = ap.parse_args(argv)
-    data = list(range(200_000))
-    took: list[float] = []
-    end = time.perf_counter() + args.seconds
-    while time.perf_counter() < end:
-        began = time.perf_counter()
-        total = 0
-        for i in range(0, 200_000, 50):
-            total += data[i]
-        took.append(time.perf_counter() - began)
-        time.sleep(0.002)
-    took.sort()
+    if args.json:
+        print(json.dumps(probe(args.seconds)))
+        return 0
+    if args.pinned is not None:
+        _pinned(args.pinned, args.seconds)
+        return 0
+    if args.cores:
+        return per_core(args.seconds)
+    timed = runs(args.seconds, 0.002)
+    took = sorted(b - a for a, b in timed)
     median = took[len(took) // 2]
     print(
         f"noise bench: {len(took)} runs of the same work in {args.seconds:g} s:"

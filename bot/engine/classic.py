@@ -74,6 +74,7 @@ PAYOUT_RATIOS: dict[str, tuple[int, int]] = {"3:2": (3, 2), "6:5": (6, 5), "1:1"
 _K = ActionKind
 _SYSTEM_KINDS: tuple[ActionKind, ...] = (_K.START, _K.TIMEOUT, _K.CLOSE)
 _BETWEEN_KINDS: tuple[ActionKind, ...] = (_K.START, _K.LEAVE, _K.TOP_UP)
+_LEAVE_ONLY: tuple[ActionKind, ...] = (_K.LEAVE,)
 _SEATED_KINDS: dict[Phase, tuple[ActionKind, ...]] = {
     Phase.LOBBY: _BETWEEN_KINDS,
     Phase.BETWEEN_ROUNDS: _BETWEEN_KINDS,
@@ -315,7 +316,16 @@ class ClassicGame(Game):
             return _SYSTEM_KINDS
         if player not in self.stacks:
             return (ActionKind.JOIN,)
-        return _SEATED_KINDS.get(self._phase, ())
+        ph = self._phase
+        # in a round only the player being waited for has moves besides leaving (the
+        # renderer asks for every seat on every move: the others' probes would all fail)
+        if (
+            (ph is Phase.PLAYING and player != self.to_act)
+            or (ph is Phase.BETTING and player not in self.pending_bets)
+            or (ph is Phase.INSURANCE and player not in self.insurance_pending)
+        ):
+            return _LEAVE_ONLY
+        return _SEATED_KINDS.get(ph, ())
 
     def _probe_amount(self, kind: ActionKind, player: int | None) -> int | None:
         if kind is ActionKind.BET and player is not None:

@@ -32,7 +32,8 @@ def normalize(locale: str | None) -> str:
 
 def t(key: str, locale: str | None = None, /, **params: Any) -> str:
     """Translate ``key`` into ``locale`` and fill ``{params}``; falls back to English."""
-    loc = normalize(locale)
+    # a table message asks for ~20 strings per move, nearly always in "en" or "fr"
+    loc = locale if locale in SUPPORTED else normalize(locale)
     template = catalog(loc).get(key) or catalog(FALLBACK).get(key)
     if template is None:
         MISSING.add(key)

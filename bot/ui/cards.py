@@ -13,7 +13,15 @@ def card(code: str | None) -> str:
     """``AS`` -> ``A♠``; None (face down) -> a card back."""
     if code is None:
         return FACE_DOWN
-    return str(Card.parse(code))
+    text = _TEXT.get(code)
+    if text is None:  # every table message draws its cards again: parse each code once
+        text = str(Card.parse(code))
+        if len(_TEXT) < 1024:
+            _TEXT[code] = text
+    return text
+
+
+_TEXT: dict[str, str] = {}
 
 
 def cards(codes: Iterable[str | None]) -> str:
