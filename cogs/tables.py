@@ -23,7 +23,7 @@ from bot.errors import NotAllowed, UserError, WrongChannel
 from bot.tables import GAMES, Outcome, Table, TableError, TableService
 from bot.tables.models import FORUM
 from bot.tables.moves import build_action
-from bot.ui.buttons import MoveButton, build_view
+from bot.ui.buttons import MoveButton, TableButtons, build_view
 from bot.ui.errors import refusal_text
 from bot.ui.render import Ctx, renderer_for
 from bot.ui.translator import _
@@ -123,7 +123,7 @@ class Tables(commands.Cog):
 
     def render(
         self, table: Table, note: str | None = None
-    ) -> tuple[discord.Embed, discord.ui.View | None]:
+    ) -> tuple[discord.Embed, TableButtons | None]:
         """The table message's embed and buttons, in the table's language."""
         ctx = Ctx(table, table.settings.locale, note=note)
         renderer = renderer_for(table.game_key)

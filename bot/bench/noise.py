@@ -83,8 +83,17 @@ def per_core(seconds: float) -> int:
     cores = sorted(os.sched_getaffinity(0))
     children = [
         subprocess.Popen(
-            [sys.executable, "-m", "bot", "bench", "noise", "--pinned", str(c), "--seconds",
-             str(seconds)],
+            [
+                sys.executable,
+                "-m",
+                "bot",
+                "bench",
+                "noise",
+                "--pinned",
+                str(c),
+                "--seconds",
+                str(seconds),
+            ],
             stdout=subprocess.PIPE,
             text=True,
         )

@@ -85,23 +85,71 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
         await cog.on_move_button(interaction, self.table_id, self.version, self.move, self.arg)
 
 
-def build_view(table_id: int, version: int, specs: list[ButtonSpec]) -> discord.ui.View | None:
-    """A persistent view (no timeout) holding the move buttons; None when there are none."""
+ROW_WIDTH = 5  # buttons per action row (Discord's limit)
+MAX_ROWS = 5
+
+
+class TableButtons:
+    """A message's move buttons as the component payload Discord receives.
+
+    Clicks never go through a view: the ``MoveButton`` template routes them
+    (``add_dynamic_items``), before and after a restart. So the message needs no
+    ``discord.ui.View`` of ``MoveButton`` items, which cost about a tenth of a move to
+    build on every move; this holds the component dicts such a view would produce and
+    answers the few questions discord.py asks of a view it sends. It is "finished" and
+    not dispatchable, so discord.py never stores it."""
+
+    __discord_ui_view__ = True  # what discord.py checks before sending a view
+    timeout = None
+
+    def __init__(self, rows: list[list[dict[str, Any]]]) -> None:
+        self.rows = rows
+
+    @property
+    def custom_ids(self) -> list[str]:
+        """The buttons' custom_ids in display order."""
+        return [button["custom_id"] for row in self.rows for button in row]
+
+    def to_components(self) -> list[dict[str, Any]]:
+        """The action rows, as discord.py's ``View.to_components``."""
+        return [{"type": 1, "components": row} for row in self.rows]
+
+    def has_components_v2(self) -> bool:
+        """Classic action rows only."""
+        return False
+
+    def is_finished(self) -> bool:
+        """Nothing listens to it (the template does)."""
+        return True
+
+    def is_dispatchable(self) -> bool:
+        """Nothing for discord.py to dispatch to it."""
+        return False
+
+
+def button_dict(table_id: int, version: int, spec: ButtonSpec) -> dict[str, Any]:
+    """One button as Discord's component JSON (the same keys as discord.py's)."""
+    out: dict[str, Any] = {
+        "type": 2,
+        "style": spec.style.value,
+        "disabled": spec.disabled,
+        "label": spec.label or spec.move,
+        "custom_id": custom_id(table_id, version, spec.move, spec.arg),
+    }
+    if spec.emoji:
+        out["emoji"] = {"id": None, "name": spec.emoji}
+    return out
+
+
+def build_view(table_id: int, version: int, specs: list[ButtonSpec]) -> TableButtons | None:
+    """The move buttons in their rows (a full row spills into the next); None when none."""
     if not specs:
         return None
-    view = discord.ui.View(timeout=None)
-    for spec in specs[:25]:
-        view.add_item(
-            MoveButton(
-                table_id,
-                version,
-                spec.move,
-                spec.arg,
-                label=spec.label,
-                style=spec.style,
-                row=spec.row,
-                emoji=spec.emoji,
-                disabled=spec.disabled,
-            )
-        )
-    return view
+    by_row: dict[int, list[dict[str, Any]]] = {}
+    for spec in specs:
+        by_row.setdefault(spec.row or 0, []).append(button_dict(table_id, version, spec))
+    rows: list[list[dict[str, Any]]] = []
+    for row in sorted(by_row):
+        buttons = by_row[row]
+        rows.extend(buttons[i : i + ROW_WIDTH] for i in range(0, len(buttons), ROW_WIDTH))
+    return TableButtons(rows[:MAX_ROWS])

@@ -35,7 +35,7 @@ def fresh_render(env: Any, table: Table) -> tuple[dict[str, Any], list[str]]:
     """The embed dict and button custom_ids a fresh render of the committed state gives."""
     cog = env.bot.get_cog("Tables")
     embed, view = cog.render(table)
-    ids = [] if view is None else [i.custom_id for i in view.children]  # type: ignore[attr-defined]
+    ids = [] if view is None else view.custom_ids
     return embed.to_dict(), ids
 
 
