@@ -46,21 +46,38 @@ def commitment(seed: bytes) -> str:
 
 
 class RandomStream:
-    """Unbiased integers from SHA-256 in counter mode over a seed."""
+    """Unbiased integers from SHA-256 in counter mode over a seed.
 
-    __slots__ = ("_buffer", "_counter", "_seed")
+    The byte stream is SHA-256(seed || counter as 8 big-endian bytes) for counter 0, 1,
+    2...; ``below`` reads the fewest whole bytes that hold n - 1 and rejects values >= n.
+    Blocks are hashed several at a time and read by position: a six-deck shuffle asks for
+    over 300 numbers, and that shuffle runs inside a player's move."""
+
+    __slots__ = ("_buffer", "_counter", "_pos", "_seed")
+
+    BLOCKS = 8  # hashed per refill (the stream is the same whatever this is)
 
     def __init__(self, seed: bytes) -> None:
         self._seed = seed
         self._counter = 0
         self._buffer = b""
+        self._pos = 0
+
+    def _refill(self) -> None:
+        seed, counter = self._seed, self._counter
+        fresh = b"".join(
+            hashlib.sha256(seed + (counter + k).to_bytes(8, "big")).digest()
+            for k in range(self.BLOCKS)
+        )
+        self._buffer = self._buffer[self._pos :] + fresh
+        self._pos = 0
+        self._counter = counter + self.BLOCKS
 
     def _take(self, n: int) -> bytes:
-        while len(self._buffer) < n:
-            block = hashlib.sha256(self._seed + self._counter.to_bytes(8, "big")).digest()
-            self._buffer += block
-            self._counter += 1
-        out, self._buffer = self._buffer[:n], self._buffer[n:]
+        while self._pos + n > len(self._buffer):
+            self._refill()
+        out = self._buffer[self._pos : self._pos + n]
+        self._pos += n
         return out
 
     def below(self, n: int) -> int:
@@ -70,8 +87,16 @@ class RandomStream:
         if n == 1:
             return 0
         bits = (n - 1).bit_length()
-        nbytes = (bits + 7) // 8
         mask = (1 << bits) - 1
+        if bits <= 8:  # one byte per try: read it in place
+            while True:
+                if self._pos >= len(self._buffer):
+                    self._refill()
+                x = self._buffer[self._pos] & mask
+                self._pos += 1
+                if x < n:
+                    return x
+        nbytes = (bits + 7) // 8
         while True:
             x = int.from_bytes(self._take(nbytes), "big") & mask
             if x < n:
@@ -81,9 +106,9 @@ class RandomStream:
 def shuffled(items: Sequence[T], seed: bytes) -> list[T]:
     """Fisher-Yates shuffle of a copy of ``items`` driven by ``seed``."""
     out = list(items)
-    stream = RandomStream(seed)
+    below = RandomStream(seed).below
     for i in range(len(out) - 1, 0, -1):
-        j = stream.below(i + 1)
+        j = below(i + 1)
         out[i], out[j] = out[j], out[i]
     return out
 
@@ -105,8 +130,9 @@ _INDEX: dict[Card, int] = {card: n for n, card in enumerate(_CARDS)}
 
 
 @cache
-def _deck_size(spec: str) -> int:
-    return len(build_deck(spec))
+def _deck_indices(spec: str) -> bytes:
+    """The unshuffled deck of ``spec`` as indices into ``_CARDS`` (also checks the spec)."""
+    return bytes(_INDEX[card] for card in build_deck(spec))
 
 
 class Shoe:
@@ -122,12 +148,13 @@ class Shoe:
         self.spec = spec
         self.seed = seed
         self.pos = pos
-        self._size = _deck_size(spec)  # also checks the spec
+        self._size = len(_deck_indices(spec))  # also checks the spec
         self._order: bytes | None = None
 
     def _dealing_order(self) -> bytes:
         if self._order is None:
-            self._order = bytes(_INDEX[card] for card in shuffled(build_deck(self.spec), self.seed))
+            # shuffling the indices gives the same order as shuffling the cards
+            self._order = bytes(shuffled(_deck_indices(self.spec), self.seed))
         return self._order
 
     @property

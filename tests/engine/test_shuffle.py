@@ -150,3 +150,19 @@ def test_shoe_snapshot_round_trip() -> None:
 def test_seeded_entropy_is_deterministic() -> None:
     a, b = seeded_entropy("x"), seeded_entropy("x")
     assert a(3) == b(3) and a(3) != a(4) and len(a(0)) == 32
+
+
+@pytest.mark.parametrize("spec", ["std52*6", "std52*8", "sept40", "pirate54"])
+def test_a_shoe_deals_the_reference_order(spec: str) -> None:
+    # the shoe shuffles card indices, the stream reads hashed blocks by position: both
+    # must give exactly the published algorithm's order (1- and 2-byte draws, refills)
+    codes = [c.code for c in build_deck(spec)]
+    for n in range(5):
+        seed = hashlib.sha256(f"{spec}/{n}".encode()).digest()
+        shoe = Shoe(spec, seed)
+        assert [c.code for c in shoe.order] == reference_shuffle(codes, seed)
+
+
+def test_a_long_shuffle_matches_the_reference() -> None:
+    items = [str(n) for n in range(70_000)]  # 3-byte draws too
+    assert shuffled(items, SEED) == reference_shuffle(items, SEED)
