@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
+
+import orjson
 
 from bot.engine.base import Event, Game, InvalidOptions
 
@@ -114,9 +115,9 @@ class Table:
     def snapshot_json(self) -> str:
         """The whole table state as stored in ``tables.state``: the engine snapshot and the
         service's own fields."""
-        return json.dumps(
-            {"game": self.game.to_dict(), "service": self.service_state()}, separators=(",", ":")
-        )
+        # orjson: compact JSON like json.dumps(separators=(",", ":")) (UTF-8 instead of
+        # \u escapes), ~10x faster; a snapshot is written on every move
+        return orjson.dumps({"game": self.game.to_dict(), "service": self.service_state()}).decode()
 
     def service_state(self) -> dict[str, Any]:
         """The service's own fields stored beside the engine snapshot."""

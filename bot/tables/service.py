@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import aiosqlite
+import orjson
 
 from bot.bank import Bank
 from bot.bank import core as bank_core
@@ -138,7 +139,7 @@ class TableService:
 
     def _table_from_row(self, row: Any) -> Table:
         spec = GAMES[row["game"]]
-        state = json.loads(row["state"])
+        state = orjson.loads(row["state"])
         service = state.get("service", {})
         game = spec.load(state["game"], self.entropy)
         return Table(
@@ -575,7 +576,7 @@ class TableService:
                 closing,
                 user_id,
                 interaction_id,
-                json.dumps(action.to_dict(), separators=(",", ":")),
+                orjson.dumps(action.to_dict()).decode(),
             )
             if conn is None:  # a move: a transaction of its own, on the loop's thread
                 await self.db.run_transaction(_write_move, *args)
