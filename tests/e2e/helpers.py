@@ -8,6 +8,7 @@ from typing import Any
 import discord
 
 from bot.engine.cards import Card
+from bot.i18n import t
 from bot.tables import Table, TableService
 
 
@@ -90,3 +91,22 @@ def assert_never_public(channel: Any, codes: list[str]) -> None:
     for text in public_texts(channel):
         for card in shown:
             assert card not in text, f"private card {card} shown publicly:\n{text}"
+
+
+async def classic_table(
+    env: Any, *names: str, options: str | None = None, buy_in: int = 100
+) -> tuple[Any, Any, Any, Any, list[Player]]:
+    """A guild, a lobby, players (the first hosts and is seated), the others seated too."""
+    guild = env.create_guild()
+    lobby = guild.create_text_channel("casino")
+    players = add_players(env, guild, *names)
+    kwargs: dict[str, Any] = {"game": "classic"}
+    if options:
+        kwargs["options"] = options
+    await players[0].member.slash(lobby, "table open", **kwargs)
+    thread = thread_of(lobby)
+    table = table_of(env, thread)
+    for p in players[1:]:
+        res = await p.member.slash(thread, "table join", buy_in=buy_in)
+        assert res.ephemeral and res.response.content == t("move.done.join", "en")
+    return guild, lobby, thread, table, players

@@ -12,31 +12,18 @@ import discord
 
 from bot.errors import UserError
 from bot.i18n import t
-from tests.e2e.helpers import Player, add_players, embed_text, service, table_message, table_of
-from tests.e2e.helpers import thread_of as newest_thread
+from tests.e2e.helpers import (
+    Player,
+    add_players,
+    classic_table,
+    embed_text,
+    service,
+    table_message,
+)
 
 # ----------------------------------------------------------------------------- helpers
 
 GENERIC = ("Not possible now (", "The bank refused (", "Invalid table option (")
-
-
-async def classic_table(
-    env: Any, *names: str, options: str | None = None, buy_in: int = 100
-) -> tuple[Any, Any, Any, Any, list[Player]]:
-    """A guild, a lobby, players (the first hosts and is seated), the others seated too."""
-    guild = env.create_guild()
-    lobby = guild.create_text_channel("casino")
-    players = add_players(env, guild, *names)
-    kwargs: dict[str, Any] = {"game": "classic"}
-    if options:
-        kwargs["options"] = options
-    await players[0].member.slash(lobby, "table open", **kwargs)
-    thread = newest_thread(lobby)
-    table = table_of(env, thread)
-    for p in players[1:]:
-        res = await p.member.slash(thread, "table join", buy_in=buy_in)
-        assert res.ephemeral and res.response.content == t("move.done.join", "en")
-    return guild, lobby, thread, table, players
 
 
 def reply(res: Any) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.bank.testing import assert_audit_clean
-from tests.e2e.helpers import add_players, embed_text, service, table_message, table_of, thread_of
+from tests.e2e.helpers import classic_table, embed_text, service, table_message
 
 # alice 10♠ 8♠ = 18, bob 9♥ 7♥ = 16, carol 5♣ 6♦ = 11, the dealer 10♦ + K♣; then 2♦ 5♠...
 ROUND = ["TS", "9H", "5C", "TD", "8S", "7H", "6D", "KC", "2D", "5S", "4C", "3C", "2C"]
@@ -16,17 +16,9 @@ TWO = ["TS", "9H", "TD", "5C", "8S", "7H", "6D", "KC", "2D", "5S"]
 
 
 async def classic(env: Any, options: str | None = None) -> tuple[Any, Any, Any, list[Any]]:
-    guild = env.create_guild()
-    lobby = guild.create_text_channel("casino")
-    players = add_players(env, guild, "alice", "bob", "carol")
-    kwargs: dict[str, Any] = {"game": "classic"}
-    if options:
-        kwargs["options"] = options
-    await players[0].member.slash(lobby, "table open", **kwargs)
-    thread = thread_of(lobby)
-    table = table_of(env, thread)
-    for p in players[1:]:
-        await p.member.slash(thread, "table join", buy_in=100)
+    guild, _lobby, thread, table, players = await classic_table(
+        env, "alice", "bob", "carol", options=options
+    )
     return guild, thread, table, players
 
 
