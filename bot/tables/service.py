@@ -64,19 +64,17 @@ def _write_move(
     row: ``updated_at`` and the snapshot's deadline)."""
     if posting is not None:
         bank_core.post_effects(c, *posting)
-    cur = c.execute(
-        "UPDATE tables SET state = ?, version = ?, updated_at = ?, status = ?,"
-        " closed_at = ? WHERE id = ? AND version = ?",
-        (
-            state_json,
-            new_version,
-            now,
-            "closed" if closing else "open",
-            now if closing else None,
-            table_id,
-            new_version - 1,
-        ),
-    )
+    if closing:
+        cur = c.execute(
+            "UPDATE tables SET state = ?, version = ?, updated_at = ?, status = 'closed',"
+            " closed_at = ? WHERE id = ? AND version = ?",
+            (state_json, new_version, now, now, table_id, new_version - 1),
+        )
+    else:  # status untouched: SQLite then leaves the two indexes on it alone
+        cur = c.execute(
+            "UPDATE tables SET state = ?, version = ?, updated_at = ? WHERE id = ? AND version = ?",
+            (state_json, new_version, now, table_id, new_version - 1),
+        )
     if cur.rowcount != 1:
         raise RuntimeError(f"table {table_id} changed under the lock")
     c.execute(
