@@ -23,7 +23,7 @@ from bot.errors import NotAllowed, UserError, WrongChannel
 from bot.tables import GAMES, Outcome, Table, TableError, TableService
 from bot.tables.models import FORUM
 from bot.tables.moves import build_action
-from bot.ui.buttons import MoveButton, TableButtons, build_view
+from bot.ui.buttons import MoveButton, TableButtons, build_buttons
 from bot.ui.errors import refusal_text
 from bot.ui.render import Ctx, renderer_for
 from bot.ui.translator import _
@@ -127,8 +127,9 @@ class Tables(commands.Cog):
         """The table message's embed and buttons, in the table's language."""
         ctx = Ctx(table, table.settings.locale, note=note)
         renderer = renderer_for(table.game_key)
-        view = build_view(table.id, table.version, renderer.buttons(ctx)) if table.is_open else None
-        return renderer.embed(ctx), view
+        if not table.is_open:
+            return renderer.embed(ctx), None
+        return renderer.embed(ctx), build_buttons(table.id, table.version, renderer.buttons(ctx))
 
     async def edit_table_message(self, table: Table, note: str | None = None) -> None:
         """Edit the public table message to the table's current state."""
@@ -434,7 +435,7 @@ class Tables(commands.Cog):
 
         text = refusal_text(exc, locale) or ""
         table = self.service.get(table_id)
-        view = build_view(
+        view = build_buttons(
             table_id,
             table.version,
             [

@@ -141,7 +141,7 @@ def button_dict(table_id: int, version: int, spec: ButtonSpec) -> dict[str, Any]
     return out
 
 
-def build_view(table_id: int, version: int, specs: list[ButtonSpec]) -> TableButtons | None:
+def build_buttons(table_id: int, version: int, specs: list[ButtonSpec]) -> TableButtons | None:
     """The move buttons in their rows (a full row spills into the next); None when none."""
     if not specs:
         return None

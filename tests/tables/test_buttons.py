@@ -7,7 +7,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.ui.buttons import TEMPLATE, ButtonSpec, MoveButton, build_view
+from bot.ui.buttons import TEMPLATE, ButtonSpec, MoveButton, build_buttons
 
 GREEN = discord.ButtonStyle.success
 GREY = discord.ButtonStyle.secondary
@@ -47,7 +47,7 @@ def discord_view(table_id: int, version: int, specs: list[ButtonSpec]) -> discor
 
 
 async def test_components_are_what_discord_py_would_send() -> None:
-    ours = build_view(12, 34, SPECS)
+    ours = build_buttons(12, 34, SPECS)
     assert ours is not None
     theirs: list[dict[str, Any]] = discord_view(12, 34, SPECS).to_components()
     assert ours.to_components() == theirs
@@ -55,7 +55,7 @@ async def test_components_are_what_discord_py_would_send() -> None:
 
 
 async def test_every_button_is_routed_by_the_move_template() -> None:
-    ours = build_view(7, 3, SPECS)
+    ours = build_buttons(7, 3, SPECS)
     assert ours is not None
     for custom_id, spec in zip(ours.custom_ids, SPECS, strict=True):
         match = MoveButton.__discord_ui_compiled_template__.fullmatch(custom_id)
@@ -68,7 +68,7 @@ async def test_every_button_is_routed_by_the_move_template() -> None:
 async def test_a_full_row_spills_into_the_next_one() -> None:
     specs = [ButtonSpec("draw", f"Draw {n}", GREEN, arg=n, row=2) for n in range(7)]
     specs.append(ButtonSpec("leave", "Leave", GREY, row=4))
-    ours = build_view(1, 1, specs)
+    ours = build_buttons(1, 1, specs)
     assert ours is not None
     assert [len(row["components"]) for row in ours.to_components()] == [5, 2, 1]
     # discord.py's own View refuses the sixth button of a row outright
@@ -77,8 +77,8 @@ async def test_a_full_row_spills_into_the_next_one() -> None:
 
 
 async def test_no_buttons_no_view_and_discord_py_never_stores_it() -> None:
-    assert build_view(1, 1, []) is None
-    ours = build_view(1, 1, SPECS[:1])
+    assert build_buttons(1, 1, []) is None
+    ours = build_buttons(1, 1, SPECS[:1])
     assert ours is not None
     # discord.py stores a sent view (and later calls its private hooks) only when it is
     # unfinished and dispatchable; ours is neither
