@@ -71,15 +71,18 @@ def overlapping(windows: list[tuple[float, float]], others: list[tuple[float, fl
     return sum(any(a < d and c < b for c, d in others) for a, b in windows)
 
 
-def _pinned(core: int, seconds: float) -> None:
-    """Child of ``--cores``: busy probe on one core, windows printed as JSON."""
+def _pinned(core: int, seconds: float, pause: float) -> None:
+    """Child of ``--cores``: the probe on one core, its windows and CPU use as JSON."""
     os.sched_setaffinity(0, {core})
-    median, windows = slow_windows(runs(seconds, 0.0))
-    print(json.dumps({"core": core, "median": median, "windows": windows}))
+    cpu = time.process_time()
+    median, windows = slow_windows(runs(seconds, pause))
+    cpu = (time.process_time() - cpu) / seconds
+    print(json.dumps({"core": core, "median": median, "windows": windows, "cpu": cpu}))
 
 
-def per_core(seconds: float) -> int:
-    """Run a busy probe on every core at once and compare their hiccups."""
+def per_core(seconds: float, pause: float = 0.0) -> int:
+    """Run a probe on every core at once (busy, or ``pause`` s between runs) and compare
+    their hiccups."""
     cores = sorted(os.sched_getaffinity(0))
     children = [
         subprocess.Popen(
@@ -93,6 +96,8 @@ def per_core(seconds: float) -> int:
                 str(c),
                 "--seconds",
                 str(seconds),
+                "--pause",
+                str(pause),
             ],
             stdout=subprocess.PIPE,
             text=True,
@@ -100,7 +105,12 @@ def per_core(seconds: float) -> int:
         for c in cores
     ]
     results = [json.loads(child.communicate()[0]) for child in children]
-    print(f"noise bench, one busy probe per core ({len(cores)} cores), {seconds:g} s:")
+    load = sum(r["cpu"] for r in results)
+    kind = "busy" if not pause else f"{pause * 1e3:g} ms between runs"
+    print(
+        f"noise bench, one probe per core ({len(cores)} cores, {kind}), {seconds:g} s,"
+        f" {load:.2f} CPUs used in all:"
+    )
     for r in results:
         windows = r["windows"]
         others = [w for o in results if o is not r for w in o["windows"]]
@@ -120,6 +130,9 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python -m bot bench noise")
     ap.add_argument("--seconds", type=float, default=15.0)
     ap.add_argument("--cores", action="store_true", help="a busy probe pinned on each core")
+    ap.add_argument(
+        "--pause", type=float, default=0.0, help="with --cores: seconds between runs (0: busy)"
+    )
     ap.add_argument("--pinned", type=int, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--json", action="store_true", help="print the hiccup windows as JSON")
     args = ap.parse_args(argv)
@@ -127,10 +140,10 @@ def main(argv: list[str]) -> int:
         print(json.dumps(probe(args.seconds)))
         return 0
     if args.pinned is not None:
-        _pinned(args.pinned, args.seconds)
+        _pinned(args.pinned, args.seconds, args.pause)
         return 0
     if args.cores:
-        return per_core(args.seconds)
+        return per_core(args.seconds, args.pause)
     timed = runs(args.seconds, 0.002)
     took = sorted(b - a for a, b in timed)
     median = took[len(took) // 2]
