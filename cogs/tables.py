@@ -24,6 +24,7 @@ from bot.tables import GAMES, Outcome, Table, TableError, TableService
 from bot.tables.models import FORUM
 from bot.tables.moves import build_action
 from bot.ui.buttons import MoveButton, TableButtons, build_buttons
+from bot.ui.edits import TableEdits
 from bot.ui.errors import refusal_text
 from bot.ui.render import Ctx, renderer_for
 from bot.ui.translator import _
@@ -85,6 +86,8 @@ class Tables(commands.Cog):
         # tables whose last render failed (5xx, 429...): re-rendered by the repair pass
         self._dirty: dict[int, Table] = {}
         self._last_repair = 0.0
+        # REST edits of table messages: one at a time per table, bursts merged
+        self.edits = TableEdits(self.edit_now)
 
     async def cog_load(self) -> None:
         """Register the persistent buttons, reload open tables, start the timer task."""
@@ -93,8 +96,9 @@ class Tables(commands.Cog):
         self.timer_loop.start()
 
     async def cog_unload(self) -> None:
-        """Stop the timer task."""
+        """Stop the timer task and the merged edits (a restart renders every table)."""
         self.timer_loop.cancel()
+        self.edits.close()
 
     # ================================================================ helpers
 
@@ -146,7 +150,13 @@ class Tables(commands.Cog):
         """The table's thread or message no longer exists, or the bot lost access to it."""
         return isinstance(exc, (discord.NotFound, discord.Forbidden)) or exc.code in GONE_CODES
 
-    async def refresh(self, table: Table, note: str | None = None) -> bool:
+    async def refresh(self, table: Table, note: str | None = None) -> bool | None:
+        """Edit the table message to the committed state by REST (``TableEdits``): True
+        when it shows it, False when the edit failed, None when an edit of it is in flight
+        and this one follows it, merged with any other asked for meanwhile."""
+        return await self.edits.request(table, note)
+
+    async def edit_now(self, table: Table, note: str | None = None) -> bool:
         """Edit the table message to the committed state; True when it shows it.
 
         The state is already committed, so a failure never undoes anything: a table whose
@@ -284,10 +294,11 @@ class Tables(commands.Cog):
                 await interaction.response.edit_message(embed=embed, view=view)
                 shown = True
                 self._dirty.pop(table.id, None)
+                self.edits.shown_by_interaction(table)
             except discord.HTTPException:  # committed anyway: edit by REST or repair later
                 log.warning("table %s: the interaction edit failed", table.id, exc_info=True)
         if not shown:
-            shown = await self.refresh(table)
+            shown = await self.refresh(table) is not False  # None: the next edit shows it
             if interaction is not None and not interaction.response.is_done():
                 key = "move.done." + (move or "ok") if shown else "move.done.render_later"
                 key = self.game_key_or(key, table.game_key)  # e.g. no bank at Pirate 21

@@ -83,6 +83,9 @@ def shown(text: str, code: str) -> int:
     return text.count(card(code))
 
 
+TABLE_VERSION = re.compile(r"Table (?:#|n°)\d+ · v(\d+)")  # the footer, in en and fr
+
+
 @dataclass
 class Snapshot:
     """The cards of one table at one committed moment."""
@@ -102,6 +105,7 @@ class LeakScan:
         self.env: Any = None
         self.pending: dict[int, tuple[Outcome, Snapshot]] = {}
         self.latest: dict[int, Snapshot] = {}
+        self.versions: dict[tuple[int, int], Snapshot] = {}  # (table, version) -> snapshot
         self.checked: dict[int, set[tuple[int, str | None]]] = {}
         self.violations: list[str] = []
         self.commits = 0
@@ -133,6 +137,7 @@ class LeakScan:
         )
         self.pending[id(outcome)] = (outcome, snap)
         self.latest[table.id] = snap
+        self.versions[(table.id, table.version)] = snap
 
     # ------------------------------------------------------------ check (after publish)
     def after_publish(self, outcome: Outcome) -> None:
@@ -168,6 +173,12 @@ class LeakScan:
             allowed = snap.public + (
                 snap.events_public if announcements and not is_table else Counter()
             )
+            if is_table:  # a table message shows the version in its footer, the one to check
+                # (edits can land after later commits: what it shows may be newer than snap)
+                found = TABLE_VERSION.search(text)
+                shown_snap = found and self.versions.get((table.id, int(found[1])))
+                if shown_snap:
+                    allowed = shown_snap.public
             for code in snap.codes:
                 count = shown(text, code)
                 self.recognised += count if allowed[code] else 0

@@ -3,9 +3,11 @@ table message); a round costs at most moves + private cards dealt + 2."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from tests.e2e.helpers import add_players, table_message, table_of, thread_of
+from tests.e2e.recovery_helpers import fresh_render, shown
 
 # alice 10♠ 8♠ = 18, bob 9♥ 7♥ = 16, carol 5♣ 6♦ = 11, the dealer 10♦ + K♣ (20); then 2♦...
 ROUND = ["TS", "9H", "5C", "TD", "8S", "7H", "6D", "KC", "2D", "5S", "4C", "3C", "2C"]
@@ -75,3 +77,50 @@ async def test_a_slash_move_costs_two_calls(simcord_env):
     assert len(calls) == 2, calls
     assert calls[0].startswith(f"PATCH /channels/{thread.id}/messages/")
     assert calls[1].endswith("/callback")
+
+
+def slow_first_edit(env: Any, cog: Any) -> asyncio.Event:
+    """Make Discord slow to answer the cog's next REST edit of a table message: it lands
+    when the returned event is set."""
+    landed = asyncio.Event()
+    real = cog.edit_table_message
+    pending = [True]
+
+    async def edit(table: Any, note: str | None = None) -> None:
+        if pending:
+            pending.clear()
+            await env.external_wait(landed.wait(), reason="Discord has not answered the edit")
+        await real(table, note)
+
+    cog.edit_table_message = edit
+    return landed
+
+
+async def test_edits_asked_while_one_is_in_flight_go_out_as_one(simcord_env):
+    """A REST edit of the table message in flight: the edits the next moves ask for
+    meanwhile wait for it, then go out as one edit of the latest state (3 slash bets while
+    Discord is slow: 2 edits, not 3)."""
+    env = simcord_env
+    thread, table, (alice, bob, carol) = await three_players(env)
+    table.game.rig(ROUND)
+    await alice.member.click(table_message(thread, table), label="Start")
+    cog = env.bot.get_cog("Tables")
+    landed = slow_first_edit(env, cog)
+    edit = f"PATCH /channels/{thread.id}/messages/{table.message_id}"
+    before = len(env.http_requests)
+    first = await alice.member.slash(thread, "bet", amount=10)
+    assert cog.edits.in_flight(table.id) and not first.acknowledged  # alice's edit hangs
+    replies = []
+    for p in (bob, carol):
+        res = await p.member.slash(thread, "bet", amount=10)
+        replies.append(res.response.content)
+    assert table.game.phase.name == "PLAYING"  # the third bet dealt the cards
+    assert calls_since(env, before).count(edit) == 0  # the first edit has not landed
+    landed.set()
+    await env.settle()
+    replies.append(first.response.content)
+    calls = calls_since(env, before)
+    assert calls.count(edit) == 2, calls  # the slow one, then one with both other bets
+    assert shown(table_message(thread, table)) == fresh_render(env, table)
+    assert all("recorded" not in r for r in replies), replies  # each is told it is done
+    assert not cog.edits.in_flight(table.id)
