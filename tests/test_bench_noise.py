@@ -6,7 +6,8 @@ import json
 import subprocess
 import sys
 
-from bot.bench.noise import SLOW, overlapping, slow_windows
+from bot.bench import noise
+from bot.bench.noise import MIN_STALL, SLOW, overlapping, slow_windows
 
 
 def test_a_run_over_the_threshold_is_a_stall() -> None:
@@ -16,6 +17,14 @@ def test_a_run_over_the_threshold_is_a_stall() -> None:
     assert slow == [(3.0, 3.0 + SLOW + 0.5)]
     # exactly at the threshold is not a stall
     assert slow_windows([(0.0, 1.0), (1.0, 2.0), (2.0, 2.0 + SLOW)])[1] == []
+
+
+def test_the_probe_keeps_only_stalls_a_move_could_feel(monkeypatch) -> None:
+    fast = [(i * 0.001, i * 0.001 + 0.0002) for i in range(100)]
+    blip = (0.2, 0.2 + 0.001)  # 5x the median, but 1 ms: not a stall
+    stall = (0.3, 0.3 + MIN_STALL + 0.001)
+    monkeypatch.setattr(noise, "runs", lambda seconds, pause: [*fast, blip, stall])
+    assert noise.probe(1.0) == [stall]
 
 
 def test_overlap_counts_windows_that_share_any_instant() -> None:

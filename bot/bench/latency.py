@@ -16,11 +16,11 @@ DMs and announcements sent after the response are not in the figures but do load
 event loop. Not included: the gateway, discord.py's dispatch, HTTP, Discord.
 
 The machine's own stalls: unless ``--no-probe``, a second process (``bench noise --json``)
-notes when a fixed piece of work ran over 3x slower than usual. On the development VM the
-host stalls both cores at once ~4% of the time, so more than 1% of moves arrive during
-one. Besides the p99 of all moves the bench prints the p99 of the "clear" moves, whose
-wait overlapped no stall (a move queued behind a stall's backlog but clicked after it
-still counts as clear: the figure errs high).
+notes when a fixed piece of work was stalled for 5 ms or more. Besides the p99 of all
+moves the bench prints the p99 of the "clear" moves, whose wait overlapped no such stall
+(a move queued behind a stall's backlog but clicked after it still counts as clear). On
+the development VM, at this bench's load, such stalls are rare and short: the two p99s
+are close, and the tail is the bot's own (docs/BENCHMARKS.md, fourth pass).
 
 Two loads:
 
