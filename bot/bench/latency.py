@@ -64,6 +64,24 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def queue_model(
+    services: list[float], rate: float, scale: float = 1.0, n: int = 200_000, seed: int = 5
+) -> list[float]:
+    """Sojourn times (wait + service, sorted) of ``n`` moves in a one-server FIFO queue:
+    Poisson arrivals at ``rate`` per second, each served in a time drawn from ``services``
+    (seconds) times ``scale``. What the bench's latency would be if the event loop were
+    only that queue, on a machine of constant speed."""
+    rng = random.Random(seed)
+    clock = free = 0.0
+    out = []
+    for _ in range(n):
+        clock += rng.expovariate(rate)
+        free = max(clock, free) + rng.choice(services) * scale
+        out.append(free - clock)
+    out.sort()
+    return out
+
+
 async def play(
     cog: Any,
     table: Any,
@@ -166,6 +184,13 @@ async def measure(
         "handler median ms": 1000 * statistics.median(handler),
         "handler p99 ms": 1000 * pct(handler, 0.99),
         "loop ms/move": 1000 * cpu / max(1, sum(counts)),
+        # each move's service in the queue model: its handler time plus the loop's other
+        # work per move (simulated player, post-answer work, asyncio)
+        "services": [
+            h + max(0.0, cpu / max(1, sum(counts)) - statistics.fmean(handler)) for h in handler
+        ]
+        if handler
+        else [],
         # paced tables click until the window ends, then only sleep through a last think
         "loop load": cpu / (seconds if think else took),
         "stalls": len(hiccups),
@@ -189,6 +214,11 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--saturated", action="store_true", help="no think time (closed loop)")
     ap.add_argument("--trials", type=int, default=1, help="runs per line (tails are noisy)")
     ap.add_argument("--dir", default=None, help="folder for the database files (temp)")
+    ap.add_argument(
+        "--model",
+        action="store_true",
+        help="also print the p99 of a one-server queue fed with each run's own work per move",
+    )
     ap.add_argument(
         "--no-probe",
         action="store_true",
@@ -229,4 +259,11 @@ def main(argv: list[str]) -> int:
                     f" | {r['stalls']} | {r['clear %']:.1f}% | {r['clear p99 ms']:.2f} |",
                     flush=True,
                 )
+                if args.model and r["services"]:
+                    rate = r["moves"] / args.seconds if think else r["moves/s"]
+                    cuts = ", ".join(
+                        f"x{k:g}: {1000 * pct(queue_model(r['services'], rate, k), 0.99):.1f}"
+                        for k in (1.0, 0.9, 0.8, 0.7)
+                    )
+                    print(f"  queue model p99 ms, the work per move scaled {cuts}", flush=True)
     return 0
