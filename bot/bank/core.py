@@ -366,12 +366,23 @@ def post_effects(
     effects: Sequence[Money],
     idem_prefix: str,
     actor: int | None = None,
+    *,
+    own_savepoint: bool = True,
 ) -> PostResult:
-    """Post a game's money effects (see ``Bank.post_effects``)."""
+    """Post a game's money effects (see ``Bank.post_effects``).
+
+    ``own_savepoint=False`` is for a caller whose whole transaction rolls back when this
+    raises (a table move): the savepoint that makes the postings atomic by themselves
+    would then be two statements for nothing."""
     check_id(guild_id, "guild_id")
     check_id(table_id, "table_id")
     if not isinstance(idem_prefix, str) or not idem_prefix or len(idem_prefix) > 150:
         raise Duplicate("idem_prefix must be a non-empty string", key=repr(idem_prefix))
+    if not own_savepoint:
+        if not c.in_transaction:
+            raise RuntimeError("bank operations need an open transaction (db.transaction())")
+        _, limit = guild_settings(c, guild_id)
+        return _post_effects(c, guild_id, table_id, round_no, effects, idem_prefix, actor, limit)
     with savepoint(c):
         _, limit = guild_settings(c, guild_id)
         return _post_effects(c, guild_id, table_id, round_no, effects, idem_prefix, actor, limit)

@@ -17,6 +17,7 @@ BENCHES = {
     "engine": ("bot.bench.engine", "simulated rounds per second per game"),
     "bank": ("bot.bank.bench", "bank postings vs raw sqlite3"),
     "noise": ("bot.bench.noise", "how steady the machine's CPU is (context for tails)"),
+    "cost": ("bot.bench.cost", "instructions per move (valgrind's callgrind)"),
 }
 
 

@@ -62,8 +62,8 @@ def _write_move(
 ) -> None:
     """The postings, snapshot and action row of one move (the timers are derived from the
     row: ``updated_at`` and the snapshot's deadline)."""
-    if posting is not None:
-        bank_core.post_effects(c, *posting)
+    if posting is not None:  # run_transaction rolls the whole move back if this raises
+        bank_core.post_effects(c, *posting, own_savepoint=False)
     if closing:
         cur = c.execute(
             "UPDATE tables SET state = ?, version = ?, updated_at = ?, status = 'closed',"

@@ -115,6 +115,27 @@ async def test_refused_posting_restores_the_game(service, db):
     await service.join(table.id, BOB, 100)  # and the table goes on
 
 
+async def test_a_posting_refused_after_others_leaves_no_part_of_the_move(service, db):
+    """A move's postings run without a savepoint of their own: when a later one is
+    refused, the whole move's transaction rolls back, the earlier postings with it."""
+    from bot.engine.base import Money, MoneyKind
+    from bot.tables.service import _write_move
+
+    table = await open_classic(service)
+    entries = (await db.fetchone("SELECT COUNT(*) FROM bank_entries"))[0]
+    seat = f"seat:{HOST}"
+    fine, too_much = Money(MoneyKind.BET, seat, "pot", 1), Money(MoneyKind.BET, seat, "pot", 10**9)
+    posting = (GUILD, table.id, 1, [fine, too_much], "t:test", HOST)
+    args = (table.id, table.version + 1, table.snapshot_json(), 1.0, False, HOST, None, "{}")
+    with pytest.raises(Exception):  # noqa: B017 - the bank's InsufficientFunds
+        await db.run_transaction(_write_move, posting, *args)
+    assert (await db.fetchone("SELECT COUNT(*) FROM bank_entries"))[0] == entries
+    row = await db.fetchone("SELECT version FROM tables WHERE id = ?", (table.id,))
+    assert row[0] == table.version
+    await db.run_transaction(_write_move, (GUILD, table.id, 1, [fine], "t:ok", HOST), *args)
+    assert (await db.fetchone("SELECT COUNT(*) FROM bank_entries"))[0] == entries + 1
+
+
 async def test_bet_timer_sits_out_and_idle_closes(service, db):
     table = await open_classic(service)
     await service.act(table.id, HOST, Action(ActionKind.START, HOST))
