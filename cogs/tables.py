@@ -298,11 +298,17 @@ class Tables(commands.Cog):
             except discord.HTTPException:  # committed anyway: edit by REST or repair later
                 log.warning("table %s: the interaction edit failed", table.id, exc_info=True)
         if not shown:
+            # an interaction still to answer (a slash command, or a click whose edit failed)
+            asking = None if interaction is None or interaction.response.is_done() else interaction
+            if asking is not None:  # answered first: "done" never waits for the table edit,
+                # which a rate limit can hold back for seconds, past the interaction's 3 s
+                key = self.game_key_or("move.done." + (move or "ok"), table.game_key)
+                await self.reply(asking, self.bot_t(key, locale, fallback="move.done.ok"))
             shown = await self.refresh(table) is not False  # None: the next edit shows it
-            if interaction is not None and not interaction.response.is_done():
-                key = "move.done." + (move or "ok") if shown else "move.done.render_later"
-                key = self.game_key_or(key, table.game_key)  # e.g. no bank at Pirate 21
-                await self.reply(interaction, self.bot_t(key, locale, fallback="move.done.ok"))
+            # (a table whose message is gone is closed by then, and the bank channel says so)
+            if asking is not None and not shown and table.is_open:
+                text = self.bot_t("move.render_later", locale, fallback="move.done.ok")
+                await self.reply(asking, text)
         self.rearm()  # a render that failed waits for the repair pass: wake up sooner
         # The player has their answer: let other tables' moves answer before this one's
         # DMs and announcements (it also lets SimCord see the move settle at once).

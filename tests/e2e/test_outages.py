@@ -10,6 +10,7 @@ import discord
 
 from bot.bank.testing import assert_audit_clean
 from bot.engine.base import Phase
+from bot.i18n import t
 from tests.e2e.helpers import add_players, embed_text, service, table_message, table_of, thread_of
 from tests.e2e.recovery_helpers import (
     click_move,
@@ -113,6 +114,7 @@ async def test_a_deleted_table_message_closes_the_table(simcord_env, db_path, le
     env.backend.delete_message(thread.id, table.message_id)
     res = await alice.member.slash(thread, "stand")  # committed, then the render 404s
     assert res.ephemeral
+    assert res.followups == []  # no "the message will follow": the table is closed instead
     assert service(env).table_in(thread.id) is None
     await assert_closed_with_refunds(env, table, {alice.id: 200, bob.id: 100})
 
@@ -127,11 +129,14 @@ async def test_injected_5xx_and_429_lose_and_repeat_nothing(simcord_env, db_path
     await click_move(alice.member, table_message(thread, table), "bet:20")
     assert table.version == v + 1 and table.game.public_view()["seats"][0]["bet"] == 20
     # the REST edit of the table message fails too (500 then 429): bob's slash bet commits,
-    # he is told the message will follow; the message lags behind the state
+    # he is answered, then told the message will follow; the message lags behind the state
     env.inject_error("PATCH", edits, status=500, times=1)
     env.inject_error("PATCH", edits, status=429, message="You are being rate limited.", times=1)
     res = await bob.member.slash(thread, "bet", amount=10)
-    assert res.ephemeral and "recorded" in res.response.content
+    assert res.ephemeral and res.response.content == "Bet placed."
+    assert [(f.content, f.ephemeral) for f in res.followups] == [
+        (t("move.render_later", "en"), True)
+    ]
     assert table.game.phase is Phase.PLAYING and table.version == v + 2
     assert shown(table_message(thread, table)) != fresh_render(env, table)
     await env.advance_time(REPAIR)  # the repair pass

@@ -63,7 +63,8 @@ async def test_one_round_with_buttons_costs_one_call_per_move(simcord_env):
 async def test_a_slash_move_costs_two_calls(simcord_env):
     """A slash command must be answered (the ephemeral 'done'), and the table message is
     another message: an edit of it is a second call. The interaction response of a slash
-    command cannot edit an existing message (UPDATE_MESSAGE is for components only)."""
+    command cannot edit an existing message (UPDATE_MESSAGE is for components only). The
+    answer goes first, so it never waits for the edit."""
     env = simcord_env
     thread, table, (alice, bob, carol) = await three_players(env)
     table.game.rig(ROUND)
@@ -75,8 +76,8 @@ async def test_a_slash_move_costs_two_calls(simcord_env):
     assert res.ephemeral
     calls = calls_since(env, before)
     assert len(calls) == 2, calls
-    assert calls[0].startswith(f"PATCH /channels/{thread.id}/messages/")
-    assert calls[1].endswith("/callback")
+    assert calls[0].endswith("/callback")
+    assert calls[1].startswith(f"PATCH /channels/{thread.id}/messages/")
 
 
 def slow_first_edit(env: Any, cog: Any) -> asyncio.Event:
@@ -109,7 +110,8 @@ async def test_edits_asked_while_one_is_in_flight_go_out_as_one(simcord_env):
     edit = f"PATCH /channels/{thread.id}/messages/{table.message_id}"
     before = len(env.http_requests)
     first = await alice.member.slash(thread, "bet", amount=10)
-    assert cog.edits.in_flight(table.id) and not first.acknowledged  # alice's edit hangs
+    assert cog.edits.in_flight(table.id)  # alice's edit hangs...
+    assert first.acknowledged  # ...but she has her answer: it went before the edit
     replies = []
     for p in (bob, carol):
         res = await p.member.slash(thread, "bet", amount=10)
