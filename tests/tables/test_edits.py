@@ -38,6 +38,16 @@ class SlowDiscord:
             await asyncio.sleep(0)
 
 
+async def one_edit_in_flight() -> tuple[SlowDiscord, TableEdits, FakeTable, asyncio.Future[Any]]:
+    """A TableEdits whose first edit of table 1 has gone out and not landed yet."""
+    discord = SlowDiscord()
+    edits = TableEdits(discord.send)
+    table = FakeTable(1)
+    first = asyncio.ensure_future(edits.request(table))
+    await asyncio.sleep(0)
+    return discord, edits, table, first
+
+
 async def test_a_lone_edit_goes_out_at_once_and_returns_its_result():
     discord = SlowDiscord(result=False)
     edits = TableEdits(discord.send)
@@ -79,11 +89,7 @@ async def _released(discord: SlowDiscord, request: Any) -> Any:
 
 
 async def test_an_interaction_edit_beside_a_rest_edit_is_shown_again_after_it():
-    discord = SlowDiscord()
-    edits = TableEdits(discord.send)
-    table = FakeTable(1)
-    first = asyncio.ensure_future(edits.request(table))
-    await asyncio.sleep(0)
+    discord, edits, table, first = await one_edit_in_flight()
     table.version = 2
     edits.shown_by_interaction(table)  # a button move answered with v2 meanwhile
     await discord.release()
@@ -98,11 +104,7 @@ async def test_an_interaction_edit_beside_a_rest_edit_is_shown_again_after_it():
 
 
 async def test_close_drops_the_merged_edits():
-    discord = SlowDiscord()
-    edits = TableEdits(discord.send)
-    table = FakeTable(1)
-    first = asyncio.ensure_future(edits.request(table))
-    await asyncio.sleep(0)
+    discord, edits, table, first = await one_edit_in_flight()
     assert await edits.request(table) is None
     discord.gates[0].set()
     await first
