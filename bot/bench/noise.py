@@ -27,8 +27,8 @@ import sys
 import time
 
 SLOW = 3.0  # a run this many times the median is a hiccup
-# ...and a stall a move could feel lasts at least this long: the probe's shorter slowdowns
-# beside a benchmark are mostly the probe waiting for a core the benchmark itself uses
+# ...and a stall a move could feel lasts at least this long: shorter slowdowns are ordinary
+# for a probe that shares the cores with a benchmark
 MIN_STALL = 0.005
 _DATA = list(range(200_000))
 
