@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 from .drive import Player, seated
-from .harness import Interaction, open_tables, world
+from .harness import next_click, open_tables, world
 
 GAMES = ("classic", "casino21", "pirate21", "sept_et_demi")
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
@@ -52,9 +52,7 @@ async def run_moves(folder: Path, game: str, tables: int, moves: int) -> float:
             table = opened[slot]
             strategy, seats = players[table.id]
             began = time.process_time()
-            move = strategy.next_move(table.game, seats) or (table.game.host, "start", None)
-            player, name, arg = move
-            interaction = Interaction(cog.bot.transport, player, table.message_id)
+            interaction, name, arg = next_click(cog, table, strategy, seats)
             version = table.version
             await cog.on_move_button(interaction, table.id, version, name, arg)
             cpu += time.process_time() - began

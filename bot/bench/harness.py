@@ -217,6 +217,14 @@ async def open_tables(
 GAMES_RICH: dict[str, int | None] = {"classic": 10**6, "casino21": None, "pirate21": None}
 
 
+def next_click(cog: Any, table: Any, strategy: Any, seats: list[int]) -> tuple[Any, str, Any]:
+    """The simulated player's next click at ``table``: its interaction, move and argument
+    (the host starts the next round when nobody has a move)."""
+    move = strategy.next_move(table.game, seats) or (table.game.host, "start", None)
+    player, name, arg = move
+    return Interaction(cog.bot.transport, player, table.message_id), name, arg
+
+
 def _start(host: int) -> Any:
     from bot.engine.base import Action
 

@@ -53,7 +53,7 @@ from typing import Any
 from bot.heap import settle_after_startup
 
 from .drive import Player, seated
-from .harness import Interaction, open_tables, world
+from .harness import next_click, open_tables, world
 
 
 def pct(values: list[float], q: float) -> float:
@@ -102,12 +102,7 @@ async def play(
         # the click: after a think time, or (saturated) the moment the last one was answered
         clicked = clock() + (rng.expovariate(1 / think) if think else 0.0)
         await asyncio.sleep(max(0.0, clicked - clock()))  # saturated: the other tables' turn
-        move = strategy.next_move(table.game, seats)
-        if move is None:
-            host = table.game.host
-            move = (host, "start", None)
-        player, name, arg = move
-        interaction = Interaction(cog.bot.transport, player, table.message_id)
+        interaction, name, arg = next_click(cog, table, strategy, seats)
         began = clock()
         await cog.on_move_button(interaction, table.id, table.version, name, arg)
         if interaction.responded_at is None:
@@ -165,6 +160,9 @@ async def measure(
     finally:
         await db.close()
     latency, handler = out["latency"], out["handler"]
+    # the loop's work per move besides the handler (simulated player, post-answer work,
+    # asyncio): added to each handler time, it is a move's service in the queue model
+    other = max(0.0, cpu / max(1, sum(counts)) - statistics.fmean(handler)) if handler else 0.0
     # moves whose wait overlapped none of the machine's hiccups (moves queued behind a
     # hiccup's backlog but clicked after it still count as clear: this errs high)
     hiccups = json.loads(prober.communicate()[0]) if prober else []
@@ -184,13 +182,7 @@ async def measure(
         "handler median ms": 1000 * statistics.median(handler),
         "handler p99 ms": 1000 * pct(handler, 0.99),
         "loop ms/move": 1000 * cpu / max(1, sum(counts)),
-        # each move's service in the queue model: its handler time plus the loop's other
-        # work per move (simulated player, post-answer work, asyncio)
-        "services": [
-            h + max(0.0, cpu / max(1, sum(counts)) - statistics.fmean(handler)) for h in handler
-        ]
-        if handler
-        else [],
+        "services": [h + other for h in handler],
         # paced tables click until the window ends, then only sleep through a last think
         "loop load": cpu / (seconds if think else took),
         "stalls": len(hiccups),
