@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Final
 
+from bot.db.connection import forget_found, recall, remember
 from bot.engine.base import Money, MoneyKind
 
 from .errors import (
@@ -108,6 +109,7 @@ def savepoint(c: sqlite3.Connection) -> Iterator[None]:
     except BaseException:
         c.execute("ROLLBACK TO bank_op")
         c.execute("RELEASE bank_op")
+        forget_found(c)  # an account the savepoint created is gone
         raise
     else:
         c.execute("RELEASE bank_op")
@@ -130,13 +132,23 @@ def guild_settings(c: sqlite3.Connection, guild_id: int) -> tuple[int, int | Non
 def find_account(
     c: sqlite3.Connection, guild_id: int, kind: str, table_id: int = 0, user_id: int = 0
 ) -> int | None:
-    """The account's id, or None."""
+    """The account's id, or None.
+
+    Accounts are never deleted nor re-keyed, so the connection remembers a committed id
+    (a move then posts without looking its accounts up)."""
+    key = ("account", guild_id, kind, table_id, user_id)
+    known: int | None = recall(c, key)
+    if known is not None:
+        return known
     row = c.execute(
         "SELECT id FROM bank_accounts"
         " WHERE guild_id = ? AND kind = ? AND table_id = ? AND user_id = ?",
         (guild_id, kind, table_id, user_id),
     ).fetchone()
-    return None if row is None else int(row[0])
+    if row is None:
+        return None
+    remember(c, key, int(row[0]))
+    return int(row[0])
 
 
 def _create_account(
@@ -147,6 +159,7 @@ def _create_account(
         (guild_id, kind, table_id, user_id),
     )
     assert cur.lastrowid is not None
+    remember(c, ("account", guild_id, kind, table_id, user_id), cur.lastrowid)
     return cur.lastrowid
 
 

@@ -7,7 +7,7 @@ import asyncio
 import logging
 import sqlite3
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Hashable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar, cast
@@ -21,6 +21,55 @@ AUTOCHECKPOINT_PAGES = 20_000
 log = logging.getLogger(__name__)
 P = ParamSpec("P")
 T = TypeVar("T")
+
+
+class MemoConnection(sqlite3.Connection):
+    """A connection that remembers values which never change once committed (a bank
+    account's id), to spare a SELECT on every move.
+
+    What a transaction found counts only once it commits: a rollback can undo the row, and
+    SQLite would give its id to the next one. :class:`Database` reports every commit and
+    rollback; a rollback to a savepoint must be reported too (:func:`forget_found`)."""
+
+    LIMIT = 100_000  # values kept; past it the memo starts again (closed tables' accounts)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.memo: dict[Hashable, Any] = {}
+        self.found: dict[Hashable, Any] = {}  # by the open transaction, not yet committed
+
+    def committed(self) -> None:
+        """The open transaction committed: what it found is now true for good."""
+        if self.found:
+            if len(self.memo) + len(self.found) > self.LIMIT:
+                self.memo.clear()
+            self.memo.update(self.found)
+            self.found.clear()
+
+    def rolled_back(self) -> None:
+        """The open transaction (or a savepoint in it) rolled back: forget what it found."""
+        self.found.clear()
+
+
+def recall(c: sqlite3.Connection, key: Hashable) -> Any:
+    """A committed value remembered by ``c``, or None (always None on a plain connection)."""
+    return c.memo.get(key) if isinstance(c, MemoConnection) else None
+
+
+def remember(c: sqlite3.Connection, key: Hashable, value: Any) -> None:
+    """Remember ``value``: at once outside a transaction, else when the transaction commits."""
+    if isinstance(c, MemoConnection):
+        if c.in_transaction:
+            c.found[key] = value
+        else:
+            c.memo[key] = value
+
+
+def forget_found(c: sqlite3.Connection) -> None:
+    """After ``ROLLBACK TO`` a savepoint: drop what the transaction found (all of it, to be
+    safe: it is found again on the next use)."""
+    if isinstance(c, MemoConnection):
+        c.rolled_back()
 
 
 class Database:
@@ -45,7 +94,9 @@ class Database:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         # check_same_thread=False: run_transaction uses the connection from the loop's
         # thread, never at the same time as aiosqlite's thread (both hold the lock).
-        pending = aiosqlite.connect(path, isolation_level=None, check_same_thread=False)
+        pending = aiosqlite.connect(
+            path, isolation_level=None, check_same_thread=False, factory=MemoConnection
+        )
         # A daemon worker thread never keeps the process alive after an unclean stop (a
         # failed test, a crash); SQLite's WAL journal makes an abrupt exit safe.
         worker = getattr(pending, "_thread", None)
@@ -85,15 +136,18 @@ class Database:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` if the block raises."""
+        raw = self.raw
         async with self._lock:
             await self.conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self.conn
-            except BaseException:
-                await self.conn.execute("ROLLBACK")
-                raise
-            else:
                 await self.conn.execute("COMMIT")
+            except BaseException:
+                raw.rolled_back()
+                if raw.in_transaction:  # a failed COMMIT leaves it open
+                    await self.conn.execute("ROLLBACK")
+                raise
+            raw.committed()
 
     async def run_transaction(
         self, fn: Callable[Concatenate[sqlite3.Connection, P], T], *args: P.args, **kwargs: P.kwargs
@@ -108,16 +162,24 @@ class Database:
         with ``synchronous=NORMAL`` a commit does not fsync, and checkpoints run on the
         :class:`Checkpointer` thread, so this blocks the loop for well under a millisecond
         (see docs/BENCHMARKS.md)."""
-        raw = cast(sqlite3.Connection, cast(Any, self.conn)._conn)
+        raw = self.raw
         async with self._lock:
             raw.execute("BEGIN IMMEDIATE")
             try:
                 out = fn(raw, *args, **kwargs)
+                raw.execute("COMMIT")
             except BaseException:
-                raw.execute("ROLLBACK")
+                raw.rolled_back()
+                if raw.in_transaction:  # a failed COMMIT leaves it open
+                    raw.execute("ROLLBACK")
                 raise
-            raw.execute("COMMIT")
+            raw.committed()
             return out
+
+    @property
+    def raw(self) -> MemoConnection:
+        """The sqlite3 connection under aiosqlite (use it only while holding the lock)."""
+        return cast(MemoConnection, cast(Any, self.conn)._conn)
 
     def read_committed(self, sql: str, params: tuple[object, ...] = ()) -> sqlite3.Row | None:
         """One row of the last committed state, read at once on the caller's thread, without
@@ -125,8 +187,7 @@ class Database:
         failed write). A reader connection of its own: in WAL mode it never waits for the
         writer, and it never sees an uncommitted write."""
         if self.path == ":memory:":  # another connection would see another database
-            raw = cast(sqlite3.Connection, cast(Any, self.conn)._conn)
-            return cast(sqlite3.Row | None, raw.execute(sql, params).fetchone())
+            return cast(sqlite3.Row | None, self.raw.execute(sql, params).fetchone())
         if self._reader is None:
             self._reader = sqlite3.connect(self.path, isolation_level=None)
             self._reader.row_factory = sqlite3.Row
