@@ -10,6 +10,9 @@ own fresh database file (WAL, synchronous=NORMAL, foreign keys on, like ``Databa
   module (no asyncio): the reference.
 - ``core``: the bank's synchronous core (``bot.bank.core.post_effects``) on a plain
   ``sqlite3`` connection: the reference plus the bank's Python (validation, mapping).
+
+All variants know the two account ids after the first round, as the service's connection
+remembers them (``MemoConnection``); the plain connections are ``MemoConnection`` too.
 - ``move``: the core inside ``Database.run_transaction``, on the event loop's thread: how a
   table move posts. Its connection checkpoints on the background ``Checkpointer`` thread,
   where the plain ``sqlite3`` connections above checkpoint inside a commit every 1000
@@ -31,10 +34,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import cast
 
 import aiosqlite
 
 from bot.db import Database, migrate
+from bot.db.connection import MemoConnection
 from bot.engine.base import POT, Money, MoneyKind, seat
 
 from . import core
@@ -76,8 +81,9 @@ def _effects() -> list[Money]:
     ]
 
 
-async def _prepare(path: Path) -> None:
-    """A migrated database with a guild and a seated player holding a large stack."""
+async def _prepare(path: Path) -> tuple[int, int]:
+    """A migrated database with a guild and a seated player holding a large stack; the ids
+    of the seat and pot accounts."""
     db = await Database.open(path)
     await migrate(db)
     bank = Bank(db)
@@ -86,24 +92,28 @@ async def _prepare(path: Path) -> None:
     await bank.sit_down(GUILD, TABLE, PLAYER, buy_in=10**12)
     async with db.transaction() as conn:  # opens the pot account
         await bank.post_effects(conn, GUILD, TABLE, 0, _effects(), "warm-up")
+    seat_row = await db.fetchone(FIND_SQL, (GUILD, "seat", TABLE, PLAYER))
+    pot_row = await db.fetchone(FIND_SQL, (GUILD, "pot", TABLE, 0))
     await db.close()
+    assert seat_row is not None and pot_row is not None
+    return int(seat_row[0]), int(pot_row[0])
 
 
 def _raw_connection(path: Path) -> sqlite3.Connection:
-    c = sqlite3.connect(path, isolation_level=None)
+    c = sqlite3.connect(path, isolation_level=None, factory=MemoConnection)
     c.execute("PRAGMA journal_mode=WAL")
     c.execute("PRAGMA synchronous=NORMAL")
     c.execute("PRAGMA foreign_keys=ON")
     return c
 
 
-def _raw_round(c: sqlite3.Connection, i: int) -> None:
-    """One round with the service's statements, written directly."""
+def _raw_round(c: sqlite3.Connection, i: int, ids: tuple[int, int]) -> None:
+    """One round with the service's statements, written directly (the account ids known
+    beforehand: the service's connection remembers them)."""
     c.execute("BEGIN IMMEDIATE")
     c.execute("SAVEPOINT bank_op")
     c.execute(GUILD_SQL, (GUILD,))
-    seat_id = c.execute(FIND_SQL, (GUILD, "seat", TABLE, PLAYER)).fetchone()[0]
-    pot_id = c.execute(FIND_SQL, (GUILD, "pot", TABLE, 0)).fetchone()[0]
+    seat_id, pot_id = ids
     for n, (kind, src, dst) in enumerate((("bet", seat_id, pot_id), ("payout", pot_id, seat_id))):
         entry = c.execute(ENTRY_SQL, (GUILD, kind, f"b{i}:{n}", TABLE, i, None, None)).lastrowid
         if c.execute(DEBIT_SQL, (BET, src, BET)).rowcount != 1:
@@ -116,14 +126,11 @@ def _raw_round(c: sqlite3.Connection, i: int) -> None:
     c.execute("COMMIT")
 
 
-async def _naive_round(conn: aiosqlite.Connection, i: int) -> None:
+async def _naive_round(conn: aiosqlite.Connection, i: int, ids: tuple[int, int]) -> None:
     """The same statements, each awaited on aiosqlite (one thread hop per statement)."""
     await conn.execute("SAVEPOINT bank_op")
     await conn.execute(GUILD_SQL, (GUILD,))
-    async with conn.execute(FIND_SQL, (GUILD, "seat", TABLE, PLAYER)) as cur:
-        seat_id = (await cur.fetchone())[0]  # type: ignore[index]
-    async with conn.execute(FIND_SQL, (GUILD, "pot", TABLE, 0)) as cur:
-        pot_id = (await cur.fetchone())[0]  # type: ignore[index]
+    seat_id, pot_id = ids
     for n, (kind, src, dst) in enumerate((("bet", seat_id, pot_id), ("payout", pot_id, seat_id))):
         cur = await conn.execute(ENTRY_SQL, (GUILD, kind, f"b{i}:{n}", TABLE, i, None, None))
         entry = cur.lastrowid
@@ -140,6 +147,7 @@ def _core_round(c: sqlite3.Connection, i: int) -> None:
     c.execute("BEGIN IMMEDIATE")
     core.post_effects(c, GUILD, TABLE, i, _effects(), f"b{i}", None)
     c.execute("COMMIT")
+    cast(MemoConnection, c).committed()  # as Database does after its commits
 
 
 async def _service_round(bank: Bank, i: int) -> None:
@@ -152,9 +160,9 @@ async def _move_round(db: Database, i: int) -> None:
     await db.run_transaction(core.post_effects, GUILD, TABLE, i, _effects(), f"b{i}", None)
 
 
-async def _per_statement_round(db: Database, i: int) -> None:
+async def _per_statement_round(db: Database, i: int, ids: tuple[int, int]) -> None:
     async with db.transaction() as conn:
-        await _naive_round(conn, i)
+        await _naive_round(conn, i, ids)
 
 
 VARIANTS = ("sqlite3", "core", "move", "service", "per-statement")
@@ -164,8 +172,7 @@ async def run(rounds: int, trials: int, folder: Path) -> dict[str, float]:
     """Best seconds per ``rounds`` rounds for each variant over ``trials`` trials; variants
     alternate within each trial so a busy machine slows them alike."""
     paths = {name: folder / f"bench-{name}.sqlite3" for name in VARIANTS}
-    for path in paths.values():
-        await _prepare(path)
+    ids = {name: await _prepare(path) for name, path in paths.items()}
     raw = {name: _raw_connection(paths[name]) for name in ("sqlite3", "core")}
     dbs = {name: await Database.open(paths[name]) for name in ("move", "service", "per-statement")}
     bank = Bank(dbs["service"])
@@ -177,7 +184,7 @@ async def run(rounds: int, trials: int, folder: Path) -> dict[str, float]:
                 start = time.perf_counter()
                 for i in range(first, first + rounds):
                     if name == "sqlite3":
-                        _raw_round(raw[name], i)
+                        _raw_round(raw[name], i, ids[name])
                     elif name == "core":
                         _core_round(raw[name], i)
                     elif name == "move":
@@ -185,7 +192,7 @@ async def run(rounds: int, trials: int, folder: Path) -> dict[str, float]:
                     elif name == "service":
                         await _service_round(bank, i)
                     else:
-                        await _per_statement_round(dbs[name], i)
+                        await _per_statement_round(dbs[name], i, ids[name])
                 best[name] = min(best[name], time.perf_counter() - start)
     finally:
         for c in raw.values():
