@@ -106,6 +106,11 @@ class Table:
     # before that version belongs to a round already over (refused, nothing done)
     round_no: int | None = None
     round_version: int = 0
+    # in memory only (the timer heap): when the idle timeout falls, and the dues of this
+    # table's idle and deadline entries in the heap (None: no entry)
+    idle_due: float = 0.0
+    armed_idle: float | None = None
+    armed_deadline: float | None = None
 
     @property
     def is_open(self) -> bool:

@@ -184,3 +184,38 @@ async def test_a_refused_join_opens_no_account(service, db):
     await service.act(table.id, 201, Action(ActionKind.LEAVE, 201))
     await service.join(table.id, 300, None)
     assert await service.bank.balance(GUILD, 300) == 800
+
+
+async def test_moves_keep_one_idle_and_one_deadline_entry_per_table(service, db):
+    """Every move pushes the idle timeout later; the heap still holds one idle entry per
+    table (and one deadline entry per turn), not two entries per move."""
+    table = await open_classic(service)
+    await service.join(table.id, BOB, 500)
+    clock = service.clock
+    for _ in range(30):
+        clock.now += 1
+        await service.act(table.id, BOB, Action(ActionKind.TOP_UP, BOB, amount=1))
+    assert len(service._timers) <= 2
+    # the idle timeout counts from the last move: nothing is due at the first one's
+    first_idle = clock.now - 29 + 30 * 60
+    assert service.pop_due(first_idle) == []
+    assert service.next_due() == clock.now + 30 * 60
+    assert [kind for _, kind, _ in service.pop_due(clock.now + 30 * 60)] == ["idle"]
+
+
+async def test_a_move_between_popping_and_firing_a_deadline_keeps_it(service, db):
+    """A deadline taken off the heap whose table moves before it fires (the turn goes on)
+    is armed again by that move, and fires later."""
+    table = await open_classic(service)
+    await service.join(table.id, BOB, 500)
+    await service.act(table.id, HOST, Action(ActionKind.START, HOST))
+    clock = service.clock
+    clock.now = service.next_due()
+    [(table_id, kind, version)] = service.pop_due(clock.now)
+    assert kind == "deadline" and table.game.phase is Phase.BETTING
+    await service.act(table.id, HOST, Action(ActionKind.BET, HOST, amount=10))
+    assert await service.fire(table_id, kind, version) is None  # the table moved
+    assert table.game.phase is Phase.BETTING  # Bob has not bet: the same deadline runs
+    assert service.next_due() == clock.now
+    fired = [await service.fire(*t) for t in service.pop_due(clock.now)]
+    assert fired and table.game.phase is not Phase.BETTING
