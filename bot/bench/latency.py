@@ -157,6 +157,7 @@ async def measure(
         counts = await asyncio.gather(*(play(cog, t, until, think, rng, out) for t in opened))
         took = time.perf_counter() - began
         cpu = time.thread_time() - cpu
+        timers = cog.service.timer_entries
     finally:
         await db.close()
     latency, handler = out["latency"], out["handler"]
@@ -188,6 +189,7 @@ async def measure(
         "stalls": len(hiccups),
         "clear %": 100 * len(clear) / len(latency) if latency else float("nan"),
         "clear p99 ms": 1000 * pct(clear, 0.99),
+        "timer entries": timers,
     }
 
 
@@ -249,6 +251,11 @@ def main(argv: list[str]) -> int:
                     f" | {r['handler median ms']:.2f} | {r['handler p99 ms']:.2f}"
                     f" | {r['loop ms/move']:.2f} | {r['loop load']:.0%}"
                     f" | {r['stalls']} | {r['clear %']:.1f}% | {r['clear p99 ms']:.2f} |",
+                    flush=True,
+                )
+                print(
+                    f"  timer heap: {r['timer entries']} entries for {n + 1} tables"
+                    f" after {r['moves']} moves",
                     flush=True,
                 )
                 if args.model and r["services"]:
