@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Final
 
@@ -386,7 +386,8 @@ def post_effects(
 
     ``own_savepoint=False`` is for a caller whose whole transaction rolls back when this
     raises (a table move): the savepoint that makes the postings atomic by themselves
-    would then be two statements for nothing."""
+    would then be two statements for nothing. That caller's guild is set up (its table
+    exists), so the guild's settings are read only for a cash-out (the claim limit)."""
     check_id(guild_id, "guild_id")
     check_id(table_id, "table_id")
     if not isinstance(idem_prefix, str) or not idem_prefix or len(idem_prefix) > 150:
@@ -394,11 +395,16 @@ def post_effects(
     if not own_savepoint:
         if not c.in_transaction:
             raise RuntimeError("bank operations need an open transaction (db.transaction())")
-        _, limit = guild_settings(c, guild_id)
+
+        def limit() -> int | None:  # a table's guild is set up: read only for a cash-out
+            return guild_settings(c, guild_id)[1]
+
         return _post_effects(c, guild_id, table_id, round_no, effects, idem_prefix, actor, limit)
     with savepoint(c):
-        _, limit = guild_settings(c, guild_id)
-        return _post_effects(c, guild_id, table_id, round_no, effects, idem_prefix, actor, limit)
+        _, known = guild_settings(c, guild_id)  # UnknownAccount first for an unknown guild
+        return _post_effects(
+            c, guild_id, table_id, round_no, effects, idem_prefix, actor, lambda: known
+        )
 
 
 def _post_effects(
@@ -409,7 +415,7 @@ def _post_effects(
     effects: Sequence[Money],
     idem_prefix: str,
     actor: int | None,
-    limit: int | None,
+    limit: Callable[[], int | None],
 ) -> PostResult:
     accounts: dict[tuple[str, int], int] = {}
 
@@ -479,7 +485,8 @@ def _post_effects(
             _seat_counters(c, guild_id, table_id, src[1], forfeited=amount)
         elif m.kind is MoneyKind.CASH_OUT:
             _seat_counters(c, guild_id, table_id, src[1], cashed_out=amount)
-            status = "held" if limit is not None and amount > limit else "pending"
+            most = limit()
+            status = "held" if most is not None and amount > most else "pending"
             cur = c.execute(
                 "INSERT INTO bank_claims (guild_id, user_id, table_id, amount, status, entry_id)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
@@ -714,7 +721,7 @@ def _table_op(
     actor: int | None,
 ) -> PostResult:
     _, limit = guild_settings(c, guild_id)
-    return _post_effects(c, guild_id, table_id, None, effects, prefix, actor, limit)
+    return _post_effects(c, guild_id, table_id, None, effects, prefix, actor, lambda: limit)
 
 
 def sit_down(

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any, ClassVar, Self
 
 from .base import (
@@ -72,6 +73,15 @@ ILLEGAL_CODES: frozenset[str] = frozenset(
 PAYOUT_RATIOS: dict[str, tuple[int, int]] = {"3:2": (3, 2), "6:5": (6, 5), "1:1": (1, 1)}
 
 _K = ActionKind
+
+
+@lru_cache(maxsize=4096)
+def _probe(kind: ActionKind, player: int | None, amount: int | None) -> Action:
+    """The action ``legal_actions`` checks for a kind: an Action is immutable and ~3 us
+    to build, and the renderer asks every seat on every move."""
+    return Action(kind, player, amount=amount)
+
+
 _SYSTEM_KINDS: tuple[ActionKind, ...] = (_K.START, _K.TIMEOUT, _K.CLOSE)
 _BETWEEN_KINDS: tuple[ActionKind, ...] = (_K.START, _K.LEAVE, _K.TOP_UP)
 _LEAVE_ONLY: tuple[ActionKind, ...] = (_K.LEAVE,)
@@ -300,9 +310,8 @@ class ClassicGame(Game):
     def legal_actions(self, player: int | None) -> frozenset[ActionKind]:
         out: set[ActionKind] = set()
         for kind in self._candidates(player):
-            probe = Action(kind, player, amount=self._probe_amount(kind, player))
             try:
-                self._check(probe)
+                self._check(_probe(kind, player, self._probe_amount(kind, player)))
             except IllegalAction:
                 continue
             out.add(kind)

@@ -219,3 +219,15 @@ async def test_a_move_between_popping_and_firing_a_deadline_keeps_it(service, db
     assert service.next_due() == clock.now
     fired = [await service.fire(*t) for t in service.pop_due(clock.now)]
     assert fired and table.game.phase is not Phase.BETTING
+
+
+async def test_a_cash_out_over_the_guild_limit_is_held(service, db):
+    """A move's postings read the guild's claim limit only for a cash-out: it still
+    applies (200 over a limit of 150 is held, 100 under it is not)."""
+    table = await open_classic(service)
+    await service.join(table.id, BOB, 100)
+    await service.bank.configure_guild(GUILD, claim_approval_limit=150)
+    await service.act(table.id, BOB, Action(ActionKind.LEAVE, BOB))
+    await service.act(table.id, HOST, Action(ActionKind.LEAVE, HOST))
+    claims = {c.user_id: (c.amount, c.status) for c in await service.bank.claims(GUILD)}
+    assert claims == {HOST: (200, "held"), BOB: (100, "pending")}
