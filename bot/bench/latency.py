@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import statistics
@@ -54,6 +55,7 @@ from bot.heap import settle_after_startup
 
 from .drive import Player, seated
 from .harness import next_click, open_tables, world
+from .steps import StepWatch
 
 
 def pct(values: list[float], q: float) -> float:
@@ -132,6 +134,7 @@ async def measure(
     seconds: float,
     think: float,
     probe: bool = False,
+    steps: bool = False,
 ) -> dict[str, Any]:
     """Open ``tables`` tables, play them concurrently for ``seconds``, return figures."""
     run = len(list(folder.glob("latency-*.sqlite3")))  # a fresh file for every run
@@ -151,10 +154,12 @@ async def measure(
         out: dict[str, list[float]] = {"latency": [], "handler": [], "clicked": [], "answered": []}
         rng = random.Random(1)
         prober = _probe(seconds + 2 * think) if probe else None
+        watch = StepWatch() if steps else contextlib.nullcontext()
         began = time.perf_counter()
         cpu = time.thread_time()  # the event loop's thread: the bot's work and the players'
         until = began + seconds
-        counts = await asyncio.gather(*(play(cog, t, until, think, rng, out) for t in opened))
+        with watch:
+            counts = await asyncio.gather(*(play(cog, t, until, think, rng, out) for t in opened))
         took = time.perf_counter() - began
         cpu = time.thread_time() - cpu
         timers = cog.service.timer_entries
@@ -190,6 +195,7 @@ async def measure(
         "clear %": 100 * len(clear) / len(latency) if latency else float("nan"),
         "clear p99 ms": 1000 * pct(clear, 0.99),
         "timer entries": timers,
+        "steps": watch.report() if isinstance(watch, StepWatch) else None,
     }
 
 
@@ -212,6 +218,11 @@ def main(argv: list[str]) -> int:
         "--model",
         action="store_true",
         help="also print the p99 of a one-server queue fed with each run's own work per move",
+    )
+    ap.add_argument(
+        "--steps",
+        action="store_true",
+        help="time every event-loop step, and a fixed piece of work after the slow ones",
     )
     ap.add_argument(
         "--no-probe",
@@ -243,6 +254,7 @@ def main(argv: list[str]) -> int:
                         args.seconds,
                         think,
                         probe=not args.no_probe,
+                        steps=args.steps,
                     )
                 )
                 print(
@@ -258,6 +270,15 @@ def main(argv: list[str]) -> int:
                     f" after {r['moves']} moves",
                     flush=True,
                 )
+                if r["steps"]:
+                    w = r["steps"]
+                    print(
+                        f"  loop steps: {w['steps']}, {w['slow steps']} over 4 ms (median"
+                        f" {w['slow median ms']:.1f} ms, {w['slow on cpu']:.0%} of it on CPU);"
+                        f" fixed work {w['fixed work ms']:.2f} ms, right after a slow step"
+                        f" {w['fixed work after slow ms']:.2f} ms",
+                        flush=True,
+                    )
                 if args.model and r["services"]:
                     rate = r["moves"] / args.seconds if think else r["moves/s"]
                     cuts = ", ".join(
