@@ -20,9 +20,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any, ClassVar, Self
 
+from .enums import FastEnum
 from .shuffle import Entropy, secure_entropy
 
 
@@ -44,7 +44,7 @@ class InvalidOptions(ValueError):
         self.params = params
 
 
-class Visibility(Enum):
+class Visibility(FastEnum):
     """Who may see an event or a card."""
 
     PUBLIC = "public"  # the table channel
@@ -52,7 +52,7 @@ class Visibility(Enum):
     HIDDEN = "hidden"  # nobody yet (face down); kept for the log and the showdown
 
 
-class Phase(Enum):
+class Phase(FastEnum):
     """Where a game stands; each game uses the subset it needs."""
 
     LOBBY = "lobby"  # seats open, not started
@@ -64,14 +64,14 @@ class Phase(Enum):
     FINISHED = "finished"
 
 
-class Deadline(Enum):
+class Deadline(FastEnum):
     """The timer the UI should run for the current phase."""
 
     BET = "bet"
     TURN = "turn"
 
 
-class ActionKind(Enum):
+class ActionKind(FastEnum):
     """Every move of every game; a game accepts the subset it knows."""
 
     JOIN = "join"  # amount = buy-in from the wallet (0 for none)
@@ -131,7 +131,7 @@ class Action:
         )
 
 
-class MoneyKind(Enum):
+class MoneyKind(FastEnum):
     """Why money moves; mirrors the bank's ledger kinds."""
 
     BUY_IN = "buy_in"  # wallet -> seat

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import Enum
+
+from .enums import FastEnum
 
 
-class Suit(Enum):
+class Suit(FastEnum):
     """A card suit; the value is the one-letter code used in snapshots."""
 
     SPADES = "S"
@@ -21,7 +22,7 @@ class Suit(Enum):
         return {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[self.value]
 
 
-class Rank(Enum):
+class Rank(FastEnum):
     """A card rank; the value is the code used in snapshots (T is ten, X a joker)."""
 
     ACE = "A"

@@ -73,7 +73,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from enum import Enum
 from typing import Any, Self
 
 from .base import (
@@ -95,6 +94,7 @@ from .base import (
     wallet,
 )
 from .cards import Card, Rank, build_deck
+from .enums import FastEnum
 from .shuffle import Entropy, Shoe, secure_entropy, seeded_entropy, shuffled
 
 MAX_PLAYERS = 8
@@ -206,7 +206,7 @@ class Casino21Options:
 # --------------------------------------------------------------------------- state
 
 
-class Status(Enum):
+class Status(FastEnum):
     """Where a seated player stands in the current round."""
 
     IDLE = "idle"  # first turn: has not bet or sat out yet

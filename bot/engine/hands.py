@@ -35,8 +35,20 @@ def bj_total(cards: Iterable[Card]) -> BJTotal:
         if card.rank is Rank.ACE:
             aces += 1
     if aces and hard + 10 <= 21:
-        return BJTotal(hard + 10, True)
-    return BJTotal(hard, False)
+        return _total(hard + 10, True)
+    return _total(hard, False)
+
+
+_TOTALS: dict[tuple[int, bool], BJTotal] = {}
+
+
+def _total(value: int, soft: bool) -> BJTotal:
+    """The one BJTotal of each (value, soft): totals are immutable, and a frozen dataclass
+    costs ~3 us to build; the renderer and the engine ask for several per move."""
+    known = _TOTALS.get((value, soft))
+    if known is None:
+        known = _TOTALS[value, soft] = BJTotal(value, soft)
+    return known
 
 
 def is_blackjack(cards: Iterable[Card]) -> bool:
