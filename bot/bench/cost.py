@@ -12,6 +12,11 @@ tables in turn, through ``Tables.on_move_button``, on a real SQLite file. The ba
 checkpointer is stopped (it runs on its own thread, not on the event loop). Without
 valgrind (``--no-valgrind``) it prints CPU time per move instead: quick, but as noisy as
 any timing here.
+
+Run it on an otherwise idle machine. There, three runs of 200 classic moves were within
+0.02 % of each other (±3,000 instructions per move). Beside other busy processes, the
+same code's figure moved by up to 9 %: some of the work depends on time (the event loop
+waking while aiosqlite's thread works, in set-up and in the moves).
 """
 
 from __future__ import annotations
