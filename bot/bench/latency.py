@@ -48,6 +48,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -135,12 +136,22 @@ async def measure(
     think: float,
     probe: bool = False,
     steps: bool = False,
+    *,
+    path: Path | None = None,
+    first_channel: int = 1,
+    ready: Callable[[], None] | None = None,
 ) -> dict[str, Any]:
-    """Open ``tables`` tables, play them concurrently for ``seconds``, return figures."""
-    run = len(list(folder.glob("latency-*.sqlite3")))  # a fresh file for every run
-    db, cog, _transport = await world(folder / f"latency-{game}-{tables}-{run}.sqlite3")
+    """Open ``tables`` tables, play them concurrently for ``seconds``, return figures.
+
+    ``path``: the database file (one several processes share), else a fresh file in
+    ``folder``. ``ready``: called once the tables are open and warm, just before the timed
+    window (processes sharing a file wait for each other there)."""
+    if path is None:
+        run = len(list(folder.glob("latency-*.sqlite3")))  # a fresh file for every run
+        path = folder / f"latency-{game}-{tables}-{run}.sqlite3"
+    db, cog, _transport = await world(path)
     try:
-        opened = await open_tables(cog, tables + 1, game, players)
+        opened = await open_tables(cog, tables + 1, game, players, first_channel=first_channel)
         warm = opened.pop()  # first moves pay for lazy imports and caches: not timed
         await play(
             cog,
@@ -151,16 +162,20 @@ async def measure(
             {"latency": [], "handler": [], "clicked": [], "answered": []},
         )
         settle_after_startup()  # as the bot does once its tables are loaded
+        if ready is not None:
+            ready()
         out: dict[str, list[float]] = {"latency": [], "handler": [], "clicked": [], "answered": []}
         rng = random.Random(1)
         prober = _probe(seconds + 2 * think) if probe else None
         watch = StepWatch() if steps else contextlib.nullcontext()
         began = time.perf_counter()
+        window = [time.time()]  # wall clock: comparable between processes
         cpu = time.thread_time()  # the event loop's thread: the bot's work and the players'
         until = began + seconds
         with watch:
             counts = await asyncio.gather(*(play(cog, t, until, think, rng, out) for t in opened))
         took = time.perf_counter() - began
+        window.append(time.time())
         cpu = time.thread_time() - cpu
         timers = cog.service.timer_entries
     finally:
@@ -195,6 +210,8 @@ async def measure(
         "clear %": 100 * len(clear) / len(latency) if latency else float("nan"),
         "clear p99 ms": 1000 * pct(clear, 0.99),
         "timer entries": timers,
+        "latencies": latency,
+        "window": window,
         "steps": watch.report() if isinstance(watch, StepWatch) else None,
     }
 
@@ -225,11 +242,22 @@ def main(argv: list[str]) -> int:
         help="time every event-loop step, and a fixed piece of work after the slow ones",
     )
     ap.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="split the tables over this many processes sharing one database file",
+    )
+    ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
+    ap.add_argument(
         "--no-probe",
         action="store_true",
         help="do not run the hiccup probe (bench noise --json) beside the bot",
     )
     args = ap.parse_args(argv)
+    if args.child:
+        from .processes import child
+
+        return child(args.child)
     think = 0.0 if args.saturated else args.think
     mode = "saturated (closed loop)" if not think else f"paced, {think:g} s mean think time"
     print(
@@ -245,6 +273,19 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         for n in (int(x) for x in args.tables.split(",")):
             for trial in range(1, args.trials + 1):
+                if args.processes > 1:
+                    from .processes import run_processes
+
+                    runs = run_processes(Path(tmp), n, args.processes, args, think)
+                    for index, r in enumerate(runs, 1):
+                        _print_run(r, f"{trial}.{index}", args, think)
+                    everything = [x for r in runs for x in r["latencies"]]
+                    print(
+                        f"  all {args.processes} processes: {len(everything)} moves,"
+                        f" p99 {1000 * pct(everything, 0.99):.2f} ms",
+                        flush=True,
+                    )
+                    continue
                 r = asyncio.run(
                     measure(
                         Path(tmp),
@@ -257,33 +298,38 @@ def main(argv: list[str]) -> int:
                         steps=args.steps,
                     )
                 )
-                print(
-                    f"| {r['tables']} | {trial} | {r['moves']} | {r['moves/s']:.0f}"
-                    f" | {r['median ms']:.2f} | {r['p99 ms']:.2f} | {r['max ms']:.2f}"
-                    f" | {r['handler median ms']:.2f} | {r['handler p99 ms']:.2f}"
-                    f" | {r['loop ms/move']:.2f} | {r['loop load']:.0%}"
-                    f" | {r['stalls']} | {r['clear %']:.1f}% | {r['clear p99 ms']:.2f} |",
-                    flush=True,
-                )
-                print(
-                    f"  timer heap: {r['timer entries']} entries for {n + 1} tables"
-                    f" after {r['moves']} moves",
-                    flush=True,
-                )
-                if r["steps"]:
-                    w = r["steps"]
-                    print(
-                        f"  loop steps: {w['steps']}, {w['slow steps']} over 4 ms (median"
-                        f" {w['slow median ms']:.1f} ms, {w['slow on cpu']:.0%} of it on CPU);"
-                        f" fixed work {w['fixed work ms']:.2f} ms, right after a slow step"
-                        f" {w['fixed work after slow ms']:.2f} ms",
-                        flush=True,
-                    )
-                if args.model and r["services"]:
-                    rate = r["moves"] / args.seconds if think else r["moves/s"]
-                    cuts = ", ".join(
-                        f"x{k:g}: {1000 * pct(queue_model(r['services'], rate, k), 0.99):.1f}"
-                        for k in (1.0, 0.9, 0.8, 0.7)
-                    )
-                    print(f"  queue model p99 ms, the work per move scaled {cuts}", flush=True)
+                _print_run(r, str(trial), args, think)
     return 0
+
+
+def _print_run(r: dict[str, Any], trial: str, args: argparse.Namespace, think: float) -> None:
+    """One run's row, then its timer heap, loop steps and queue model lines."""
+    print(
+        f"| {r['tables']} | {trial} | {r['moves']} | {r['moves/s']:.0f}"
+        f" | {r['median ms']:.2f} | {r['p99 ms']:.2f} | {r['max ms']:.2f}"
+        f" | {r['handler median ms']:.2f} | {r['handler p99 ms']:.2f}"
+        f" | {r['loop ms/move']:.2f} | {r['loop load']:.0%}"
+        f" | {r['stalls']} | {r['clear %']:.1f}% | {r['clear p99 ms']:.2f} |",
+        flush=True,
+    )
+    print(
+        f"  timer heap: {r['timer entries']} entries for {r['tables'] + 1} tables"
+        f" after {r['moves']} moves",
+        flush=True,
+    )
+    if r["steps"]:
+        w = r["steps"]
+        print(
+            f"  loop steps: {w['steps']}, {w['slow steps']} over 4 ms (median"
+            f" {w['slow median ms']:.1f} ms, {w['slow on cpu']:.0%} of it on CPU);"
+            f" fixed work {w['fixed work ms']:.2f} ms, right after a slow step"
+            f" {w['fixed work after slow ms']:.2f} ms",
+            flush=True,
+        )
+    if args.model and r["services"]:
+        rate = r["moves"] / args.seconds if think else r["moves/s"]
+        cuts = ", ".join(
+            f"x{k:g}: {1000 * pct(queue_model(r['services'], rate, k), 0.99):.1f}"
+            for k in (1.0, 0.9, 0.8, 0.7)
+        )
+        print(f"  queue model p99 ms, the work per move scaled {cuts}", flush=True)

@@ -1,0 +1,94 @@
+"""``bench latency --processes K``: the tables split over K bot processes that share one
+database file, as K shard processes of one bot would run them, timed in the same window.
+
+The parent migrates the file once, then starts K children (``bench latency --child``).
+Each opens its share of the tables on its own channels, warms up, and waits for the others
+before its timed window, so the K windows overlap: every process's writes contend for
+SQLite's one write lock with the others'. Each child prints its figures (and every move's
+latency, for the p99 over all processes) as one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from .harness import world
+
+CHANNELS_PER_PROCESS = 10**6  # each process opens its tables on channels of its own
+READY_TIMEOUT = 600.0  # seconds a process waits for the others to be ready
+
+
+async def _migrate(path: Path) -> None:
+    db, _cog, _transport = await world(path)
+    await db.close()
+
+
+def run_processes(
+    folder: Path, tables: int, processes: int, args: argparse.Namespace, think: float
+) -> list[dict[str, Any]]:
+    """Run ``tables`` tables split over ``processes`` processes; each one's figures."""
+    run = len(list(folder.glob("shared-*.sqlite3")))
+    path = folder / f"shared-{run}.sqlite3"
+    asyncio.run(_migrate(path))
+    children = []
+    for index in range(processes):
+        spec = {
+            "path": str(path),
+            "index": index,
+            "processes": processes,
+            "tables": tables // processes + (1 if index < tables % processes else 0),
+            "game": args.game,
+            "players": args.players,
+            "seconds": args.seconds,
+            "think": think,
+            "steps": args.steps,
+        }
+        command = [sys.executable, "-m", "bot", "bench", "latency", "--child", json.dumps(spec)]
+        children.append(subprocess.Popen(command, stdout=subprocess.PIPE, text=True))
+    outputs = [child.communicate()[0] for child in children]
+    for child in children:
+        if child.returncode:
+            raise RuntimeError(f"a latency process failed ({child.returncode})")
+    return [json.loads(out.strip().splitlines()[-1]) for out in outputs]
+
+
+def child(raw: str) -> int:
+    """In a child process: measure this process's share, print the figures as JSON."""
+    from .latency import measure
+
+    spec = json.loads(raw)
+    path = Path(spec["path"])
+    flags = [path.with_name(f"{path.stem}-ready-{i}") for i in range(spec["processes"])]
+
+    def ready() -> None:
+        flags[spec["index"]].touch()
+        deadline = time.monotonic() + READY_TIMEOUT
+        while not all(flag.exists() for flag in flags):
+            if time.monotonic() > deadline:
+                raise RuntimeError("the other latency processes never got ready")
+            time.sleep(0.01)
+
+    result = asyncio.run(
+        measure(
+            path.parent,
+            spec["tables"],
+            spec["game"],
+            spec["players"],
+            spec["seconds"],
+            spec["think"],
+            steps=spec["steps"],
+            path=path,
+            first_channel=1 + spec["index"] * CHANNELS_PER_PROCESS,
+            ready=ready,
+        )
+    )
+    result.pop("services")
+    print(json.dumps(result))
+    return 0

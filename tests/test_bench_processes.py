@@ -1,0 +1,23 @@
+"""``bench latency --processes``: the tables split over processes sharing one database."""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+from pathlib import Path
+
+from bot.bench.processes import run_processes
+
+
+def test_processes_share_one_database_and_time_the_same_window(tmp_path: Path) -> None:
+    args = argparse.Namespace(game="classic", players=3, seconds=1.0, steps=False)
+    runs = run_processes(tmp_path, 5, 2, args, think=0.2)
+    assert [r["tables"] for r in runs] == [3, 2]  # 5 tables split as evenly as can be
+    assert all(r["moves"] > 0 and len(r["latencies"]) == r["moves"] for r in runs)
+    (start_a, end_a), (start_b, end_b) = (r["window"] for r in runs)
+    assert max(start_a, start_b) < min(end_a, end_b)  # the timed windows overlap
+    [path] = tmp_path.glob("shared-*.sqlite3")
+    with sqlite3.connect(path) as db:  # each process also opened one warm-up table
+        channels = [row[0] for row in db.execute("SELECT channel_id FROM tables")]
+    assert len(channels) == len(set(channels)) == 3 + 1 + 2 + 1
+    assert sum(c > 10**6 for c in channels) == 3  # the second process's own channels
