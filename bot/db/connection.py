@@ -38,17 +38,26 @@ class MemoConnection(sqlite3.Connection):
         self.memo: dict[Hashable, Any] = {}
         self.found: dict[Hashable, Any] = {}  # by the open transaction, not yet committed
 
+    def began(self) -> None:
+        """A transaction begins: nothing found yet (whatever a transaction run around
+        :class:`Database` found is dropped, committed or not)."""
+        self.found.clear()
+
     def committed(self) -> None:
         """The open transaction committed: what it found is now true for good."""
         if self.found:
-            if len(self.memo) + len(self.found) > self.LIMIT:
-                self.memo.clear()
-            self.memo.update(self.found)
+            self.keep(self.found)
             self.found.clear()
 
     def rolled_back(self) -> None:
         """The open transaction (or a savepoint in it) rolled back: forget what it found."""
         self.found.clear()
+
+    def keep(self, values: dict[Hashable, Any]) -> None:
+        """Remember committed ``values`` (starting again past ``LIMIT``)."""
+        if len(self.memo) + len(values) > self.LIMIT:
+            self.memo.clear()
+        self.memo.update(values)
 
 
 def recall(c: sqlite3.Connection, key: Hashable) -> Any:
@@ -62,7 +71,7 @@ def remember(c: sqlite3.Connection, key: Hashable, value: Any) -> None:
         if c.in_transaction:
             c.found[key] = value
         else:
-            c.memo[key] = value
+            c.keep({key: value})
 
 
 def forget_found(c: sqlite3.Connection) -> None:
@@ -139,6 +148,7 @@ class Database:
         raw = self.raw
         async with self._lock:
             await self.conn.execute("BEGIN IMMEDIATE")
+            raw.began()
             try:
                 yield self.conn
                 await self.conn.execute("COMMIT")
@@ -165,6 +175,7 @@ class Database:
         raw = self.raw
         async with self._lock:
             raw.execute("BEGIN IMMEDIATE")
+            raw.began()
             try:
                 out = fn(raw, *args, **kwargs)
                 raw.execute("COMMIT")

@@ -95,3 +95,16 @@ async def test_a_failed_commit_forgets_and_rolls_back(bank: Bank, db: Database) 
         await db.run_transaction(create_and_break)
     assert not db.raw.in_transaction
     assert await db.run_transaction(core.find_account, GUILD, "seat", TABLE, 9) is None
+
+
+async def test_the_memo_is_bounded(bank: Bank, db: Database, monkeypatch) -> None:
+    """Past its limit the memo starts again (the accounts of closed tables pile up)."""
+    monkeypatch.setattr(type(db.raw), "LIMIT", 3)
+    for user in range(1, 6):
+        await db.run_transaction(core.escrow_account, GUILD, "seat", TABLE, user)
+        assert 0 < len(db.raw.memo) <= 3
+    seen = _selects(db.raw)
+    await db.run_transaction(core.escrow_account, GUILD, "seat", TABLE, 5)  # the newest
+    await db.run_transaction(core.escrow_account, GUILD, "seat", TABLE, 1)  # dropped: looked up
+    assert len(seen) == 1
+    db.raw.set_trace_callback(None)
