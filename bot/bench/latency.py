@@ -27,6 +27,11 @@ loop's load, printed as ``loop ms/move`` (the loop thread's CPU time per move, s
 players included) and ``loop load`` (that CPU time over the window). The same fixed work
 runs up to ~2x slower at some moments than at others on this VM, and the load with it.
 
+``--steps`` times every event-loop step, and a fixed piece of work right after the slow
+ones (``steps.py``): whether a slow step was the move's work or the machine's slow moment.
+``--processes K`` splits the tables over K processes sharing one database file
+(``processes.py``): what K shard processes of the bot would give.
+
 Two loads:
 
 - ``paced``: each table moves at a human pace (``--think`` seconds between a response
@@ -245,7 +250,8 @@ def main(argv: list[str]) -> int:
         "--processes",
         type=int,
         default=1,
-        help="split the tables over this many processes sharing one database file",
+        help="split the tables over this many processes sharing one database file"
+        " (no stall probe then: their stalls column reads 0)",
     )
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     ap.add_argument(
