@@ -10,9 +10,6 @@ own fresh database file (WAL, synchronous=NORMAL, foreign keys on, like ``Databa
   module (no asyncio): the reference.
 - ``core``: the bank's synchronous core (``bot.bank.core.post_effects``) on a plain
   ``sqlite3`` connection: the reference plus the bank's Python (validation, mapping).
-
-All variants know the two account ids after the first round, as the service's connection
-remembers them (``MemoConnection``); the plain connections are ``MemoConnection`` too.
 - ``move``: the core inside ``Database.run_transaction``, on the event loop's thread: how a
   table move posts. Its connection checkpoints on the background ``Checkpointer`` thread,
   where the plain ``sqlite3`` connections above checkpoint inside a commit every 1000
@@ -21,6 +18,9 @@ remembers them (``MemoConnection``); the plain connections are ``MemoConnection`
   for the whole batch (the bank commands: /bank claim, give, mint...).
 - ``per-statement``: the same SQL awaited statement by statement on aiosqlite (the first,
   naive design: one thread hop per statement).
+
+All variants know the two account ids after the first round, as the service's connection
+remembers them (``MemoConnection``); the plain connections are ``MemoConnection`` too.
 
 The figures that matter are move / sqlite3 and service / sqlite3.
 """

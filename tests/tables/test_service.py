@@ -195,7 +195,7 @@ async def test_moves_keep_one_idle_and_one_deadline_entry_per_table(service, db)
     for _ in range(30):
         clock.now += 1
         await service.act(table.id, BOB, Action(ActionKind.TOP_UP, BOB, amount=1))
-    assert len(service._timers) <= 2
+    assert service.timer_entries <= 2
     # the idle timeout counts from the last move: nothing is due at the first one's
     first_idle = clock.now - 29 + 30 * 60
     assert service.pop_due(first_idle) == []
