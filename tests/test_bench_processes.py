@@ -1,4 +1,5 @@
-"""``bench latency --processes``: the tables split over processes sharing one database."""
+"""``bench latency --processes``: the tables split over processes sharing one database,
+or with a database each."""
 
 from __future__ import annotations
 
@@ -21,3 +22,19 @@ def test_processes_share_one_database_and_time_the_same_window(tmp_path: Path) -
         channels = [row[0] for row in db.execute("SELECT channel_id FROM tables")]
     assert len(channels) == len(set(channels)) == 3 + 1 + 2 + 1
     assert sum(c > 10**6 for c in channels) == 3  # the second process's own channels
+
+
+def test_own_databases_give_each_process_a_file_of_its_own(tmp_path: Path) -> None:
+    args = argparse.Namespace(
+        game="classic", players=3, seconds=1.0, steps=False, own_databases=True
+    )
+    runs = run_processes(tmp_path, 4, 2, args, think=0.2)
+    assert all(r["moves"] > 0 for r in runs)
+    (start_a, end_a), (start_b, end_b) = (r["window"] for r in runs)
+    assert max(start_a, start_b) < min(end_a, end_b)  # still timed in the same window
+    files = sorted(tmp_path.glob("shared-*-*.sqlite3"))
+    assert [f.name for f in files] == ["shared-0-0.sqlite3", "shared-0-1.sqlite3"]
+    for path, own in zip(files, (2, 2), strict=True):
+        with sqlite3.connect(path) as db:  # its own tables (and warm-up table) only
+            assert db.execute("SELECT count(*) FROM tables").fetchone()[0] == own + 1
+    assert not (tmp_path / "shared-0.sqlite3").exists()  # no shared file was made

@@ -234,7 +234,12 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--think", type=float, default=3.0, help="mean seconds between moves")
     ap.add_argument("--saturated", action="store_true", help="no think time (closed loop)")
-    ap.add_argument("--trials", type=int, default=1, help="runs per line (tails are noisy)")
+    ap.add_argument(
+        "--trials",
+        type=int,
+        default=1,
+        help="runs per table count, taken in turn (tails are noisy)",
+    )
     ap.add_argument("--dir", default=None, help="folder for the database files (temp)")
     ap.add_argument(
         "--model",
@@ -252,6 +257,11 @@ def main(argv: list[str]) -> int:
         default=1,
         help="split the tables over this many processes sharing one database file"
         " (no stall probe then: their stalls column reads 0)",
+    )
+    ap.add_argument(
+        "--own-databases",
+        action="store_true",
+        help="with --processes: a database file per process (shards owning their guilds)",
     )
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     ap.add_argument(
@@ -276,9 +286,13 @@ def main(argv: list[str]) -> int:
         " | clear moves | clear p99 ms |"
     )
     print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    counts = [int(x) for x in args.tables.split(",")]
+    p99s: dict[int, list[float]] = {n: [] for n in counts}
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
-        for n in (int(x) for x in args.tables.split(",")):
-            for trial in range(1, args.trials + 1):
+        # trials go round the table counts: the machine's drift (its speed moves by tens of
+        # per cent within minutes) then falls on every line alike
+        for trial in range(1, args.trials + 1):
+            for n in counts:
                 if args.processes > 1:
                     from .processes import run_processes
 
@@ -286,9 +300,10 @@ def main(argv: list[str]) -> int:
                     for index, r in enumerate(runs, 1):
                         _print_run(r, f"{trial}.{index}", args, think)
                     everything = [x for r in runs for x in r["latencies"]]
+                    p99s[n].append(1000 * pct(everything, 0.99))
                     print(
                         f"  all {args.processes} processes: {len(everything)} moves,"
-                        f" p99 {1000 * pct(everything, 0.99):.2f} ms",
+                        f" p99 {p99s[n][-1]:.2f} ms",
                         flush=True,
                     )
                     continue
@@ -304,7 +319,16 @@ def main(argv: list[str]) -> int:
                         steps=args.steps,
                     )
                 )
+                p99s[n].append(r["p99 ms"])
                 _print_run(r, str(trial), args, think)
+    if args.trials > 1:
+        print("p99 over the trials (ms): median [lowest - highest]")
+        for n, values in p99s.items():
+            print(
+                f"  {n} tables: {statistics.median(values):.1f}"
+                f" [{min(values):.1f} - {max(values):.1f}]",
+                flush=True,
+            )
     return 0
 
 

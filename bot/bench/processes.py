@@ -1,11 +1,14 @@
-"""``bench latency --processes K``: the tables split over K bot processes that share one
-database file, as K shard processes of one bot would run them, timed in the same window.
+"""``bench latency --processes K``: the tables split over K bot processes, as K shard
+processes of one bot would run them, timed in the same window.
 
-The parent migrates the file once, then starts K children (``bench latency --child``).
-Each opens its share of the tables on its own channels, warms up, and waits for the others
-before its timed window, so the K windows overlap: every process's writes contend for
-SQLite's one write lock with the others'. Each child prints its figures (and every move's
-latency, for the p99 over all processes) as one JSON line.
+The processes share one database file, so every process's writes contend for SQLite's one
+write lock with the others'; with ``--own-databases`` each has a file of its own, as shards
+that each own a set of guilds (and their banks) would.
+
+The parent migrates the file(s), then starts K children (``bench latency --child``). Each
+opens its share of the tables on its own channels, warms up, and waits for the others
+before its timed window, so the K windows overlap. Each child prints its figures (and
+every move's latency, for the p99 over all processes) as one JSON line.
 """
 
 from __future__ import annotations
@@ -34,13 +37,19 @@ def run_processes(
     folder: Path, tables: int, processes: int, args: argparse.Namespace, think: float
 ) -> list[dict[str, Any]]:
     """Run ``tables`` tables split over ``processes`` processes; each one's figures."""
-    run = len(list(folder.glob("shared-*.sqlite3")))
-    path = folder / f"shared-{run}.sqlite3"
-    asyncio.run(_migrate(path))
+    run = len(list(folder.glob("shared-*-ready-0")))  # one per run, made by the first child
+    shared = folder / f"shared-{run}.sqlite3"
+    own = bool(getattr(args, "own_databases", False))
+    paths = [
+        shared.with_name(f"{shared.stem}-{i}.sqlite3") if own else shared for i in range(processes)
+    ]
+    for path in dict.fromkeys(paths):
+        asyncio.run(_migrate(path))
     children = []
-    for index in range(processes):
+    for index, path in enumerate(paths):
         spec = {
             "path": str(path),
+            "flags": str(shared),
             "index": index,
             "processes": processes,
             "tables": tables // processes + (1 if index < tables % processes else 0),
@@ -65,7 +74,8 @@ def child(raw: str) -> int:
 
     spec = json.loads(raw)
     path = Path(spec["path"])
-    flags = [path.with_name(f"{path.stem}-ready-{i}") for i in range(spec["processes"])]
+    run = Path(spec["flags"])  # the run's name: every process waits on the same flags
+    flags = [run.with_name(f"{run.stem}-ready-{i}") for i in range(spec["processes"])]
 
     def ready() -> None:
         flags[spec["index"]].touch()

@@ -1,0 +1,32 @@
+"""``bench latency --trials``: trials go round the table counts, then a p99 summary."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.bench.latency import main
+
+ROW = re.compile(r"\| (\d+) \| (\d+) \|")
+
+
+def test_trials_take_the_table_counts_in_turn(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--tables", "1,2", "--trials", "2", "--seconds", "0.3", "--think", "0.05"]
+    assert main([*argv, "--no-probe"]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if ROW.match(line)]
+    order = [tuple(int(x) for x in ROW.match(line).groups()) for line in rows]  # type: ignore[union-attr]
+    assert order == [(1, 1), (2, 1), (1, 2), (2, 2)]  # not (1, 1), (1, 2), (2, 1)...
+    summary = out.split("p99 over the trials (ms): median [lowest - highest]\n")[1]
+    for tables in (1, 2):
+        p99s = sorted(
+            float(line.split("|")[6]) for line in rows if line.startswith(f"| {tables} |")
+        )
+        found = re.search(rf"  {tables} tables: ([\d.]+) \[([\d.]+) - ([\d.]+)\]", summary)
+        assert found is not None
+        median, low, high = (float(x) for x in found.groups())
+        # the rows print two decimals, the summary one
+        assert low == pytest.approx(p99s[0], abs=0.06)
+        assert high == pytest.approx(p99s[1], abs=0.06)
+        assert median == pytest.approx(sum(p99s) / 2, abs=0.06)
