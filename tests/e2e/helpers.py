@@ -85,6 +85,18 @@ def public_texts(channel: Any) -> list[str]:
     return [embed_text(m) for m in channel.history()]
 
 
+def ping_requests(env: Any, channel_id: int, start: int) -> list[dict[str, Any]]:
+    """Bot messages posted in the channel since ``start`` (an index into
+    ``env.http_requests``) that ping someone: their content and the users pinged."""
+    out = []
+    for r in env.http_requests[start:]:
+        if r.method == "POST" and r.path == f"/channels/{channel_id}/messages":
+            users = ((r.json or {}).get("allowed_mentions") or {}).get("users") or []
+            if users:
+                out.append({"content": r.json.get("content"), "users": sorted(map(int, users))})
+    return out
+
+
 def assert_never_public(channel: Any, codes: list[str]) -> None:
     """Fail if any of these cards appears in a public message of the channel."""
     shown = card_texts(codes)

@@ -9,7 +9,15 @@ import discord
 
 from bot.bank.testing import assert_audit_clean
 from bot.ui.render.bank import amount
-from tests.e2e.helpers import add_players, embed_text, service, table_message, table_of, thread_of
+from tests.e2e.helpers import (
+    add_players,
+    embed_text,
+    ping_requests,
+    service,
+    table_message,
+    table_of,
+    thread_of,
+)
 
 
 def admin_of(env, guild, name="boss"):
@@ -23,17 +31,6 @@ def labels(message) -> list[str]:
 
 def contents(channel) -> list[str]:
     return [m.content or "" for m in channel.history()]
-
-
-def ping_requests(env, channel_id: int, start: int) -> list[dict]:
-    """Bot messages posted in the channel since ``start`` that ping someone."""
-    out = []
-    for r in env.http_requests[start:]:
-        if r.method == "POST" and r.path == f"/channels/{channel_id}/messages":
-            users = ((r.json or {}).get("allowed_mentions") or {}).get("users") or []
-            if users:
-                out.append({"content": r.json.get("content"), "users": sorted(map(int, users))})
-    return out
 
 
 async def test_casino21_forum_table(simcord_env):

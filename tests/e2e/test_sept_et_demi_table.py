@@ -15,6 +15,7 @@ from tests.e2e.helpers import (
     assert_never_public,
     card_texts,
     embed_text,
+    ping_requests,
     public_texts,
     service,
     table_message,
@@ -563,4 +564,58 @@ async def test_nobody_bets_then_the_idle_table_closes(simcord_env):
     bank = service(env).bank
     for p in players:
         assert [c.amount for c in await bank.claims(guild.id, p.id)] == [200]
+    await assert_audit_clean(env.bot.db)
+
+
+# ------------------------------------------------------------------------------ forum pace
+
+
+async def test_forum_pace_pings_each_bettor_player_and_the_banker(simcord_env):
+    """The bets and the bank's turn go round one player at a time: each one is pinged when
+    the game comes to them, and nobody is pinged to go on with their own turn."""
+    env = simcord_env
+    _guild, thread, table, players = await open_table(env, ("alice", "bob", "carol"), "pace=forum")
+    alice, bob, carol = players
+    # bob 3♠ and carol 5♥ hidden, the bank 4♦; bob draws 2♣, the bank A♥
+    table.game.rig_next_deal(["3S", "5H", "4D", "2C", "AH"])
+
+    def pinged(start: int) -> list[tuple[str, list[int]]]:
+        return [(r["content"], r["users"]) for r in ping_requests(env, thread.id, start)]
+
+    start = len(env.http_requests)
+    await click(alice, thread, table, "Start")  # alice banks round 1: bob bets first
+    assert pinged(start) == [(f"<@{bob.id}>, it is your turn.", [bob.id])]
+    start = len(env.http_requests)
+    await click(bob, thread, table, "Bet 25")
+    assert pinged(start) == [(f"<@{carol.id}>, it is your turn.", [carol.id])]
+    start = len(env.http_requests)
+    await click(carol, thread, table, "Sit out")  # the bets are done: bob plays first
+    assert pinged(start) == [(f"<@{bob.id}>, it is your turn.", [bob.id])]
+    start = len(env.http_requests)
+    await click(bob, thread, table, HIT)  # his own turn goes on: no ping
+    await click(bob, thread, table, SHOW)
+    assert pinged(start) == []
+    await click(bob, thread, table, STAND)  # the bank's card is shown: the banker's turn
+    assert pinged(start) == [(f"<@{alice.id}>, it is your turn.", [alice.id])]
+    assert "The bank plays" in text(thread, table)
+    start = len(env.http_requests)
+    await click(alice, thread, table, HIT)  # the banker plays on: no ping
+    assert pinged(start) == []
+    assert "4♦ A♥ · **5**" in text(thread, table)
+    await alice.member.slash(thread, "table close")
+    await assert_audit_clean(env.bot.db)
+
+
+async def test_forum_pace_no_ping_for_the_turn_that_follows_your_own_bet(simcord_env):
+    """With one bettor, the bets end on his bet and his turn to play follows at once: he is
+    at the table, nobody is pinged."""
+    env = simcord_env
+    _guild, thread, table, players = await open_table(env, ("alice", "bob"), "pace=forum")
+    alice, bob = players
+    await click(alice, thread, table, "Start")
+    start = len(env.http_requests)
+    await click(bob, thread, table, "Bet 25")
+    assert f"turn: <@{bob.id}>" in text(thread, table)
+    assert ping_requests(env, thread.id, start) == []
+    await alice.member.slash(thread, "table close")
     await assert_audit_clean(env.bot.db)

@@ -253,6 +253,23 @@ class Renderer(GameRenderer):
     def summary(self, ctx: Ctx, event: Event) -> str:
         return self.round_text(ctx, event, [event])
 
+    # ----------------------------------------------------------------- forum pings
+    # after these the game may wait for someone else: the deal and each bet or sit-out (the
+    # bets go round one player at a time), a player's turn, the bank's card shown (its turn)
+    TURN_MOVES = frozenset({"deal", "bet", "sit_out", "turn", "bank_reveal"})
+
+    def pings(
+        self, ctx: Ctx, events: list[Event], actor: int | None
+    ) -> tuple[str, list[int]] | None:
+        """At forum pace: ping whoever the game now waits for (a bettor, a player, the
+        banker), unless they made this move themselves and simply play on."""
+        to_act = ctx.table.game.to_act
+        if ctx.phase not in (Phase.BETTING, Phase.PLAYING, Phase.BANK) or to_act in (None, actor):
+            return "", []
+        if not any(e.kind in self.TURN_MOVES for e in events):
+            return "", []
+        return ctx.t("table.your_turn", player=mention(to_act)), [to_act]
+
     def round_text(self, ctx: Ctx, event: Event, batch: list[Event]) -> str:
         """The round summary: the bank, each player with the settlement rule applied, the
         fund's payments and any shortfall, the banker's net, the seed, players out."""
