@@ -204,6 +204,9 @@ class BankCog(commands.Cog, name="Bank"):
         self.bank = Bank(bot.db)
         self.channel = BankChannel(bot)
         bot.services["bank_channel"] = self.channel
+        # held claims already shown to the admins in the bank channel (a player asking
+        # again does not post them again; after a restart they are posted once more)
+        self._held_posted: set[int] = set()
 
     async def cog_unload(self) -> None:
         """Forget the service."""
@@ -344,7 +347,8 @@ class BankCog(commands.Cog, name="Bank"):
     )
     @answers_refusals
     async def claim(self, interaction: discord.Interaction) -> None:
-        """Pay every pending claim; list the held ones; post the receipt in the bank channel."""
+        """Pay every pending claim; list the held ones; post the receipt in the bank channel,
+        and the held claims the admins have not been shown yet."""
         guild_id, loc, cur = await self.context(interaction)
         receipt = await self.bank.claim(guild_id, interaction.user.id)
         if not receipt.paid and not receipt.held:
@@ -364,6 +368,19 @@ class BankCog(commands.Cog, name="Bank"):
             )
             public = self.receipt_embed(receipt, gl, cur, title_key="bank.receipt.title")
             await self.channel.announce(guild_id, text, embed=public)
+        fresh = [c for c in receipt.held if c.claim_id not in self._held_posted]
+        if fresh:  # the admins learn that a player waits for them
+            prefs = await self.channel.prefs(guild_id)
+            gl = prefs.locale
+            text = t(
+                "bank.channel.held",
+                gl,
+                user=mention(receipt.user_id),
+                amount=fmt.amount(sum(c.amount for c in fresh), gl, cur),
+                ids=fmt.ids_text(fresh),
+            )
+            if await self.channel.announce(guild_id, text):
+                self._held_posted.update(c.claim_id for c in fresh)
 
     @bank_group.command(
         name=_("history", "name.history"),

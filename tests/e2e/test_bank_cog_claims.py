@@ -79,6 +79,13 @@ async def test_held_claim_waits_for_another_admin(simcord_env):
     text = embed_text(res.response)
     assert "waiting for an admin" in text.lower() and "#1" in text, text
     assert await service(env).bank.balance(guild.id, bob.id) == 920
+    # the admins are told in the bank channel, once however often bob asks
+    notice = bank_channel.history()[-1].content
+    assert bob.member.mention in notice and "#1" in notice and amount(80, "en") in notice
+    assert "/bank approve" in notice
+    posts = len(bank_channel.history())
+    await bob.member.slash(lobby, "bank claim")
+    assert len(bank_channel.history()) == posts
 
     # a non-admin cannot approve
     res = await alice.member.slash(lobby, "bank approve", claim_id=1)
