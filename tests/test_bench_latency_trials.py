@@ -1,12 +1,18 @@
-"""``bench latency --trials``: trials go round the table counts, then a p99 summary."""
+"""``bench latency``: trials go round the table counts, then a p99 summary; paced players
+click inside the timed window only."""
 
 from __future__ import annotations
 
+import asyncio
+import random
 import re
+import time
+from pathlib import Path
 
 import pytest
 
-from bot.bench.latency import main
+from bot.bench.harness import open_tables, world
+from bot.bench.latency import main, play
 
 ROW = re.compile(r"\| (\d+) \| (\d+) \|")
 
@@ -30,3 +36,22 @@ def test_trials_take_the_table_counts_in_turn(capsys: pytest.CaptureFixture[str]
         assert low == pytest.approx(p99s[0], abs=0.06)
         assert high == pytest.approx(p99s[1], abs=0.06)
         assert median == pytest.approx(sum(p99s) / 2, abs=0.06)
+
+
+async def test_paced_players_click_only_inside_the_window(tmp_path: Path) -> None:
+    """A click that would fall after the window is not made: N tables offer N / think
+    moves per second, and the figures cover the window only."""
+    db, cog, _transport = await world(tmp_path / "window.sqlite3")
+    try:
+        tables = await open_tables(cog, 6, "classic", 3)
+        out: dict[str, list[float]] = {"latency": [], "handler": [], "clicked": [], "answered": []}
+        began = time.perf_counter()
+        until = began + 0.6
+        counts = await asyncio.gather(
+            *(play(cog, t, until, 0.15, random.Random(n), out) for n, t in enumerate(tables))
+        )
+        assert sum(counts) == len(out["clicked"]) > len(tables)
+        assert max(out["clicked"]) < until
+        assert time.perf_counter() - until < 0.1  # nobody waits for a click after the window
+    finally:
+        await db.close()

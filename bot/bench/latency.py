@@ -106,9 +106,11 @@ async def play(
     # the simulated players' own thinking is not the bot's work: seats are read once (the
     # bench's players never leave) instead of from a public view built for every click
     seats = seated(table.game)
-    while clock() < until and table.is_open:
+    while table.is_open:
         # the click: after a think time, or (saturated) the moment the last one was answered
         clicked = clock() + (rng.expovariate(1 / think) if think else 0.0)
+        if clicked >= until:  # a click after the window is not made: the rate stays N / think
+            break
         await asyncio.sleep(max(0.0, clicked - clock()))  # saturated: the other tables' turn
         interaction, name, arg = next_click(cog, table, strategy, seats)
         began = clock()
@@ -200,8 +202,7 @@ async def measure(
     return {
         "tables": tables,
         "moves": sum(counts),
-        # paced tables click until the window ends, then finish a last think time
-        "moves/s": sum(counts) / (seconds if think else took),
+        "moves/s": sum(counts) / took,
         "median ms": 1000 * statistics.median(latency),
         "p99 ms": 1000 * pct(latency, 0.99),
         "max ms": 1000 * max(latency),
@@ -209,8 +210,7 @@ async def measure(
         "handler p99 ms": 1000 * pct(handler, 0.99),
         "loop ms/move": 1000 * cpu / max(1, sum(counts)),
         "services": [h + other for h in handler],
-        # paced tables click until the window ends, then only sleep through a last think
-        "loop load": cpu / (seconds if think else took),
+        "loop load": cpu / took,
         "stalls": len(hiccups),
         "clear %": 100 * len(clear) / len(latency) if latency else float("nan"),
         "clear p99 ms": 1000 * pct(clear, 0.99),
@@ -357,7 +357,7 @@ def _print_run(r: dict[str, Any], trial: str, args: argparse.Namespace, think: f
             flush=True,
         )
     if args.model and r["services"]:
-        rate = r["moves"] / args.seconds if think else r["moves/s"]
+        rate = r["moves/s"]
         cuts = ", ".join(
             f"x{k:g}: {1000 * pct(queue_model(r['services'], rate, k), 0.99):.1f}"
             for k in (1.0, 0.9, 0.8, 0.7)
