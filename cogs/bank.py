@@ -356,9 +356,8 @@ class BankCog(commands.Cog, name="Bank"):
             return
         embed = self.receipt_embed(receipt, loc, cur, title_key="bank.receipt.title")
         await self.reply(interaction, embed=embed)
+        gl = (await self.channel.prefs(guild_id)).locale  # the bank channel's language
         if receipt.paid:
-            prefs = await self.channel.prefs(guild_id)
-            gl = prefs.locale
             text = t(
                 "bank.channel.claim",
                 gl,
@@ -370,8 +369,6 @@ class BankCog(commands.Cog, name="Bank"):
             await self.channel.announce(guild_id, text, embed=public)
         fresh = [c for c in receipt.held if c.claim_id not in self._held_posted]
         if fresh:  # the admins learn that a player waits for them
-            prefs = await self.channel.prefs(guild_id)
-            gl = prefs.locale
             text = t(
                 "bank.channel.held",
                 gl,
