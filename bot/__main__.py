@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import dataclasses
 import logging
 import sys
 from collections.abc import Callable
@@ -13,14 +15,23 @@ from bot.config import ConfigError, load_settings
 
 def _run(args: argparse.Namespace) -> int:
     settings = load_settings()
-    try:
-        token = settings.require_token()
-    except ConfigError as exc:
-        print(exc, file=sys.stderr)
-        return 2
+    token = settings.require_token()
+    shard = getattr(args, "shard", None)
+    where = "" if shard is None else f" shard-{shard}"
     logging.basicConfig(
-        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+        level=settings.log_level,
+        format=f"%(asctime)s{where} %(levelname)s %(name)s: %(message)s",
     )
+    from bot.shards import ShardLayout, check_files
+
+    if shard is not None:
+        settings = dataclasses.replace(settings, shard_id=shard)
+    # before any connection to Discord: files of another layout, an unsplit database
+    check_files(settings.database_path, ShardLayout(settings.shard_id, settings.shard_count))
+    if shard is None and settings.shard_count > 1:
+        from bot.launcher import run_shards
+
+        return run_shards(settings.shard_count)
     from bot.app import create_bot
 
     bot = create_bot(settings, settle_heap=True)
@@ -28,37 +39,65 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _files(args: argparse.Namespace, *, users: bool = False) -> list[str]:
+    """``--db``, else the database file, or each shard's file when ``SHARD_COUNT`` > 1."""
+    if args.db:
+        return [args.db]
+    from bot.shards import shard_files
+
+    settings = load_settings()
+    return shard_files(settings.database_path, settings.shard_count, users=users)
+
+
 def _migrate(args: argparse.Namespace) -> int:
     from bot.db import Database, migrate
 
-    path = args.db or load_settings().database_path
-
-    async def go() -> list[str]:
+    async def go(path: str) -> list[str]:
         db = await Database.open(path)
         try:
             return await migrate(db)
         finally:
             await db.close()
 
-    applied = asyncio.run(go())
-    print(f"{path}: applied {', '.join(applied)}" if applied else f"{path}: already up to date")
+    for path in _files(args):
+        applied = asyncio.run(go(path))
+        print(f"{path}: applied {', '.join(applied)}" if applied else f"{path}: already up to date")
+    users = _files(args, users=True)[len(_files(args)) :]
+    for path in users:  # the file the shards share has one table, not the migrations
+        import sqlite3
+
+        from bot.shards import USERS_SCHEMA
+
+        with contextlib.closing(sqlite3.connect(path)) as conn, conn:
+            conn.execute(USERS_SCHEMA)
+        print(f"{path}: users' settings ready")
     return 0
 
 
 def _backup(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from bot.db import Database
 
-    path = args.db or load_settings().database_path
+    files = _files(args, users=True)
+    missing = [p for p in files if not Path(p).is_file()]
+    if missing:
+        raise ConfigError(f"no database at {', '.join(missing)}: nothing was backed up.")
+    # several files (a sharded bot): PATH is a folder that gets each one under its own name
+    targets = (
+        [args.path] if len(files) == 1 else [str(Path(args.path) / Path(p).name) for p in files]
+    )
 
-    async def go() -> None:
+    async def go(path: str, target: str) -> None:
         db = await Database.open(path)
         try:
-            await db.backup(args.path)
+            await db.backup(target)
         finally:
             await db.close()
 
-    asyncio.run(go())
-    print(f"backed up {path} to {args.path}")
+    for path, target in zip(files, targets, strict=True):
+        asyncio.run(go(path, target))
+        print(f"backed up {path} to {target}")
     return 0
 
 
@@ -81,6 +120,7 @@ DELEGATED: dict[str, Callable[[list[str]], int]] = {
     "verify": _delegate("bot.engine.verify"),
     "bench": _delegate("bot.bench"),
     "sandbox": _delegate("bot.sandbox"),
+    "split": _delegate("bot.db.split"),
 }
 
 
@@ -91,7 +131,8 @@ def main(argv: list[str] | None = None) -> int:
         return DELEGATED[argv[0]](argv[1:])
     parser = argparse.ArgumentParser(prog="croupier", description="Croupier, the card-table bot.")
     sub = parser.add_subparsers(dest="command")
-    sub.add_parser("run", help="run the bot (default)")
+    p = sub.add_parser("run", help="run the bot (default)")
+    p.add_argument("--shard", type=int, help="run only this shard (started by the launcher)")
     p = sub.add_parser("migrate", help="apply pending database migrations")
     p.add_argument("--db", help="database file (default: DATABASE_PATH)")
     p = sub.add_parser("backup", help="online copy of the database")

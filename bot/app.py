@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import secrets
 from typing import Any
@@ -15,6 +16,13 @@ from bot.db import Database, migrate
 from bot.engine.shuffle import Entropy, secure_entropy
 from bot.heap import settle_after_startup
 from bot.i18n import t
+from bot.shards import (
+    USERS_SCHEMA,
+    ShardLayout,
+    check_files,
+    check_layout,
+    users_database_path,
+)
 from bot.ui.errors import refusal_text
 from bot.ui.translator import CroupierTranslator
 
@@ -25,6 +33,7 @@ class CroupierBot(commands.Bot):
     """Croupier: default intents only (slash commands need no privileged intent)."""
 
     db: Database
+    users_db: Database  # user-wide settings: ``db`` itself, or the file shards share
 
     def __init__(
         self,
@@ -34,11 +43,16 @@ class CroupierBot(commands.Bot):
         entropy: Entropy = secure_entropy,
         settle_heap: bool = False,
     ) -> None:
+        self.layout = ShardLayout(settings.shard_id, settings.shard_count)
+        shards: dict[str, Any] = {}
+        if isinstance(self, discord.AutoShardedClient):
+            shards = {"shard_ids": [self.layout.shard_id], "shard_count": self.layout.shard_count}
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
+            **shards,
         )
         self.settings = settings
         self.sync_commands = sync_commands
@@ -51,10 +65,19 @@ class CroupierBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Open the database, migrate, load the cogs and sync the slash commands."""
-        self.db = await Database.open(self.settings.database_path)
+        base = self.settings.database_path
+        check_files(base, self.layout)
+        path = self.layout.database_path(base)
+        self.db = await Database.open(path)
         applied = await migrate(self.db)
         if applied:
             log.info("applied migrations: %s", ", ".join(applied))
+        await self.db.run_transaction(check_layout, self.layout, path)
+        self.users_db = self.db
+        if self.layout.sharded:
+            self.users_db = await Database.open(users_database_path(base))
+            await self.users_db.run_transaction(lambda c: c.execute(USERS_SCHEMA))
+            log.info("shard %s on %s", self.layout.stamp, path)
         await self.tree.set_translator(CroupierTranslator())
         from cogs import EXTENSIONS
 
@@ -62,7 +85,7 @@ class CroupierBot(commands.Bot):
             await self.load_extension(name)
         if self.settle_heap:
             settle_after_startup()  # the open tables are loaded: keep them out of full GCs
-        if self.sync_commands:
+        if self.sync_commands and self.layout.shard_id == 0:  # one process syncs for all
             await self._sync()
 
     async def _sync(self) -> None:
@@ -82,6 +105,8 @@ class CroupierBot(commands.Bot):
             if stop is not None:
                 await stop()
         await super().close()
+        if hasattr(self, "users_db") and self.users_db is not self.db:
+            await self.users_db.close()
         if hasattr(self, "db"):
             await self.db.close()
 
@@ -118,6 +143,11 @@ class CroupierBot(commands.Bot):
         await send_ephemeral(interaction, text)
 
 
+class ShardedCroupierBot(CroupierBot, commands.AutoShardedBot):
+    """One process of a bot split over ``SHARD_COUNT`` processes: it connects as its one
+    shard, so Discord sends it only its own guilds' events (and shard 0 the DMs)."""
+
+
 async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
     """Reply ephemerally whether or not the interaction was already answered."""
     try:
@@ -141,13 +171,6 @@ def create_bot(
     if settings is None:
         settings = Settings(token=None)
     if database_path is not None:
-        settings = Settings(
-            token=settings.token,
-            database_path=database_path,
-            dev_guild_id=settings.dev_guild_id,
-            log_level=settings.log_level,
-            default_locale=settings.default_locale,
-        )
-    return CroupierBot(
-        settings, sync_commands=sync_commands, entropy=entropy, settle_heap=settle_heap
-    )
+        settings = dataclasses.replace(settings, database_path=database_path)
+    cls = ShardedCroupierBot if settings.shard_count > 1 else CroupierBot
+    return cls(settings, sync_commands=sync_commands, entropy=entropy, settle_heap=settle_heap)

@@ -25,6 +25,8 @@ class Settings:
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     default_locale: str = "en"
+    shard_count: int = 1  # processes (Discord shards), each with its own database file
+    shard_id: int = 0  # this process's shard (``python -m bot run --shard N``)
 
     def require_token(self) -> str:
         """The Discord token, or a ConfigError that says what to set and where."""
@@ -46,10 +48,14 @@ def load_settings(env_file: str | Path | None = ".env") -> Settings:
     locale = os.environ.get("DEFAULT_LOCALE", "en").strip().lower() or "en"
     if locale not in LOCALES:
         raise ConfigError(f"DEFAULT_LOCALE must be one of {', '.join(LOCALES)}, not {locale!r}.")
+    shards = os.environ.get("SHARD_COUNT", "").strip() or "1"
+    if not shards.isdigit() or int(shards) < 1:
+        raise ConfigError(f"SHARD_COUNT must be a whole number, 1 or more, not {shards!r}.")
     return Settings(
         token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
         database_path=os.environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH,
         dev_guild_id=int(guild) if guild else None,
         log_level=os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
         default_locale=locale,
+        shard_count=int(shards),
     )

@@ -2,7 +2,8 @@
 
 ``/language`` stores the user's choice in ``user_prefs`` and provides
 ``bot.services["prefs"]`` (``async locale(user_id) -> str | None``), which
-``CroupierBot.locale_for`` consults before Discord's locale.
+``CroupierBot.locale_for`` consults before Discord's locale. A sharded bot keeps the
+choices in the file every shard shares (``bot.users_db``).
 """
 
 from __future__ import annotations
@@ -32,14 +33,30 @@ RULE_FIELDS = ("round", "settle", "money")
 
 
 class Prefs:
-    """Users' reply language (``user_prefs``), cached in memory."""
+    """Users' reply language (``user_prefs``), cached in memory.
 
-    def __init__(self, db: Database) -> None:
+    With ``shared=True`` other processes (the other shards) write the same file: each
+    lookup first asks SQLite whether another connection committed since the last one
+    (``PRAGMA data_version``, a few microseconds on a reader connection) and if so drops
+    the cache, so a choice made on one shard applies on every shard at once."""
+
+    def __init__(self, db: Database, *, shared: bool = False) -> None:
         self.db = db
         self._cache: dict[int, str | None] = {}
+        self.shared = shared
+        self._version: object = None
+
+    def _drop_if_changed(self) -> None:
+        row = self.db.read_committed("PRAGMA data_version")
+        version = None if row is None else row[0]
+        if version != self._version:
+            self._cache.clear()
+            self._version = version
 
     async def locale(self, user_id: int) -> str | None:
         """The user's chosen language (``fr``/``en``), or None for Discord's."""
+        if self.shared:
+            self._drop_if_changed()
         if user_id in self._cache:
             return self._cache[user_id]
         row = await self.db.fetchone("SELECT locale FROM user_prefs WHERE user_id = ?", (user_id,))
@@ -116,7 +133,7 @@ class Help(commands.Cog):
 
     def __init__(self, bot: CroupierBot) -> None:
         self.bot = bot
-        self.prefs = Prefs(bot.db)
+        self.prefs = Prefs(bot.users_db, shared=bot.layout.sharded)
         bot.services["prefs"] = self.prefs
 
     async def cog_unload(self) -> None:

@@ -1,4 +1,5 @@
-"""The bank audit: ``python -m bot audit [--guild ID] [--db PATH]``.
+"""The bank audit: ``python -m bot audit [--guild ID] [--db PATH]`` (every shard's file
+when ``SHARD_COUNT`` > 1 and no ``--db``).
 
 Checks, over one guild or all of them:
 - every entry has at least two postings summing to zero (debits equal credits);
@@ -13,17 +14,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 from pathlib import Path
 
+from bot.config import ConfigError, load_settings
 from bot.db import Database
+from bot.shards import shard_files
 
 from . import core
 from .models import AuditReport
 from .service import run_sync
-
-DEFAULT_DATABASE_PATH = "data/croupier.sqlite3"
 
 
 async def audit(db: Database, guild_id: int | None = None) -> AuditReport:
@@ -47,21 +47,30 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--guild", type=int, default=None, help="only this guild")
     parser.add_argument(
-        "--db",
-        default=os.environ.get("DATABASE_PATH", DEFAULT_DATABASE_PATH),
-        help="SQLite database (default: $DATABASE_PATH or %(default)s)",
+        "--db", help="SQLite database (default: $DATABASE_PATH, or its shard files)"
     )
     args = parser.parse_args(argv)
-    if not Path(args.db).is_file():
-        print(f"bank audit: no database at {args.db}", file=sys.stderr)
-        return 2
     try:
-        report = asyncio.run(_run(args.db, args.guild))
-    except Exception as exc:  # a missing bank schema, a locked or corrupt file
-        print(f"bank audit: error: {exc}", file=sys.stderr)
+        settings = load_settings()
+    except ConfigError as exc:
+        print(f"bank audit: {exc}", file=sys.stderr)
         return 2
-    print(report.format())
-    return 0 if report.ok else 1
+    files = [args.db] if args.db else shard_files(settings.database_path, settings.shard_count)
+    worst = 0
+    for path in files:
+        if not Path(path).is_file():
+            print(f"bank audit: no database at {path}", file=sys.stderr)
+            return 2
+        try:
+            report = asyncio.run(_run(path, args.guild))
+        except Exception as exc:  # a missing bank schema, a locked or corrupt file
+            print(f"bank audit: error: {exc}", file=sys.stderr)
+            return 2
+        if len(files) > 1:
+            print(f"== {path}")
+        print(report.format())
+        worst = max(worst, 0 if report.ok else 1)
+    return worst
 
 
 if __name__ == "__main__":

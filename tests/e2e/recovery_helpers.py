@@ -7,8 +7,10 @@ from typing import Any
 import discord
 
 from bot.app import create_bot
+from bot.engine.base import ActionKind, Phase
 from bot.engine.shuffle import seeded_entropy
 from bot.tables import Table
+from tests.e2e.helpers import embed_text, service, table_message
 
 
 def move_buttons(message: discord.Message) -> dict[str, str]:
@@ -72,3 +74,47 @@ async def escrow_seats(bank: Any, table: Table) -> dict[int, int]:
     """The bank's seat escrows of a table, by player (zero seats left out)."""
     escrow = await bank.table_escrow(table.guild_id, table.id)
     return {int(k.split(":", 1)[1]): v for k, v in escrow.items() if k.startswith("seat:") and v}
+
+
+# the move a driver clicks for a player, by preference: (button key prefix, action kind)
+PREFERENCES = [
+    ("ace:11", ActionKind.CHOOSE_ACE),
+    ("show", ActionKind.SHOW),
+    ("no_insurance", ActionKind.NO_INSURANCE),
+    ("stand", ActionKind.STAND),
+    ("draw:0", ActionKind.DRAW),
+    ("bet:", ActionKind.BET),
+]
+
+
+async def play_round(env: Any, thread: Any, players: list[Any], table: Table) -> None:
+    """Click sensible moves until the round is settled (or the game is over)."""
+    start_round = table.game.round  # type: ignore[attr-defined]
+    for _ in range(60):
+        current = service(env).table_in(thread.id)
+        if current is None or current.game.round != start_round:  # type: ignore[attr-defined]
+            return
+        if current.game.phase in (Phase.BETWEEN_ROUNDS, Phase.FINISHED, Phase.LOBBY):
+            return
+        message = table_message(thread, current)
+        buttons = move_buttons(message)
+        for player in players:
+            legal = current.game.legal_actions(player.id)
+            choice = next(
+                (
+                    key
+                    for prefix, kind in PREFERENCES
+                    if kind in legal
+                    for key in sorted(buttons, key=lambda k: (len(k), k))
+                    if key.startswith(prefix)
+                ),
+                None,
+            )
+            if choice is not None:
+                version = current.version
+                res = await click_move(player.member, message, choice)
+                assert current.version > version, res.response and res.response.content
+                break
+        else:
+            raise AssertionError(f"nobody can move: {embed_text(message)}")
+    raise AssertionError("the round never ended")

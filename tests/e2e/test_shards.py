@@ -1,0 +1,114 @@
+"""A shard process of a sharded bot (``SHARD_COUNT=2``, shard 1) under SimCord: it gets
+only its own guilds, keeps them in its own database file, does not sync the commands
+(shard 0 does), keeps users' languages in the file every shard shares, and comes back
+from a restart on the same file."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot.app import CroupierBot, create_bot
+from bot.bank.testing import assert_audit_clean
+from bot.config import Settings
+from bot.db import Database
+from bot.engine.shuffle import seeded_entropy
+from bot.shards import LAYOUT_KEY, ShardLayout, users_database_path
+from cogs.help import Prefs
+from tests.e2e.helpers import add_players, table_message, table_of, thread_of
+from tests.e2e.recovery_helpers import click_move, play_round, stacks
+
+
+def shard_bot(db_path: str) -> CroupierBot:
+    """Shard 1 of 2, as ``python -m bot run --shard 1`` builds it."""
+    settings = Settings(token=None, database_path=db_path, shard_count=2, shard_id=1)
+    return create_bot(settings, entropy=seeded_entropy("e2e"))
+
+
+@pytest.fixture
+def simcord_bot(db_path: str) -> CroupierBot:
+    return shard_bot(db_path)
+
+
+def command_syncs(env) -> list:
+    return [r for r in env.http_requests if r.method == "PUT" and r.path.endswith("/commands")]
+
+
+async def test_a_shard_plays_its_guilds_on_a_file_of_its_own(simcord_env, db_path):
+    env = simcord_env
+    bot = env.bot
+    assert isinstance(bot, discord.AutoShardedClient)
+    assert bot.shard_ids == [1] and bot.shard_count == 2
+    shard_file = ShardLayout(1, 2).database_path(db_path)
+    assert bot.db.path == shard_file and shard_file.endswith("croupier.shard-1-of-2.sqlite3")
+    row = await bot.db.fetchone("SELECT value FROM bot_meta WHERE key = ?", (LAYOUT_KEY,))
+    assert row is not None and row[0] == "1/2"
+
+    assert command_syncs(env) == []  # shard 0's process syncs them for the application
+    await bot.tree.sync()  # what shard 0 does
+
+    guild = env.create_guild(shard_id=1)
+    assert bot.layout.owns(guild.id) and not ShardLayout(0, 2).owns(guild.id)
+    lobby = guild.create_text_channel("casino")
+    alice, bob = add_players(env, guild, "alice", "bob")
+    await alice.member.slash(lobby, "table open", game="classic")
+    thread = thread_of(lobby)
+    await bob.member.slash(thread, "table join", buy_in=100)
+    table = table_of(env, thread)
+    table.game.rig(["TS", "9H", "5C", "TD", "8S", "7H", "6D", "KC"])  # type: ignore[attr-defined]
+    await alice.member.click(table_message(thread, table), label="Start")
+    await click_move(alice.member, table_message(thread, table), "bet:10")
+    await click_move(bob.member, table_message(thread, table), "bet:20")
+    await play_round(env, thread, [alice, bob], table)
+    after_round = stacks(table)
+    assert sum(after_round.values()) != 0
+
+    # a restart of the shard comes back on the same file, with the same table
+    await env.restart_bot(shard_bot(db_path))
+    assert env.bot.db.path == shard_file
+    again = table_of(env, thread)
+    assert stacks(again) == after_round
+    assert not Path(db_path).exists()  # nothing was ever written to a one-file database
+    await assert_audit_clean(env.bot.db)
+    res = await alice.member.slash(thread, "table close")
+    assert res.ephemeral
+    await assert_audit_clean(env.bot.db)
+    guilds = await env.bot.db.fetchall("SELECT DISTINCT guild_id FROM bank_accounts")
+    assert [r[0] for r in guilds] == [guild.id]
+
+
+async def test_a_language_chosen_on_one_shard_reaches_the_others(simcord_env, db_path):
+    env = simcord_env
+    await env.bot.tree.sync()
+    guild = env.create_guild(shard_id=1)
+    lobby = guild.create_text_channel("casino")
+    (alice,) = add_players(env, guild, "alice")
+
+    # shard 0's process, as far as languages go: its own connection to the shared file
+    other = await Database.open(users_database_path(db_path))
+    shard0 = Prefs(other, shared=True)
+    try:
+        assert await shard0.locale(alice.id) is None  # now cached: nobody chose yet
+
+        res = await alice.member.slash(lobby, "language", language="fr")
+        assert res.response.content == "Désormais je vous réponds en français."
+        # the choice is in the shared file, not in the shard's own
+        with sqlite3.connect(users_database_path(db_path)) as conn:
+            assert conn.execute("SELECT user_id, locale FROM user_prefs").fetchall() == [
+                (alice.id, "fr")
+            ]
+        own = await env.bot.db.fetchone("SELECT COUNT(*) FROM user_prefs")
+        assert own is not None and own[0] == 0
+
+        # shard 0 had cached "no choice", yet sees the other process's commit at once
+        assert await shard0.locale(alice.id) == "fr"
+
+        # and the other way: shard 0 sets English, shard 1 answers in English
+        await shard0.set_locale(alice.id, "en")
+        res = await alice.member.slash(lobby, "bank balance")
+        assert res.response.content.startswith("Your balance")
+    finally:
+        await other.close()
