@@ -33,7 +33,11 @@ def _run(args: argparse.Namespace) -> int:
 
         return run_shards(settings.shard_count)
     from bot.app import create_bot
+    from bot.db.lock import claim
 
+    base = settings.database_path
+    # held until the process ends (the bot's own claim shares it)
+    claim(ShardLayout(settings.shard_id, settings.shard_count).database_path(base))
     bot = create_bot(settings, settle_heap=True)
     bot.run(token, log_handler=None)
     return 0

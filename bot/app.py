@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.db import Database, migrate
+from bot.db.lock import ProcessLock, claim
 from bot.engine.shuffle import Entropy, secure_entropy
 from bot.heap import settle_after_startup
 from bot.i18n import t
@@ -61,6 +62,7 @@ class CroupierBot(commands.Bot):
         # test processes start hundreds of bots and skip it
         self.settle_heap = settle_heap
         self.services: dict[str, Any] = {}
+        self._file_lock: ProcessLock | None = None
         self.tree.on_error = self.on_app_command_error
 
     async def setup_hook(self) -> None:
@@ -68,6 +70,7 @@ class CroupierBot(commands.Bot):
         base = self.settings.database_path
         check_files(base, self.layout)
         path = self.layout.database_path(base)
+        self._file_lock = claim(path)
         self.db = await Database.open(path)
         applied = await migrate(self.db)
         if applied:
@@ -109,6 +112,9 @@ class CroupierBot(commands.Bot):
             await self.users_db.close()
         if hasattr(self, "db"):
             await self.db.close()
+        if self._file_lock is not None:
+            self._file_lock.release()
+            self._file_lock = None
 
     async def locale_for(self, interaction: discord.Interaction) -> str:
         """The language to answer in: the user's choice, else Discord's locale."""

@@ -22,7 +22,8 @@ LAYOUT_KEY = "shard_layout"  # bot_meta: "i/K" in a shard's file
 SPLIT_KEY = "split_into"  # bot_meta: "K" in a file that was split (retired)
 
 # Tables with a guild, and how a row finds it. Every table of the schema is here or in
-# GLOBAL_TABLES (tests/test_shards.py checks it against the migrations).
+# GLOBAL_TABLES (tests/db/test_split.py checks it against the migrations). The subqueries
+# name their tables without a schema: evaluate them with the rows' database as ``main``.
 GUILD_OF: dict[str, str] = {
     "guild_settings": "guild_id",
     "bank_guilds": "guild_id",
@@ -37,6 +38,7 @@ GUILD_OF: dict[str, str] = {
 # Tables without a guild: user_prefs moves to the users file, bot_meta stays per file.
 GLOBAL_TABLES = ("user_prefs", "bot_meta")
 
+# user_prefs as migration 0003 makes it (tests/test_shards.py compares the two)
 USERS_SCHEMA = "CREATE TABLE IF NOT EXISTS user_prefs (user_id INTEGER PRIMARY KEY, locale TEXT)"
 
 

@@ -13,6 +13,7 @@ from bot.db import Database, migrate
 from bot.shards import (
     LAYOUT_KEY,
     SPLIT_KEY,
+    USERS_SCHEMA,
     ShardLayout,
     check_files,
     check_layout,
@@ -56,6 +57,14 @@ def test_shard_count_setting(monkeypatch):
         monkeypatch.setenv("SHARD_COUNT", bad)
         with pytest.raises(ConfigError, match="SHARD_COUNT"):
             load_settings(env_file=None)
+
+
+async def test_the_users_file_has_the_migrations_user_prefs(db: Database, tmp_path: Path):
+    with sqlite3.connect(tmp_path / "users.sqlite3") as users:
+        users.execute(USERS_SCHEMA)
+        made = users.execute("PRAGMA table_info(user_prefs)").fetchall()
+    migrated = await db.fetchall("PRAGMA table_info(user_prefs)")
+    assert made == [tuple(row) for row in migrated]
 
 
 async def add_guild(db: Database, guild_id: int) -> None:

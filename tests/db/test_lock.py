@@ -1,0 +1,95 @@
+"""One process per database file: a second bot process, or a split of a file a bot still
+runs on, is refused while the first process lives, and allowed once it is gone."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.config import ConfigError
+from bot.db.lock import FileInUse, ProcessLock, claim, in_use
+from bot.db.split import main as split_main
+from tests.test_cli import ROOT, run
+
+HOLDER = """
+import sys
+from bot.db.lock import ProcessLock
+lock = ProcessLock(sys.argv[1])
+print("held", flush=True)
+sys.stdin.read()  # until the test closes our stdin
+"""
+
+
+class Holder:
+    """Another process that holds a file's lock until stopped."""
+
+    def __init__(self, database: str) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", HOLDER, database],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            cwd=ROOT,
+            text=True,
+        )
+        assert self.proc.stdout is not None
+        assert self.proc.stdout.readline().strip() == "held"
+
+    def stop(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait(10)
+
+
+def test_a_file_held_by_another_process_is_refused_until_it_ends(tmp_path: Path):
+    database = str(tmp_path / "data" / "croupier.sqlite3")
+    holder = Holder(database)
+    try:
+        assert in_use(database)
+        with pytest.raises(FileInUse):
+            ProcessLock(database)
+        with pytest.raises(ConfigError, match="in use by another Croupier process"):
+            claim(database)
+    finally:
+        holder.stop()
+    assert not in_use(database)
+    lock = claim(database)
+    lock.release()
+
+
+def test_bots_of_one_process_share_the_lock_until_the_last_lets_go(tmp_path: Path):
+    database = str(tmp_path / "croupier.sqlite3")
+    first, second = ProcessLock(database), ProcessLock(database)  # a restart under test
+    first.release()
+    first.release()  # twice is harmless
+    probe = subprocess.run(
+        [sys.executable, "-c", "import sys; from bot.db.lock import in_use;"
+         " print(in_use(sys.argv[1]))", database],
+        cwd=ROOT, capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert probe.stdout.strip() == "True"  # still held by ``second``
+    second.release()
+    holder = Holder(database)  # now another process can have it
+    holder.stop()
+
+
+def test_the_bot_and_split_refuse_a_file_in_use(tmp_path: Path, capsys):
+    assert run("migrate", cwd=tmp_path).returncode == 0
+    database = str(tmp_path / "data" / "croupier.sqlite3")
+    holder = Holder(database)
+    try:
+        # the bot refuses before it connects to Discord
+        res = run("run", cwd=tmp_path, env_extra={"DISCORD_TOKEN": "not-a-token"})
+        assert res.returncode == 2, res.stderr
+        assert "in use by another Croupier process" in res.stderr
+        assert "Traceback" not in res.stderr
+        assert split_main(["--shards", "2", "--db", database]) == 2
+        assert "in use by a running bot: stop it before splitting" in capsys.readouterr().err
+        assert sorted(p.name for p in Path(database).parent.iterdir()) == [
+            "croupier.sqlite3",
+            "croupier.sqlite3.lock",
+        ]
+    finally:
+        holder.stop()
