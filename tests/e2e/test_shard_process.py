@@ -10,6 +10,7 @@ from pathlib import Path
 
 import discord
 import pytest
+import simcord
 
 from bot.app import CroupierBot, create_bot
 from bot.bank.testing import assert_audit_clean
@@ -22,9 +23,9 @@ from tests.e2e.helpers import add_players, table_message, table_of, thread_of
 from tests.e2e.recovery_helpers import click_move, play_round, stacks
 
 
-def shard_bot(db_path: str) -> CroupierBot:
-    """Shard 1 of 2, as ``python -m bot run --shard 1`` builds it."""
-    settings = Settings(token=None, database_path=db_path, shard_count=2, shard_id=1)
+def shard_bot(db_path: str, shard: int = 1) -> CroupierBot:
+    """A shard of 2, as ``python -m bot run --shard N`` builds it."""
+    settings = Settings(token=None, database_path=db_path, shard_count=2, shard_id=shard)
     return create_bot(settings, entropy=seeded_entropy("e2e"))
 
 
@@ -112,3 +113,64 @@ async def test_a_language_chosen_on_one_shard_reaches_the_others(simcord_env, db
         assert res.response.content.startswith("Your balance")
     finally:
         await other.close()
+
+
+async def test_a_casino_split_mid_round_goes_on_in_each_shard(tmp_path):
+    """The operator's path: a one-file bot with a round under way in two servers, stopped;
+    ``python -m bot split --shards 2``; then each shard process finishes its server's
+    round from the buttons of the old table messages. Nothing is lost: every balance and
+    every table is where it was, and each file's audit is clean."""
+    from bot.shards import shard_of
+    from tests.test_cli import run
+
+    db_path = str(tmp_path / "data" / "croupier.sqlite3")
+    one_file = create_bot(database_path=db_path, entropy=seeded_entropy("e2e"))
+    async with simcord.run(one_file) as env:
+        played = {}
+        for shard in (0, 1):
+            guild = env.create_guild()
+            for _ in range(10):  # ids carry the time: try again a millisecond later
+                if shard_of(guild.id, 2) == shard:
+                    break
+                await env.advance_time(0.001)
+                guild = env.create_guild()
+            assert shard_of(guild.id, 2) == shard
+            lobby = guild.create_text_channel("casino")
+            host, guest = add_players(env, guild, f"host{shard}", f"guest{shard}")
+            await host.member.slash(lobby, "table open", game="classic")
+            thread = thread_of(lobby)
+            await guest.member.slash(thread, "table join", buy_in=100)
+            table = table_of(env, thread)
+            table.game.rig(["TS", "9H", "5C", "TD", "8S", "7H", "6D", "KC"])  # type: ignore[attr-defined]
+            await host.member.click(table_message(thread, table), label="Start")
+            await click_move(host.member, table_message(thread, table), "bet:10")
+            played[shard] = (guild, thread, [host, guest], table.id, stacks(table))
+        balances = {
+            shard: await env.bot.services["tables"].bank.balance(guild.id, players[0].id)
+            for shard, (guild, _t, players, _id, _s) in played.items()
+        }
+
+        # the operator stops the bot (its file and lock are let go), then splits
+        await env.bot.db.close()
+        env.bot._file_lock.release()
+        res = run("split", "--shards", "2", "--db", db_path, cwd=tmp_path)
+        assert res.returncode == 0, res.stderr
+        assert "Next: set SHARD_COUNT=2" in res.stdout
+
+        for shard in (1, 0):
+            guild, thread, (host, guest), table_id, before = played[shard]
+            await env.restart_bot(shard_bot(db_path, shard))
+            assert env.bot.db.path == ShardLayout(shard, 2).database_path(db_path)
+            await env.bot.tree.sync()
+            table = table_of(env, thread)
+            assert table.id == table_id and stacks(table) == before  # mid-round, as it was
+            bank = env.bot.services["tables"].bank
+            assert await bank.balance(guild.id, host.id) == balances[shard]
+            # the old message's buttons work on the shard: the guest bets, the round ends
+            await click_move(guest.member, table_message(thread, table), "bet:20")
+            await play_round(env, thread, [host, guest], table)
+            assert any("results" in (m.content or "") for m in thread.history())
+            await assert_audit_clean(env.bot.db)
+            # the shard's file holds its own server only
+            rows = await env.bot.db.fetchall("SELECT DISTINCT guild_id FROM bank_accounts")
+            assert [r[0] for r in rows] == [guild.id]
