@@ -54,7 +54,10 @@ def _files(args: argparse.Namespace, *, users: bool = False) -> list[str]:
 
 
 def _migrate(args: argparse.Namespace) -> int:
+    import sqlite3
+
     from bot.db import Database, migrate
+    from bot.shards import USERS_SCHEMA
 
     async def go(path: str) -> list[str]:
         db = await Database.open(path)
@@ -68,10 +71,6 @@ def _migrate(args: argparse.Namespace) -> int:
         print(f"{path}: applied {', '.join(applied)}" if applied else f"{path}: already up to date")
     users = _files(args, users=True)[len(_files(args)) :]
     for path in users:  # the file the shards share has one table, not the migrations
-        import sqlite3
-
-        from bot.shards import USERS_SCHEMA
-
         with contextlib.closing(sqlite3.connect(path)) as conn, conn:
             conn.execute(USERS_SCHEMA)
         print(f"{path}: users' settings ready")

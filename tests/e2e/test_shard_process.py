@@ -34,6 +34,21 @@ def simcord_bot(db_path: str) -> CroupierBot:
     return shard_bot(db_path)
 
 
+async def round_under_way(env, guild, host_name: str, guest_name: str):
+    """A Black Jack table in ``guild``: the host and a guest seated, the round started,
+    the host's bet placed, the guest's to come."""
+    lobby = guild.create_text_channel("casino")
+    host, guest = add_players(env, guild, host_name, guest_name)
+    await host.member.slash(lobby, "table open", game="classic")
+    thread = thread_of(lobby)
+    await guest.member.slash(thread, "table join", buy_in=100)
+    table = table_of(env, thread)
+    table.game.rig(["TS", "9H", "5C", "TD", "8S", "7H", "6D", "KC"])  # type: ignore[attr-defined]
+    await host.member.click(table_message(thread, table), label="Start")
+    await click_move(host.member, table_message(thread, table), "bet:10")
+    return thread, [host, guest], table
+
+
 def command_syncs(env) -> list:
     return [r for r in env.http_requests if r.method == "PUT" and r.path.endswith("/commands")]
 
@@ -53,15 +68,7 @@ async def test_a_shard_plays_its_guilds_on_a_file_of_its_own(simcord_env, db_pat
 
     guild = env.create_guild(shard_id=1)
     assert bot.layout.owns(guild.id) and not ShardLayout(0, 2).owns(guild.id)
-    lobby = guild.create_text_channel("casino")
-    alice, bob = add_players(env, guild, "alice", "bob")
-    await alice.member.slash(lobby, "table open", game="classic")
-    thread = thread_of(lobby)
-    await bob.member.slash(thread, "table join", buy_in=100)
-    table = table_of(env, thread)
-    table.game.rig(["TS", "9H", "5C", "TD", "8S", "7H", "6D", "KC"])  # type: ignore[attr-defined]
-    await alice.member.click(table_message(thread, table), label="Start")
-    await click_move(alice.member, table_message(thread, table), "bet:10")
+    thread, (alice, bob), table = await round_under_way(env, guild, "alice", "bob")
     await click_move(bob.member, table_message(thread, table), "bet:20")
     await play_round(env, thread, [alice, bob], table)
     after_round = stacks(table)
@@ -135,16 +142,10 @@ async def test_a_casino_split_mid_round_goes_on_in_each_shard(tmp_path):
                 await env.advance_time(0.001)
                 guild = env.create_guild()
             assert shard_of(guild.id, 2) == shard
-            lobby = guild.create_text_channel("casino")
-            host, guest = add_players(env, guild, f"host{shard}", f"guest{shard}")
-            await host.member.slash(lobby, "table open", game="classic")
-            thread = thread_of(lobby)
-            await guest.member.slash(thread, "table join", buy_in=100)
-            table = table_of(env, thread)
-            table.game.rig(["TS", "9H", "5C", "TD", "8S", "7H", "6D", "KC"])  # type: ignore[attr-defined]
-            await host.member.click(table_message(thread, table), label="Start")
-            await click_move(host.member, table_message(thread, table), "bet:10")
-            played[shard] = (guild, thread, [host, guest], table.id, stacks(table))
+            thread, players, table = await round_under_way(
+                env, guild, f"host{shard}", f"guest{shard}"
+            )
+            played[shard] = (guild, thread, players, table.id, stacks(table))
         balances = {
             shard: await env.bot.services["tables"].bank.balance(guild.id, players[0].id)
             for shard, (guild, _t, players, _id, _s) in played.items()
