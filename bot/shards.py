@@ -168,12 +168,14 @@ def _shard_files_beside(base: str) -> dict[Path, int]:
 def check_files(base: str, layout: ShardLayout) -> None:
     """Refuse to start on files that would leave the casino's money in other files: shard
     files of another shard count, or (sharded) a one-file database not split yet."""
-    others = sorted(p.name for p, n in _shard_files_beside(base).items() if n != layout.shard_count)
+    found = _shard_files_beside(base)
+    others = sorted(p.name for p, n in found.items() if n != layout.shard_count)
     if others:
-        hint = "set SHARD_COUNT to their count" if not layout.sharded else "keep their count"
+        counts = " or ".join(str(n) for n in sorted(set(found.values())))
         raise ConfigError(
             f"shard files of another layout are next to {base} ({', '.join(others[:3])}): "
-            f"{hint}; the shard count cannot change once the database is split."
+            f"set SHARD_COUNT={counts}; the shard count cannot change once the database is "
+            "split."
         )
     if not layout.sharded or not Path(base).exists():
         return

@@ -132,7 +132,7 @@ async def test_files_of_another_layout_or_an_unsplit_casino_stop_the_start(tmp_p
 
     Path(ShardLayout(1, 2).database_path(base)).touch()
     check_files(base, ShardLayout(0, 2))
-    with pytest.raises(ConfigError, match="set SHARD_COUNT to their count"):
+    with pytest.raises(ConfigError, match="set SHARD_COUNT=2;"):
         check_files(base, ShardLayout())
     with pytest.raises(ConfigError, match=r"croupier\.shard-1-of-2\.sqlite3"):
         check_files(base, ShardLayout(2, 3))
