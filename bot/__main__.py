@@ -43,14 +43,16 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _files(args: argparse.Namespace, *, users: bool = False) -> list[str]:
-    """``--db``, else the database file, or each shard's file when ``SHARD_COUNT`` > 1."""
+def _files(args: argparse.Namespace) -> tuple[list[str], list[str]]:
+    """The database files (``--db``, else the one file or each shard's) and the users file
+    the shards share (none for one file)."""
     if args.db:
-        return [args.db]
+        return [args.db], []
     from bot.shards import shard_files
 
     settings = load_settings()
-    return shard_files(settings.database_path, settings.shard_count, users=users)
+    files = shard_files(settings.database_path, settings.shard_count, users=True)
+    return files[: settings.shard_count], files[settings.shard_count :]
 
 
 def _migrate(args: argparse.Namespace) -> int:
@@ -66,10 +68,10 @@ def _migrate(args: argparse.Namespace) -> int:
         finally:
             await db.close()
 
-    for path in _files(args):
+    databases, users = _files(args)
+    for path in databases:
         applied = asyncio.run(go(path))
         print(f"{path}: applied {', '.join(applied)}" if applied else f"{path}: already up to date")
-    users = _files(args, users=True)[len(_files(args)) :]
     for path in users:  # the file the shards share has one table, not the migrations
         with contextlib.closing(sqlite3.connect(path)) as conn, conn:
             conn.execute(USERS_SCHEMA)
@@ -82,7 +84,8 @@ def _backup(args: argparse.Namespace) -> int:
 
     from bot.db import Database
 
-    files = _files(args, users=True)
+    databases, users = _files(args)
+    files = databases + users
     missing = [p for p in files if not Path(p).is_file()]
     if missing:
         raise ConfigError(f"no database at {', '.join(missing)}: nothing was backed up.")

@@ -112,8 +112,9 @@ def guild_ids(conn: sqlite3.Connection) -> set[int]:
     return found
 
 
-def _meta(conn: sqlite3.Connection, key: str) -> str | None:
-    row = conn.execute("SELECT value FROM bot_meta WHERE key = ?", (key,)).fetchone()
+def meta(conn: sqlite3.Connection, key: str, schema: str = "main") -> str | None:
+    """A ``bot_meta`` value of the file (``schema``: an attached one)."""
+    row = conn.execute(f"SELECT value FROM {schema}.bot_meta WHERE key = ?", (key,)).fetchone()
     return None if row is None else str(row[0])
 
 
@@ -121,12 +122,12 @@ def check_layout(conn: sqlite3.Connection, layout: ShardLayout, path: str) -> No
     """Refuse a file that belongs to another layout; stamp a new shard's file.
 
     Runs on a migrated file, in a transaction, before anything else uses it."""
-    if _meta(conn, SPLIT_KEY) is not None:
+    if meta(conn, SPLIT_KEY) is not None:
         raise ConfigError(
-            f"{path} was split into {_meta(conn, SPLIT_KEY)} shard files and is kept only as "
+            f"{path} was split into {meta(conn, SPLIT_KEY)} shard files and is kept only as "
             "a record: set SHARD_COUNT to that number to run on the shard files."
         )
-    stamp = _meta(conn, LAYOUT_KEY)
+    stamp = meta(conn, LAYOUT_KEY)
     if not layout.sharded:
         if stamp is not None:
             raise ConfigError(
@@ -184,7 +185,7 @@ def check_files(base: str, layout: ShardLayout) -> None:
         has_meta = conn.execute(
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'bot_meta'"
         ).fetchone()
-        if has_meta is None or _meta(conn, SPLIT_KEY) is not None:
+        if has_meta is None or meta(conn, SPLIT_KEY) is not None:
             return
         if guild_ids(conn):
             raise ConfigError(

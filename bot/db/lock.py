@@ -70,12 +70,3 @@ def claim(database: str) -> ProcessLock:
             f"{lock_path(database)}): stop it first; two processes on one file would play "
             "from stale tables."
         ) from None
-
-
-def in_use(database: str) -> bool:
-    """Whether another process holds ``database``'s lock now."""
-    try:
-        ProcessLock(database).release()
-    except FileInUse:
-        return True
-    return False

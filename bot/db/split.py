@@ -33,6 +33,7 @@ from bot.shards import (
     USERS_SCHEMA,
     ShardLayout,
     guild_ids,
+    meta,
     shard_of,
     users_database_path,
 )
@@ -140,11 +141,6 @@ def _schema(conn: sqlite3.Connection, schema: str = "main") -> list[tuple[str, s
     return [(str(r[0]), str(r[1]), str(r[2])) for r in rows]
 
 
-def _meta(conn: sqlite3.Connection, key: str, schema: str = "main") -> str | None:
-    row = conn.execute(f"SELECT value FROM {schema}.bot_meta WHERE key = ?", (key,)).fetchone()
-    return None if row is None else str(row[0])
-
-
 def _count(conn: sqlite3.Connection, table: str) -> int:
     return int(conn.execute(f"SELECT COUNT(*) FROM {_ident(table)}").fetchone()[0])
 
@@ -226,13 +222,13 @@ def _check_source(guard: sqlite3.Connection, source: str) -> list[str]:
             f"{source} is at migration level {level}, not {latest}: run"
             f" `python -m bot migrate --db {source}` with this version of the bot first."
         )
-    split_into = _meta(guard, SPLIT_KEY)
+    split_into = meta(guard, SPLIT_KEY)
     if split_into is not None:
         raise SplitRefused(
             f"{source} was already split into {split_into} shard files and is kept only as a"
             " record: there is nothing left to split."
         )
-    layout = _meta(guard, LAYOUT_KEY)
+    layout = meta(guard, LAYOUT_KEY)
     if layout is not None:
         raise SplitRefused(
             f"{source} is the file of shard {layout}, not a one-file database: shard files"
@@ -385,7 +381,7 @@ def _verify(
             name = f"shard {layout.stamp} ({path})"
             if int(conn.execute("PRAGMA user_version").fetchone()[0]) != latest:
                 raise SplitFailed(f"{name} is not at migration level {latest}.")
-            if _meta(conn, LAYOUT_KEY) != layout.stamp:
+            if meta(conn, LAYOUT_KEY) != layout.stamp:
                 raise SplitFailed(f"{name} is not stamped {LAYOUT_KEY} = {layout.stamp}.")
             for table in tables:
                 got_counts[table] += _count(conn, table)

@@ -10,9 +10,29 @@ from pathlib import Path
 import pytest
 
 from bot.config import ConfigError
-from bot.db.lock import FileInUse, ProcessLock, claim, in_use
+from bot.db.lock import FileInUse, ProcessLock, claim
 from bot.db.split import main as split_main
 from tests.test_cli import ROOT, run
+
+
+def in_use(database: str) -> bool:
+    """Whether another process holds the file's lock (taking and letting it go if not)."""
+    try:
+        ProcessLock(database).release()
+    except FileInUse:
+        return True
+    return False
+
+
+PROBE = """
+import sys
+from bot.db.lock import FileInUse, ProcessLock
+try:
+    ProcessLock(sys.argv[1]).release()
+    print(False)
+except FileInUse:
+    print(True)
+"""
 
 HOLDER = """
 import sys
@@ -65,8 +85,7 @@ def test_bots_of_one_process_share_the_lock_until_the_last_lets_go(tmp_path: Pat
     first.release()
     first.release()  # twice is harmless
     probe = subprocess.run(
-        [sys.executable, "-c", "import sys; from bot.db.lock import in_use;"
-         " print(in_use(sys.argv[1]))", database],
+        [sys.executable, "-c", PROBE, database],
         cwd=ROOT, capture_output=True, text=True, timeout=30,
     )  # fmt: skip
     assert probe.stdout.strip() == "True"  # still held by ``second``
