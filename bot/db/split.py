@@ -506,14 +506,10 @@ def _split_locked(source: str, shard_count: int, finals: list[str], users_path: 
                 "INSERT INTO bot_meta (key, value) VALUES (?, ?)", (SPLIT_KEY, str(shard_count))
             )
             guard.execute("COMMIT")
-        except SplitError:
+        except BaseException as exc:
             _remove(written)
-            raise
-        except Exception as exc:
-            _remove(written)
-            raise SplitFailed(f"the split failed and was undone: {exc}") from exc
-        except BaseException:
-            _remove(written)
+            if isinstance(exc, Exception) and not isinstance(exc, SplitError):
+                raise SplitFailed(f"the split failed and was undone: {exc}") from exc
             raise
         return report
     finally:

@@ -72,7 +72,6 @@ async def test_a_shard_plays_its_guilds_on_a_file_of_its_own(simcord_env, db_pat
     await click_move(bob.member, table_message(thread, table), "bet:20")
     await play_round(env, thread, [alice, bob], table)
     after_round = stacks(table)
-    assert sum(after_round.values()) != 0
 
     # a restart of the shard comes back on the same file, with the same table
     await env.restart_bot(shard_bot(db_path))
