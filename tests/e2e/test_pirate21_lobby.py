@@ -66,6 +66,10 @@ async def test_lobby_in_french_eight_players_no_money_and_close(simcord_env):
     assert "Manche 1 : vos cartes cachées 10♠ 9♥ — total **19**." in bob.dms()[-1].content
     await bob.member.click(table_message(thread, table), label="Carte !")
     assert "Vous tirez K♣" in bob.dms()[-1].content and "sauté" in bob.dms()[-1].content
+    assert "Servi" in bob.dms()[-1].content  # told privately to end his turn
+    text = embed_text(table_message(thread, table))
+    assert f"▶ <@{bob.id}>" in text and "sauté" not in text  # the turn is still his
+    await bob.member.click(table_message(thread, table), label="Servi")
     text = embed_text(table_message(thread, table))
     assert "✋ servi" in text and "sauté" not in text
 

@@ -149,11 +149,14 @@ async def test_full_standard_game_three_players(simcord_env):
     assert seat(thread, table, bob) == f"<@{bob.id}> · 🪙 0 · {BACKS} · ✋ stands"
     assert seat(thread, table, carol).startswith("▶ ")
     await carol.member.click(table_message(thread, table), label="Carte !")
-    # the bust looks like a stand: K♣ public, the turn moves on, no word of it in public
-    assert seat(thread, table, carol) == f"<@{carol.id}> · 🪙 0 · {BACKS} K♣ · ✋ stands"
-    assert f"turn: <@{alice.id}>" in text(thread, table)
+    # the bust looks like any hit: K♣ public, the turn stays, no word of it in public
+    assert seat(thread, table, carol) == f"▶ <@{carol.id}> · 🪙 0 · {BACKS} K♣"
+    assert f"turn: <@{carol.id}>" in text(thread, table)
     assert "**22**" not in text(thread, table) and announcements(thread, table) == []
     assert "bust" in dm_texts(carol)[-1] and "K♣" in dm_texts(carol)[-1]
+    await carol.member.click(table_message(thread, table), label="Servi")
+    assert seat(thread, table, carol) == f"<@{carol.id}> · 🪙 0 · {BACKS} K♣ · ✋ stands"
+    assert f"turn: <@{alice.id}>" in text(thread, table)
     assert all("bust" not in t for t in dm_texts(bob) + dm_texts(alice))
     assert_never_public(thread, all_hidden(1))
     await alice.member.click(table_message(thread, table), label="Servi")
