@@ -347,7 +347,7 @@ async def test_shared_treasure_divided_and_played_to_its_end(simcord_env):
     assert "the 20 played cards" in reshuffle
     (second_commitment,) = SHA.findall(reshuffle)
     assert second_commitment in text(thread, table)  # the footer shows the pile in use
-    listed = reshuffle.split("(", 1)[1].split(")", 1)[0].split()
+    listed = reshuffle.split("in this order: ", 1)[1].split()
     source = [Card.parse(CODE_OF[c]) for c in listed]
     assert sorted(c.code for c in source) == sorted(SHARED_PILE[:20])
     assert seat(thread, table, alice) == f"<@{alice.id}> · 🎩 dealer · 🪙 0 · out of coins"
