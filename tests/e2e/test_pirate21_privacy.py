@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
+
 from bot.bank.testing import assert_audit_clean
 from tests.e2e.helpers import (
     Player,
@@ -109,9 +111,12 @@ class Twin:
         return out
 
 
-async def open_in(env: Any, guild: Any, channel_name: str, players: list[Any]) -> Any:
+async def open_in(
+    env: Any, guild: Any, channel_name: str, players: list[Any], options: str | None = None
+) -> Any:
     lobby = guild.create_text_channel(channel_name)
-    await players[0].member.slash(lobby, "table open", game="pirate21", name="Twin")
+    extra = {"options": options} if options else {}
+    await players[0].member.slash(lobby, "table open", game="pirate21", name="Twin", **extra)
     thread = thread_of(lobby)
     table = table_of(env, thread)
     for p in players[1:]:
@@ -119,14 +124,16 @@ async def open_in(env: Any, guild: Any, channel_name: str, players: list[Any]) -
     return lobby, thread, table
 
 
-async def test_a_bust_shows_nothing_a_safe_hit_does_not(simcord_env):
+@pytest.mark.parametrize("pace", ["live", "forum"])  # forum: a new turn pings the player
+async def test_a_bust_shows_nothing_a_safe_hit_does_not(simcord_env, pace):
     env = simcord_env
     guild = env.create_guild()
     players = add_players(env, guild, "alice", "bob", "carol")
     alice, bob, carol = players
     twins = []
     for name, pile in (("bust", TWIN_BUST), ("safe", TWIN_SAFE)):
-        lobby, thread, table = await open_in(env, guild, name, players)
+        lobby, thread, table = await open_in(env, guild, name, players, f"pace={pace}")
+        assert table.settings.pace == pace
         table.game.rig_pile_for_tests(pile)
         twins.append(Twin(name, lobby, thread, table))
     bust, safe = twins
@@ -171,6 +178,8 @@ async def test_a_bust_shows_nothing_a_safe_hit_does_not(simcord_env):
     await step("Servi")  # she ends her turn like anyone
     assert f"<@{carol.id}> · 🪙 0 · {BACKS} K♣ 2♥ · ✋ stands" in text(bust.thread, bust.table)
     assert f"turn: <@{alice.id}>" in text(bust.thread, bust.table)
+    posts = [m.content for m in bust.thread.history() if m.id != bust.table.message_id]
+    assert any(f"<@{alice.id}>" in c for c in posts) == (pace == "forum")  # her turn's ping
     for p in (alice, bob):
         assert all("Over 21" not in m.content and "K♣" not in m.content for m in p.dms())
 
