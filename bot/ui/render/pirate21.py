@@ -51,7 +51,10 @@ class Renderer(GameRenderer):
             n = len(view.get("players") or [])
             lines.append(ctx.t("pirate21.lobby", n=n, max=MAX_PLAYERS))
             if shared and options.get("coins_per_player") is None:
-                lines.append(ctx.t("pirate21.rules.shared_split", treasure=options.get("treasure")))
+                treasure = options.get("treasure")
+                lines.append(ctx.t("pirate21.rules.shared_split", treasure=treasure))
+                if isinstance(treasure, int) and treasure < n:  # why there is no Start
+                    lines.append(ctx.t("illegal.treasure_too_small", treasure=treasure, players=n))
             elif shared:
                 lines.append(ctx.t("pirate21.rules.shared", coins=options.get("coins_per_player")))
             else:
