@@ -10,9 +10,12 @@ Flow
   starts.
 - PLAYING: each round a coin goes into the pot (standard) or every player antes one coin
   (variant "shared"), each player gets two PRIVATE cards, then players HIT (public card) or
-  STAND in seat order. A bust ends the turn with exactly the public events of a stand; it
-  is only revealed at the showdown. After the last player the showdown is resolved and the
-  next round starts at once (same ``apply`` call), or the game ends.
+  STAND in seat order. A HIT that goes over 21 has exactly the public events of any other
+  HIT (the total and the bust are in the PRIVATE ``hand`` event only) and keeps the turn:
+  the player ends it by standing (or the timer stands for them), and may even ask again,
+  since nobody can tell. The bust is only revealed at the showdown. After the last player
+  the showdown is resolved and the next round starts at once (same ``apply`` call), or
+  the game ends.
 - FINISHED: ``ranking`` lists every player with their coins; equal coins share a rank.
 
 Choices where the rules are silent (documented for the lead and ``/rules``)
@@ -20,16 +23,21 @@ Choices where the rules are silent (documented for the lead and ``/rules``)
 - The next round starts automatically right after a showdown (no host action needed).
 - Ties at 21 with a short treasure: winners are paid in seat order from the dealer's left,
   each winner in full before the next, until pot and treasure are empty.
-- Variant "shared": ties at 21 split the pot evenly with no BlackJack bonus; coins in the
-  pot are held by nobody. A player with no coin at the start of a round is out, except
-  that when nobody has a coin left (every coin sits in a void pot) the players of the last
-  round play again for the pot without ante. When exactly one player still has coins, that
-  player collects the pot and the game ends: they hold every coin.
-- Variant "shared": when the pile is empty (when dealing or on a HIT) the played cards of
-  the finished rounds are shuffled into a new pile (a PUBLIC ``shuffle`` event with the
-  commitment first). If there is no played card either, players can only stand that
-  round. A retired pile's seed is revealed only at the next showdown (or the end), never
-  while cards it dealt are still hidden.
+- Variant "shared": the treasure (option ``treasure``) is divided equally at the start and
+  what cannot be divided goes into the first pot (10 coins, 3 players: 3 each, pot 1);
+  ``coins_per_player``, when set, gives each player that many instead (nothing in the
+  pot). A treasure smaller than the number of players cannot start. Ties at 21 split the
+  pot evenly with no BlackJack bonus; coins in the pot are held by nobody. A player with
+  no coin at the start of a round is out, except that when nobody has a coin left (every
+  coin sits in a void pot) the players of the last round play again for the pot without
+  ante. When exactly one player still has coins, that player collects the pot and the
+  game ends: they hold every coin.
+- Variant "shared": as soon as the pile gives its last card (in a deal or on a HIT) the
+  played cards of the finished rounds are shuffled into a new pile (a PUBLIC ``shuffle``
+  event with its commitment), so it is committed before anyone decides to draw from it.
+  With no played card yet, players can only stand that round and the next deal
+  reshuffles first. A retired pile's seed is revealed only at the next showdown (or the
+  end), never while cards it dealt are still hidden.
 - Standard game: one pile for the whole game; its seed is revealed when the game ends.
 - CLOSE ends the game at once: an unfinished round is abandoned (its pot is left unclaimed,
   its hidden cards are not shown) and the ranking uses the coins held.
@@ -81,6 +89,7 @@ ERRORS: dict[str, str] = {
     "host_cannot_leave": "The host cannot leave; close the table instead.",
     "not_host": "Only the host can do this.",
     "not_enough_players": "At least 2 players are needed.",
+    "treasure_too_small": "The shared treasure cannot give one coin to every player.",
     "dealer_not_seated": "The chosen dealer is not at the table.",
     "deck_too_small": "The deck cannot deal two cards to every player.",
     "not_your_turn": "It is not your turn.",
@@ -193,7 +202,7 @@ class Pirate21Options:
 
     variant: str = "standard"
     treasure: int = 10
-    coins_per_player: int = 5
+    coins_per_player: int | None = None  # None: the shared treasure is divided
     dealer: int | None = None
     deck: tuple[tuple[str, int], ...] = tuple(DEFAULT_DECK.items())
 
@@ -210,11 +219,13 @@ class Pirate21Options:
         treasure = _int_or_none(opts.get("treasure", 10))
         if treasure is None or not 1 <= treasure <= 1000:
             raise InvalidOptions("bad_treasure", value=str(opts.get("treasure")), min=1, max=1000)
-        cpp = _int_or_none(opts.get("coins_per_player", 5))
-        if cpp is None or not 1 <= cpp <= 1000:
-            raise InvalidOptions(
-                "bad_coins_per_player", value=str(opts.get("coins_per_player")), min=1, max=1000
-            )
+        cpp: int | None = None
+        if opts.get("coins_per_player") is not None:
+            cpp = _int_or_none(opts["coins_per_player"])
+            if cpp is None or not 1 <= cpp <= 1000:
+                raise InvalidOptions(
+                    "bad_coins_per_player", value=str(opts["coins_per_player"]), min=1, max=1000
+                )
         dealer: int | None = None
         if opts.get("dealer") is not None:
             dealer = _int_or_none(opts["dealer"])
@@ -412,7 +423,21 @@ class Pirate21(Game):
         )
         if size < 2 * len(self.players):
             return IllegalAction("deck_too_small", size=size, players=len(self.players))
+        divided = self.shared and self.options.coins_per_player is None
+        if divided and self.options.treasure < len(self.players):
+            return IllegalAction(
+                "treasure_too_small", treasure=self.options.treasure, players=len(self.players)
+            )
         return None
+
+    def _share_out(self) -> None:
+        """Shared variant: each player's starting coins; what cannot be divided goes into
+        the first pot (RULES.md section 3, "shared treasure")."""
+        cpp = self.options.coins_per_player
+        if cpp is None:
+            cpp, self.pot = divmod(self.options.treasure, len(self.players))
+        for p in self.players:
+            self.coins[p] = cpp
 
     def _start(self, action: Action) -> list[Event]:
         if self._phase is not Phase.LOBBY:
@@ -427,8 +452,7 @@ class Pirate21(Game):
         d = self.players.index(dealer)
         self.order = self.players[d + 1 :] + self.players[: d + 1]
         if self.shared:
-            for p in self.players:
-                self.coins[p] = self.options.coins_per_player
+            self._share_out()
         else:
             self.treasure = self.options.treasure
         self._phase = Phase.PLAYING
@@ -440,6 +464,7 @@ class Pirate21(Game):
                 dealer=dealer,
                 order=list(self.order),
                 treasure=self.treasure,
+                pot=self.pot,
                 coins={str(p): self.coins[p] for p in self.order},
             )
         ]
@@ -474,15 +499,27 @@ class Pirate21(Game):
     def _draw(self, events: list[Event]) -> Card:
         """Deal one card; in the shared variant an empty pile is replaced first."""
         if self.pile_remaining == 0:
-            # only reached in the shared variant with played cards (see _can_draw)
+            # shared variant only, with played cards (see _can_draw): the pile ran out when
+            # no played card was left to reshuffle (or in a snapshot of older code)
             assert self.shared and self.discard
-            if self.pile_seed is not None:
-                self.pending_reveals.append(self.pile_seed)
-            source, self.discard = self.discard, []
-            events += self._new_pile(source, fixed_deck=False)
+            self._reshuffle(events)
         card = self.pile[self.pile_pos]
         self.pile_pos += 1
         return card
+
+    def _refill(self, events: list[Event]) -> None:
+        """Shared variant: replace a pile that gave its last card at once, so the new pile
+        is committed publicly before anyone decides to draw from it."""
+        if self.shared and self.pile_remaining == 0 and self.discard:
+            self._reshuffle(events)
+
+    def _reshuffle(self, events: list[Event]) -> None:
+        """Shuffle the played cards of the finished rounds into a new pile; the retired
+        pile's seed waits for the next showdown (cards it dealt may still be hidden)."""
+        if self.pile_seed is not None:
+            self.pending_reveals.append(self.pile_seed)
+        source, self.discard = self.discard, []
+        events += self._new_pile(source, fixed_deck=False)
 
     def _reveal(self, seeds: list[bytes]) -> list[Event]:
         return [_pub("seed_revealed", None, seed=s.hex(), commitment=commitment(s)) for s in seeds]
@@ -556,6 +593,7 @@ class Pirate21(Game):
             for p in active:
                 self.hidden[p].append(self._draw(events))
         events.append(_pub("deal", None, players=list(active), hidden=2))
+        self._refill(events)
         for p in active:
             hand = self.hidden[p]
             events.append(
@@ -604,8 +642,10 @@ class Pirate21(Game):
                 bust=total > 21,
             )
         )
-        if total > 21:  # silently ends the turn: the same public events as a stand
-            events += self._end_turn(p)
+        self._refill(events)
+        # A bust changes nothing public and keeps the turn (RULES.md section 3 step 3): the
+        # player, told privately, stands like anyone else or keeps asking, as at a real
+        # table where nobody knows their hidden cards.
         return events
 
     def _stand(self, action: Action) -> list[Event]:

@@ -66,6 +66,10 @@ async def test_lobby_in_french_eight_players_no_money_and_close(simcord_env):
     assert "Manche 1 : vos cartes cachées 10♠ 9♥ — total **19**." in bob.dms()[-1].content
     await bob.member.click(table_message(thread, table), label="Carte !")
     assert "Vous tirez K♣" in bob.dms()[-1].content and "sauté" in bob.dms()[-1].content
+    assert "Servi" in bob.dms()[-1].content  # told privately to end his turn
+    text = embed_text(table_message(thread, table))
+    assert f"▶ <@{bob.id}>" in text and "sauté" not in text  # the turn is still his
+    await bob.member.click(table_message(thread, table), label="Servi")
     text = embed_text(table_message(thread, table))
     assert "✋ servi" in text and "sauté" not in text
 
@@ -82,3 +86,31 @@ async def test_lobby_in_french_eight_players_no_money_and_close(simcord_env):
     assert await db.fetchone("SELECT 1 FROM bank_entries WHERE table_id = ?", (table.id,)) is None
     assert await service(env).bank.claims(guild.id) == []
     await assert_audit_clean(db)
+
+
+async def test_a_shared_treasure_too_small_to_divide_is_explained_and_refused(simcord_env):
+    env = simcord_env
+    guild = env.create_guild()
+    lobby = guild.create_text_channel("port")
+    alice, bob, carol = add_players(env, guild, "alice", "bob", "carol")
+    await alice.member.slash(
+        lobby, "table open", game="pirate21", options="variant=shared treasure=2"
+    )
+    thread = thread_of(lobby)
+    table = table_of(env, thread)
+    await bob.member.click(table_message(thread, table), label="Join")
+    assert labels(thread, table) == ["Join", "Start", "Leave"]  # 2 coins, 2 players: fine
+    await carol.member.click(table_message(thread, table), label="Join")
+    text = embed_text(table_message(thread, table))
+    why = "The shared treasure (2 coins) cannot give one coin to each of the 3 players"
+    assert why in text
+    assert labels(thread, table) == ["Join", "Leave"]  # no Start, and the table says why
+    version = table.version
+    res = await alice.member.slash(thread, "table start")
+    assert res.ephemeral and why in res.response.content
+    assert table.version == version and table.game.phase.value == "lobby"
+    await carol.member.click(table_message(thread, table), label="Leave")
+    assert why not in embed_text(table_message(thread, table))
+    await alice.member.click(table_message(thread, table), label="Start")
+    assert "Pot **2**" in embed_text(table_message(thread, table))  # 1 coin each, anted
+    await assert_audit_clean(env.bot.db)

@@ -1,13 +1,17 @@
 """Pirate 21 privacy end to end: hidden cards never public before the showdown, a bust
-indistinguishable from a stand, closed DMs (the /hand fallback) and the turn timer."""
+indistinguishable from a safe hit, closed DMs (the /hand fallback) and the turn timer."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
+
+import pytest
 
 from bot.bank.testing import assert_audit_clean
 from tests.e2e.helpers import (
+    Player,
     add_players,
     assert_never_public,
     card_texts,
@@ -18,89 +22,177 @@ from tests.e2e.helpers import (
 )
 
 BACKS = "🂠🂠"
-# bob, carol, alice (the dealer plays last): bob 19, carol 5♣ + 7♦ (bust on K♣) or
-# 5♣ + 2♦ (17 on K♣), alice 16.
+# Seat order bob, carol, alice (the dealer plays last). bob 10♠ 9♥ (19), alice 8♠ 8♦ (16).
+# carol holds 5♣ 7♦ (12) at one table and 5♣ 3♦ (8) at the other, then draws K♣ and 2♥:
+# 22 then 24 (bust) against 18 then 20. The public cards are the same at both tables.
+TWIN_BUST = ["TS", "5C", "8S", "9H", "7D", "8D", "KC", "2H", "3C", "4C", "6C", "3H"]
+TWIN_SAFE = ["TS", "5C", "8S", "9H", "3D", "8D", "KC", "2H", "3C", "4C", "6C", "3H"]
+# bob 19, carol 5♣ 7♦ + K♣ (bust) or 5♣ 2♦ + K♣ (17), alice 16
 BUST_PILE = ["TS", "5C", "8S", "9H", "7D", "8D", "KC"]
 STAND_PILE = ["TS", "5C", "8S", "9H", "2D", "8D", "KC"]
+SECRET = {
+    "bust": ["TS", "9H", "5C", "7D", "8S", "8D"],
+    "safe": ["TS", "9H", "5C", "3D", "8S", "8D"],
+}
+SNOWFLAKE = re.compile(r"\d{17,20}")
+SHA256 = re.compile(r"\b[0-9a-f]{64}\b")
 
 
 def text(thread: Any, table: Any) -> str:
     return embed_text(table_message(thread, table))
 
 
-def public_state(thread: Any, table: Any) -> tuple[Any, ...]:
-    """What anyone sees of a table: the table message (its table number aside), its
-    buttons, and how many public messages the thread holds."""
-    message = table_message(thread, table)
-    (embed,) = message.embeds
-    fields = [(f.name, f.value) for f in embed.fields]
-    footer = re.sub(r"#\d+", "#N", embed.footer.text or "")
-    buttons = [c.label for row in message.components for c in row.children]
-    return embed.title, embed.description, fields, footer, buttons, len(thread.history())
+@dataclass
+class Twin:
+    """One of two tables played alike by the same three players."""
+
+    name: str
+    lobby: Any
+    thread: Any
+    table: Any
+    dm: int = 0  # carol's DM channel (the hitter's private channel)
+
+    def scrub(self, value: Any) -> Any:
+        """The value with what names this table rather than the game in it (its number, its
+        channels, its shuffle's commitment, per-request nonces and interaction tokens)
+        replaced by placeholders; a user's id stays what it is."""
+        if isinstance(value, dict):
+            return {k: self.scrub(v) for k, v in value.items() if k != "nonce"}
+        if isinstance(value, (list, tuple)):
+            return [self.scrub(v) for v in value]
+        if not isinstance(value, str):
+            return value
+        names = {
+            str(self.thread.id): "THREAD",
+            str(self.lobby.id): "LOBBY",
+            str(self.table.message_id): "TABLE_MESSAGE",
+            str(self.dm): "CAROL_DM",
+        }
+        value = SNOWFLAKE.sub(lambda m: names.get(m[0], m[0]), value)
+        value = re.sub(r"/interactions/\d+/[^/]+/", "/interactions/ID/TOKEN/", value)
+        value = re.sub(rf"^cr:{self.table.id}:", "cr:TABLE:", value)  # custom ids
+        value = value.replace(f"#{self.table.id}", "#TABLE")  # the footer
+        return SHA256.sub("SHA256", value)
+
+    def seen(self, others: list[Player]) -> dict[str, Any]:
+        """Everything the other players can see of this table now: the table message (text,
+        embed, buttons with their state), the posts of the thread and of the lobby in
+        order, each as that player sees it (their ephemeral answers included), and their
+        DMs."""
+        message = table_message(self.thread, self.table)
+        out: dict[str, Any] = {
+            "embeds": [e.to_dict() for e in message.embeds],
+            "content": message.content,
+            "buttons": [
+                (c.label, str(c.style), c.disabled, c.custom_id, str(c.emoji))
+                for row in message.components
+                for c in row.children
+            ],
+        }
+        for p in others:
+            for where, channel in (("thread", self.thread), ("lobby", self.lobby)):
+                out[f"{where}:{p.user.name}"] = [
+                    (embed_text(m), m.flags.ephemeral)
+                    for m in channel.history(viewer=p.member)
+                    if m.id != self.table.message_id
+                ]
+            link = f"/{self.thread.id}/{self.table.message_id}"  # DMs about this table
+            out[f"dms:{p.user.name}"] = [m.content for m in p.dms() if link in m.content]
+        return self.scrub(out)
+
+    def requests(self, env: Any, start: int) -> list[Any]:
+        """The REST calls the bot made since ``start``: all of them, with their bodies,
+        except the bodies sent to carol's own DM channel (only she reads them)."""
+        out = []
+        for r in env.http_requests[start:]:
+            private = r.path == f"/channels/{self.dm}/messages"
+            body = None if private else r.json
+            out.append(self.scrub([r.method, r.path, r.params, body]))
+        return out
 
 
-async def open_in(env: Any, guild: Any, channel_name: str, players: list[Any]) -> Any:
+async def open_in(
+    env: Any, guild: Any, channel_name: str, players: list[Any], options: str | None = None
+) -> Any:
     lobby = guild.create_text_channel(channel_name)
-    await players[0].member.slash(lobby, "table open", game="pirate21", name="Twin")
+    extra = {"options": options} if options else {}
+    await players[0].member.slash(lobby, "table open", game="pirate21", name="Twin", **extra)
     thread = thread_of(lobby)
     table = table_of(env, thread)
     for p in players[1:]:
         await p.member.slash(thread, "table join")
-    return thread, table
+    return lobby, thread, table
 
 
-async def test_hidden_cards_never_public_and_a_bust_looks_like_a_stand(simcord_env):
+@pytest.mark.parametrize("pace", ["live", "forum"])  # forum: a new turn pings the player
+async def test_a_bust_shows_nothing_a_safe_hit_does_not(simcord_env, pace):
     env = simcord_env
     guild = env.create_guild()
     players = add_players(env, guild, "alice", "bob", "carol")
     alice, bob, carol = players
-    bust_thread, bust_table = await open_in(env, guild, "port", players)
-    stand_thread, stand_table = await open_in(env, guild, "dock", players)
-    bust_table.game.rig_pile_for_tests(BUST_PILE)
-    stand_table.game.rig_pile_for_tests(STAND_PILE)
-    secret_bust = ["TS", "9H", "5C", "7D", "8S", "8D"]
-    secret_stand = ["TS", "9H", "5C", "2D", "8S", "8D"]
-
-    def scan() -> None:
-        assert_never_public(bust_thread, secret_bust)
-        assert_never_public(stand_thread, secret_stand)
-        assert public_state(bust_thread, bust_table) == public_state(stand_thread, stand_table)
-
-    for thread, table in ((bust_thread, bust_table), (stand_thread, stand_table)):
-        await alice.member.click(table_message(thread, table), label="Start")
-    scan()
-    for thread, table in ((bust_thread, bust_table), (stand_thread, stand_table)):
-        await bob.member.click(table_message(thread, table), label="Servi")
+    twins = []
+    for name, pile in (("bust", TWIN_BUST), ("safe", TWIN_SAFE)):
+        lobby, thread, table = await open_in(env, guild, name, players, f"pace={pace}")
+        assert table.settings.pace == pace
+        table.game.rig_pile_for_tests(pile)
+        twins.append(Twin(name, lobby, thread, table))
+    bust, safe = twins
+    for twin in twins:
+        await alice.member.click(table_message(twin.thread, twin.table), label="Start")
+        await bob.member.click(table_message(twin.thread, twin.table), label="Servi")
+        twin.dm = carol.user.dm_channel.id
         # a look at one's own cards and at the table status stay private
-        mine = await carol.member.slash(thread, "hand")
+        mine = await carol.member.slash(twin.thread, "hand")
         assert mine.ephemeral and "5♣" in mine.response.content
-        status = await bob.member.slash(thread, "table status")
+        status = await bob.member.slash(twin.thread, "table status")
         assert status.ephemeral
-    scan()
+    assert bust.seen([alice, bob]) == safe.seen([alice, bob])
 
-    # carol draws K♣ at both tables: 22 (bust) at one, 17 at the other
-    await carol.member.click(table_message(bust_thread, bust_table), label="Carte !")
-    await carol.member.click(table_message(stand_thread, stand_table), label="Carte !")
-    assert f"▶ <@{carol.id}> · 🪙 0 · {BACKS} K♣" in text(stand_thread, stand_table)
-    await carol.member.click(table_message(stand_thread, stand_table), label="Servi")
-    scan()  # same table message, same buttons, no extra public message
-    assert f"<@{carol.id}> · 🪙 0 · {BACKS} K♣ · ✋ stands" in text(bust_thread, bust_table)
-    assert f"turn: <@{alice.id}>" in text(bust_thread, bust_table)
-    # only carol learns it, privately
-    bust_dm, stand_dm = (m.content for m in carol.dms()[-2:])
-    assert "K♣" in bust_dm and "total **22**" in bust_dm and "bust" in bust_dm
-    assert "total **17**" in stand_dm and "bust" not in stand_dm
-    for p in (alice, bob):
-        assert all("bust" not in m.content and "K♣" not in m.content for m in p.dms())
-    hand = await carol.member.click(table_message(bust_thread, bust_table), label="My cards")
+    async def step(label: str) -> None:
+        """carol clicks ``label`` at both tables: the others see the same, and the bot
+        makes the same requests, but for the content of carol's own DM."""
+        calls = []
+        for twin in twins:
+            start = len(env.http_requests)
+            res = await carol.member.click(table_message(twin.thread, twin.table), label=label)
+            assert not res.ephemeral  # the click edits the table message
+            calls.append(twin.requests(env, start))
+            assert_never_public(twin.thread, SECRET[twin.name])
+        assert calls[0] == calls[1] and calls[0]
+        assert bust.seen([alice, bob]) == safe.seen([alice, bob])
+
+    await step("Carte !")  # 22 (bust) / 18
+    assert f"▶ <@{carol.id}> · 🪙 0 · {BACKS} K♣" in text(bust.thread, bust.table)
+    bust_dm, safe_dm = (m.content for m in carol.dms()[-2:])
+    assert "total **22**" in bust_dm and "Over 21" in bust_dm and "Servi" in bust_dm
+    assert "total **18**" in safe_dm and "Over 21" not in safe_dm
+    hand = await carol.member.click(table_message(bust.thread, bust.table), label="My cards")
     assert hand.ephemeral and "22" in hand.response.content and "Over 21" in hand.response.content
-    scan()
 
-    # the showdown turns everything up
-    await alice.member.click(table_message(bust_thread, bust_table), label="Servi")
-    (result,) = [m.content for m in bust_thread.history() if "Round 1 — showdown" in m.content]
-    assert "5♣ 7♦ · K♣ = **22** · 💥 bust" in result
-    assert all(c in result for c in card_texts(secret_bust))
+    await step("Carte !")  # a busted player may ask again, as nobody can tell: 24 / 20
+    assert f"▶ <@{carol.id}> · 🪙 0 · {BACKS} K♣ 2♥" in text(bust.thread, bust.table)
+    bust_dm, safe_dm = (m.content for m in carol.dms()[-2:])
+    assert "total **24**" in bust_dm and "Over 21" in bust_dm
+    assert "total **20**" in safe_dm and "Over 21" not in safe_dm
+
+    await step("Servi")  # she ends her turn like anyone
+    assert f"<@{carol.id}> · 🪙 0 · {BACKS} K♣ 2♥ · ✋ stands" in text(bust.thread, bust.table)
+    assert f"turn: <@{alice.id}>" in text(bust.thread, bust.table)
+    posts = [m.content for m in bust.thread.history() if m.id != bust.table.message_id]
+    assert any(f"<@{alice.id}>" in c for c in posts) == (pace == "forum")  # her turn's ping
+    for p in (alice, bob):
+        assert all("Over 21" not in m.content and "K♣" not in m.content for m in p.dms())
+
+    # the showdown turns everything up: the bust shows there, and only there
+    for twin in twins:
+        await alice.member.click(table_message(twin.thread, twin.table), label="Servi")
+    (b,) = [m.content for m in bust.thread.history() if "Round 1 — showdown" in m.content]
+    (s,) = [m.content for m in safe.thread.history() if "Round 1 — showdown" in m.content]
+    assert f"<@{carol.id}> 5♣ 7♦ · K♣ 2♥ = **24** · 💥 bust" in b
+    assert f"🏆 <@{bob.id}> takes the pot: +1." in b
+    assert f"<@{carol.id}> 5♣ 3♦ · K♣ 2♥ = **20**" in s and "bust" not in s
+    assert f"🏆 <@{carol.id}> takes the pot: +1." in s
+    assert all(c in b for c in card_texts(SECRET["bust"]))
     await assert_audit_clean(env.bot.db)
 
 
@@ -143,7 +235,9 @@ async def test_closed_dms_fall_back_to_hand(simcord_env):
     assert "bust" in follow.content
     assert bob.dms() == []
     assert_never_public(thread, ["TS", "9H", "5C", "7D", "8S", "8D"])
-    # the game goes on
+    # the game goes on once bob stands, as anyone would
+    assert f"turn: <@{bob.id}>" in text(thread, table)
+    await bob.member.click(table_message(thread, table), label="Servi")
     assert f"turn: <@{carol.id}>" in text(thread, table)
     await carol.member.click(table_message(thread, table), label="Servi")
     await alice.member.click(table_message(thread, table), label="Servi")

@@ -4,9 +4,12 @@ timer. Real bot, real database; only the pile is rigged (the engine's test hook)
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bot.bank.testing import assert_audit_clean
+from bot.engine.cards import Card, pirate54
+from bot.engine.shuffle import commitment, shuffled
 from tests.e2e.helpers import (
     Player,
     add_players,
@@ -149,11 +152,14 @@ async def test_full_standard_game_three_players(simcord_env):
     assert seat(thread, table, bob) == f"<@{bob.id}> · 🪙 0 · {BACKS} · ✋ stands"
     assert seat(thread, table, carol).startswith("▶ ")
     await carol.member.click(table_message(thread, table), label="Carte !")
-    # the bust looks like a stand: K♣ public, the turn moves on, no word of it in public
-    assert seat(thread, table, carol) == f"<@{carol.id}> · 🪙 0 · {BACKS} K♣ · ✋ stands"
-    assert f"turn: <@{alice.id}>" in text(thread, table)
+    # the bust looks like any hit: K♣ public, the turn stays, no word of it in public
+    assert seat(thread, table, carol) == f"▶ <@{carol.id}> · 🪙 0 · {BACKS} K♣"
+    assert f"turn: <@{carol.id}>" in text(thread, table)
     assert "**22**" not in text(thread, table) and announcements(thread, table) == []
     assert "bust" in dm_texts(carol)[-1] and "K♣" in dm_texts(carol)[-1]
+    await carol.member.click(table_message(thread, table), label="Servi")
+    assert seat(thread, table, carol) == f"<@{carol.id}> · 🪙 0 · {BACKS} K♣ · ✋ stands"
+    assert f"turn: <@{alice.id}>" in text(thread, table)
     assert all("bust" not in t for t in dm_texts(bob) + dm_texts(alice))
     assert_never_public(thread, all_hidden(1))
     await alice.member.click(table_message(thread, table), label="Servi")
@@ -272,4 +278,100 @@ async def test_shared_variant_to_its_end(simcord_env):
     assert f"🥈 <@{carol.id}> — 🪙 0" in final and f"🥈 <@{alice.id}> — 🪙 0" in final
     assert f"🏆 Winner: <@{bob.id}>!" in final
     assert service(env).table_in(thread.id) is None
+    await assert_audit_clean(env.bot.db)
+
+
+# ----------------------------------------------------------------------------- 3. shared treasure
+
+SHARED_PILE = [
+    *["TS", "5C", "8S", "9H", "7D", "8D"],  # R1: bob 19 takes the pot of 4
+    *["AS", "9C", "QS", "KH", "2D", "7C", "TD"],  # R2: bob BJ, carol 11+T: 21 each, 3 split
+    *["9S", "TH", "6H", "9D", "4D", "8H", "KS"],  # R3: bob 18, carol 14, alice 14+K bust
+    *["JS", "2S", "QD", "3S"],  # R4 (alice is out): bob 20, carol 5; the pile is empty
+]
+SHA = re.compile(r"[0-9a-f]{64}")
+CODE_OF = {str(card): card.code for card in pirate54()}  # "10♠" -> "TS"
+
+
+async def test_shared_treasure_divided_and_played_to_its_end(simcord_env):
+    """variant=shared with the default treasure of 10 for 3 players: 3 coins each and 1 in
+    the first pot; antes, a tie at 21 splitting the pot (1 coin stays), a bust shown at the
+    showdown only, a player out of coins, the empty pile reshuffled (committed before the
+    card drawn from it, its seed revealed at the end and checked), one pirate with every
+    coin."""
+    env = simcord_env
+    _guild, lobby, thread, table, (alice, bob, carol) = await open_table(
+        env, "alice", "bob", "carol", options="variant=shared"
+    )
+    assert "the 10 coins are divided among the players" in text(thread, table)
+    table.game.rig_pile_for_tests(SHARED_PILE)
+    await alice.member.click(table_message(thread, table), label="Start")
+    t = text(thread, table)
+    # 3 coins each, 1 left in the pot; everyone antes one: 2 each, pot 1 + 3
+    assert "shared treasure" in t and "Pot **4**" in t and "Treasure **" not in t
+    for p in (alice, bob, carol):
+        assert "· 🪙 2 ·" in seat(thread, table, p)
+    (first_commitment,) = SHA.findall(t)
+
+    # ---- round 1: bob 19 takes the 4 coins
+    for p in (bob, carol, alice):
+        await p.member.click(table_message(thread, table), label="Servi")
+    r1 = announcements(thread, table)[-1]
+    assert f"🏆 <@{bob.id}> takes the pot: +4." in r1
+    assert f"coins: <@{bob.id}> 6, <@{carol.id}> 2, <@{alice.id}> 2" in r1
+    assert "Pot **3**" in text(thread, table)  # round 2's antes
+
+    # ---- round 2: bob (BlackJack) and carol tie at 21: 3 coins split, 1 stays in play
+    await bob.member.click(table_message(thread, table), label="Servi")
+    await carol.member.click(table_message(thread, table), label="Carte !")
+    await carol.member.click(table_message(thread, table), label="Servi")
+    await alice.member.click(table_message(thread, table), label="Servi")
+    r2 = announcements(thread, table)[-1]
+    assert f"the pot is split: <@{bob.id}> +1, <@{carol.id}> +1. 1 coin(s) stay in play." in r2
+    assert "Pot **4**" in text(thread, table)  # 1 left + bob's, carol's and alice's last coin
+    assert seat(thread, table, alice).startswith(f"<@{alice.id}> · 🎩 dealer · 🪙 0 ·")
+
+    # ---- round 3: alice busts on K♠, which only the showdown tells; bob takes 4
+    await bob.member.click(table_message(thread, table), label="Servi")
+    await carol.member.click(table_message(thread, table), label="Servi")
+    before = len(thread.history())
+    await alice.member.click(table_message(thread, table), label="Carte !")
+    assert len(thread.history()) == before and "Over 21" in alice.dms()[-1].content
+    assert seat(thread, table, alice).startswith("▶ ")  # still her turn
+    await alice.member.click(table_message(thread, table), label="Servi")
+    *_, r3, out, reshuffle = announcements(thread, table)
+    assert f"<@{alice.id}> 6♥ 8♥ · K♠ = **24** · 💥 bust" in r3
+    assert f"🏆 <@{bob.id}> takes the pot: +4." in r3
+    assert out == f"<@{alice.id}> has no coin left and leaves the game."
+    # round 4's deal took the pile's last card: the 20 played cards are reshuffled at once
+    assert "the 20 played cards" in reshuffle
+    (second_commitment,) = SHA.findall(reshuffle)
+    assert second_commitment in text(thread, table)  # the footer shows the pile in use
+    listed = reshuffle.split("in this order: ", 1)[1].split()
+    source = [Card.parse(CODE_OF[c]) for c in listed]
+    assert sorted(c.code for c in source) == sorted(SHARED_PILE[:20])
+    assert seat(thread, table, alice) == f"<@{alice.id}> · 🎩 dealer · 🪙 0 · out of coins"
+    assert "Pot **2**" in text(thread, table)
+
+    # ---- round 4: carol (5) draws from the new pile: at most 16, bob's 20 wins it all
+    await bob.member.click(table_message(thread, table), label="Servi")
+    await carol.member.click(table_message(thread, table), label="Carte !")
+    drawn = seat(thread, table, carol).split(BACKS)[1].strip()
+    await carol.member.click(table_message(thread, table), label="Servi")
+    *_, r4, final = announcements(thread, table)
+    assert f"🏆 <@{bob.id}> takes the pot: +2." in r4
+    assert "One pirate holds every coin." in final and f"🥇 <@{bob.id}> — 🪙 10" in final
+    assert f"🥈 <@{carol.id}> — 🪙 0" in final and f"🥈 <@{alice.id}> — 🪙 0" in final
+    assert f"🏆 Winner: <@{bob.id}>!" in final
+    assert service(env).table_in(thread.id) is None
+
+    # both seeds are revealed; each matches its commitment (checked with /verify, as a
+    # player would), and the second one reprints the reshuffled pile: carol's card first
+    seeds = {commitment(bytes.fromhex(s)): s for s in SHA.findall(final)}
+    assert set(seeds) == {first_commitment, second_commitment}
+    for posted, seed in seeds.items():
+        res = await carol.member.slash(lobby, "verify", seed=seed, commitment=posted)
+        assert "Verified" in res.response.content
+    order = shuffled(source, bytes.fromhex(seeds[second_commitment]))
+    assert drawn == str(order[0])
     await assert_audit_clean(env.bot.db)

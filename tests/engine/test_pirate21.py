@@ -110,7 +110,7 @@ def test_default_options() -> None:
     assert opts.to_dict() == {
         "variant": "standard",
         "treasure": 10,
-        "coins_per_player": 5,
+        "coins_per_player": None,
         "dealer": None,
         "deck": {"numbers": 36, "pirates": 14, "flags": 4},
     }
@@ -125,6 +125,9 @@ def test_default_options() -> None:
         ({"treasure": True}, "bad_treasure"),
         ({"treasure": 1001}, "bad_treasure"),
         ({"coins_per_player": 0}, "bad_coins_per_player"),
+        ({"coins_per_player": 1001}, "bad_coins_per_player"),
+        ({"coins_per_player": "x"}, "bad_coins_per_player"),
+        ({"coins_per_player": False}, "bad_coins_per_player"),
         ({"dealer": "bob"}, "bad_dealer"),
         ({"dealer": -3}, "bad_dealer"),
         ({"colour": "red"}, "unknown_option"),
@@ -494,21 +497,37 @@ def test_shuffle_is_committed_then_verifiable() -> None:
     assert order[:4] == [dealt[2][0], dealt[1][0], dealt[2][1], dealt[1][1]]
 
 
-def test_bust_is_silent_until_the_showdown() -> None:
-    hands = {2: ["TS", "9H"], 3: ["TC", "8D"], 1: ["5S", "5H"]}
-    r1 = deal(ORDER3, hands, ["5C"])
-    game, _ = rigged(3, r1 + filler(r1, 20))
-    events = game.apply(Action(A.HIT, 2))
-    assert kinds(events) == ["hit", "stand", "turn"]
-    private = [e for e in events if e.visibility is Visibility.PRIVATE]
-    assert [(e.kind, e.player, e.data["bust"], e.data["total"]) for e in private] == [
-        ("hand", 2, True, 24)
+def twin_rounds(hidden: list[str]) -> tuple[Pirate21, list[Event]]:
+    """Player 2 holds ``hidden`` and hits 5C, then 2D; the others' cards never change."""
+    hands = {2: hidden, 3: ["TC", "8D"], 1: ["5S", "5H"]}
+    r1 = deal(ORDER3, hands, ["5C", "2D"])
+    return rigged(3, r1 + filler([*r1, "TS", "9H", "2S", "3S"], 20))
+
+
+def test_a_bust_keeps_the_turn_and_shows_nothing_a_safe_hit_does_not() -> None:
+    bust, _ = twin_rounds(["TS", "9H"])  # 19 + 5 = 24
+    safe, _ = twin_rounds(["2S", "3S"])  # 5 + 5 = 10
+    seen = []
+    for game in (bust, safe):
+        events = game.apply(Action(A.HIT, 2))
+        public = [e.to_dict() for e in events if e.visibility is Visibility.PUBLIC]
+        private = [
+            (e.kind, e.player, e.data["total"], e.data["bust"])
+            for e in events
+            if e.visibility is Visibility.PRIVATE
+        ]
+        others = [game.private_view(p) for p in (3, 1)]
+        legal = [game.legal_actions(p) for p in (None, 1, 2, 3)]
+        seen.append((public, game.public_view(), others, legal, private))
+    assert seen[0][:4] == seen[1][:4]  # what anyone but player 2 sees
+    assert seen[0][0] == [
+        {"kind": "hit", "visibility": "public", "player": 2, "data": {"player": 2, "card": "5C"}}
     ]
-    assert only(events, "stand") == {"player": 2}
-    assert game.private_view(2)["you"]["bust"] is True
-    view = game.public_view()
-    assert "bust" not in json.dumps(view)
-    assert view["seats"][0] == {
+    assert seen[0][4] == [("hand", 2, 24, True)] and seen[1][4] == [("hand", 2, 10, False)]
+    assert bust.to_act == 2 and bust.legal_actions(2) == {A.HIT, A.STAND}
+    assert bust.private_view(2)["you"]["bust"] is True
+    assert "bust" not in json.dumps(bust.public_view())
+    assert bust.public_view()["seats"][0] == {
         "player": 2,
         "coins": 0,
         "out": False,
@@ -516,21 +535,150 @@ def test_bust_is_silent_until_the_showdown() -> None:
         "in_round": True,
         "hidden": 2,
         "extra": ["5C"],
-        "done": True,
+        "done": False,
     }
+    # a busted player may ask again (nobody can tell), then stands like anyone else
+    for game in (bust, safe):
+        events = game.apply(Action(A.HIT, 2))
+        assert kinds(events) == ["hit"] and game.to_act == 2
+        events = game.apply(Action(A.STAND, 2))
+        assert kinds(events) == ["stand", "turn"] and game.to_act == 3
+    assert bust.public_view() == safe.public_view()
+    # the showdown reveals it: 26, bust, out of the running
+    events = play(bust, {})
+    hand = only(events, "showdown")["hands"][0]
+    assert hand == {
+        "player": 2,
+        "hidden": ["TS", "9H"],
+        "extra": ["5C", "2D"],
+        "total": 26,
+        "bust": True,
+        "blackjack": False,
+    }
+    result = only(events, "round_result")
+    assert result["outcome"] == "win" and payouts(result) == {3: 1}
+
+
+def test_the_turn_timer_stands_for_a_busted_player() -> None:
+    game, _ = twin_rounds(["TS", "9H"])
+    game.apply(Action(A.HIT, 2))
+    events = game.apply(Action(A.TIMEOUT))
+    assert kinds(events) == ["timeout", "stand", "turn"] and game.to_act == 3
+    events = play(game, {})
+    assert only(events, "showdown")["hands"][0]["bust"] is True
 
 
 # ---------------------------------------------------------------------------- shared variant
 
 
+@pytest.mark.parametrize(
+    ("n", "treasure", "cpp", "each", "first_pot"),
+    [
+        (2, 10, None, 5, 0),  # RULES.md: 10 coins for 2 players is 5 each
+        (3, 10, None, 3, 1),  # ... for 3 it is 3 each and 1 in the first pot
+        (4, 10, None, 2, 2),
+        (8, 10, None, 1, 2),
+        (3, 3, None, 1, 0),
+        (7, 50, None, 7, 1),
+        (3, 10, 5, 5, 0),  # coins_per_player gives each that many instead
+        (2, 1, 4, 4, 0),  # ... whatever the treasure
+    ],
+)
+def test_shared_treasure_is_divided_among_the_players(
+    n: int, treasure: int, cpp: int | None, each: int, first_pot: int
+) -> None:
+    game = table(n, variant="shared", treasure=treasure, coins_per_player=cpp)
+    events = game.apply(Action(A.START, 1))
+    started = only(events, "game_started")
+    assert started["coins"] == {str(p): each for p in game.order}
+    assert started["treasure"] == 0 and started["pot"] == first_pot
+    # round 1: everyone antes one coin on top of the undivided rest
+    assert only(events, "round_started")["pot"] == first_pot + n
+    assert game.coins == {p: each - 1 for p in game.players} and game.treasure == 0
+    assert total_coins(game) == (treasure if cpp is None else cpp * n)
+    view = game.public_view()
+    assert view["pot"] == first_pot + n and view["treasure"] == 0
+
+
+def test_shared_treasure_too_small_to_divide_cannot_start() -> None:
+    game = table(3, variant="shared", treasure=2)
+    assert A.START not in game.legal_actions(1)
+    before = game.to_dict()
+    with pytest.raises(IllegalAction) as err:
+        game.apply(Action(A.START, 1))
+    assert err.value.code == "treasure_too_small"
+    assert err.value.params == {"treasure": 2, "players": 3}
+    assert game.to_dict() == before
+    game.apply(Action(A.LEAVE, 3))  # two players: one coin each
+    assert A.START in game.legal_actions(1)
+    game.apply(Action(A.START, 1))
+    assert game.pot == 2 and game.coins == {1: 0, 2: 0}
+    # coins_per_player needs no treasure to divide
+    assert A.START in table(3, variant="shared", treasure=2, coins_per_player=1).legal_actions(1)
+
+
+# A lobby stored by the code before the treasure was divided (coins_per_player was always
+# written, 5 by default): it keeps its meaning, 5 coins each.
+OLD_SHARED_LOBBY = {
+    "game": "pirate21",
+    "version": 1,
+    "options": {
+        "variant": "shared",
+        "treasure": 10,
+        "coins_per_player": 5,
+        "dealer": None,
+        "deck": {"numbers": 36, "pirates": 14, "flags": 4},
+    },
+    "host": 1,
+    "players": [1, 2, 3],
+    "phase": "lobby",
+    "dealer": None,
+    "order": [],
+    "coins": [[1, 0], [2, 0], [3, 0]],
+    "out": [],
+    "treasure": 0,
+    "pot": 0,
+    "round": 0,
+    "in_round": [],
+    "hidden": [],
+    "extra": [],
+    "turn": 0,
+    "pile": [],
+    "pile_pos": 0,
+    "pile_seed": None,
+    "pile_source": [],
+    "discard": [],
+    "pending_reveals": [],
+    "shuffles": 0,
+    "void_rounds": 0,
+    "last_result": None,
+    "end_reason": None,
+    "ranking": None,
+    "rigged": None,
+}
+
+
+def test_a_stored_table_keeps_its_coins_per_player() -> None:
+    game = Pirate21.from_dict(OLD_SHARED_LOBBY, entropy=seeded_entropy("old"))
+    assert game.options.coins_per_player == 5
+    events = game.apply(Action(A.START, 1))
+    assert only(events, "game_started")["coins"] == {"2": 5, "3": 5, "1": 5}
+    assert game.pot == 3 and total_coins(game) == 15
+    # a table stored now round-trips its unset option
+    fresh = table(3, variant="shared")
+    data = json.loads(json.dumps(fresh.to_dict()))
+    assert data["options"]["coins_per_player"] is None
+    assert Pirate21.from_dict(data).options == fresh.options
+
+
 def test_shared_winner_takes_the_pot() -> None:
     r1 = deal(ORDER3, {2: ["TS", "9H"], 3: ["TC", "8D"], 1: ["5S", "5H"]})
     game, events = rigged(3, r1 + filler(r1, 20), variant="shared")
-    assert only(events, "round_started")["pot"] == 3 and game.coins == {1: 4, 2: 4, 3: 4}
+    assert only(events, "round_started")["pot"] == 4 and game.coins == {1: 2, 2: 2, 3: 2}
     assert game.treasure == 0
     events = play(game, {})
-    assert payouts(only(events, "round_result")) == {2: 3}
-    assert game.coins == {1: 3, 2: 6, 3: 3} and game.pot == 3 and total_coins(game) == 15
+    assert payouts(only(events, "round_result")) == {2: 4}
+    assert game.coins == {1: 1, 2: 5, 3: 1} and game.pot == 3 and total_coins(game) == 10
 
 
 def test_shared_ties_and_busts_leave_the_pot_in_play() -> None:
@@ -642,30 +790,66 @@ def test_shared_reshuffles_played_cards_and_reveals_after_the_showdown() -> None
     ]
 
 
-def test_shared_mid_round_reshuffle_on_hit() -> None:
+def test_shared_pile_emptied_by_a_deal_is_replaced_before_anyone_draws() -> None:
     order = [2, 1]
     r1 = deal(order, {2: ["2S", "3S"], 1: ["8C", "7D"]}, ["9C"])
     r2 = deal(order, {2: ["4S", "5S"], 1: ["6C", "6D"]})
     game, start = rigged(2, r1 + r2, variant="shared", coins_per_player=3)
     first = only(start, "shuffle")
-    play(game, {1: 1})
-    assert game.round == 2 and game.pile_remaining == 0 and len(game.discard) == 5
-    assert game.legal_actions(2) == {A.HIT, A.STAND}
-    events = game.apply(Action(A.HIT, 2))
-    assert kinds(events)[:2] == ["shuffle", "hit"]
+    events = play(game, {1: 1})
+    # the deal of round 2 takes the last card: the played cards are shuffled at once,
+    # in the same outcome, before player 2 can decide to ask for a card
+    seq = kinds(events)
+    assert seq[seq.index("round_result") :] == [
+        "round_result",
+        "round_started",
+        "deal",
+        "shuffle",
+        "turn",
+    ]
     second = only(events, "shuffle")
     assert second["cards"] == ["2S", "3S", "8C", "7D", "9C"] and second["number"] == 2
-    assert game.pile_remaining == 4 and game.pending_reveals  # kept until the showdown
-    events = play(game, {})
-    revealed = [e.data for e in events if e.kind == "seed_revealed"]
-    assert [r["commitment"] for r in revealed] == [first["commitment"]]
-    # the seed of the pile in use is revealed at the end; it reprints that pile
+    assert game.round == 2 and game.pile_remaining == 5 and game.discard == []
+    assert game.public_view()["commitment"] == second["commitment"]
+    assert game.pending_reveals  # round 2's cards came from the first pile: still hidden
+    assert game.legal_actions(2) == {A.HIT, A.STAND}
+    events = game.apply(Action(A.HIT, 2))
+    assert kinds(events) == ["hit"]  # drawn from the pile committed earlier
+    # closing reveals both seeds: the retired pile's, then the one in use, which reprints
+    # the new pile; the hit took its first card
     over = game.apply(Action(A.CLOSE))
-    seed = bytes.fromhex(only(over, "seed_revealed")["seed"])
-    assert commitment(seed) == second["commitment"]
-    assert [c.code for c in shuffled([Card.parse(c) for c in second["cards"]], seed)] == [
-        c.code for c in game.pile
-    ]
+    revealed = [e.data for e in over if e.kind == "seed_revealed"]
+    assert [r["commitment"] for r in revealed] == [first["commitment"], second["commitment"]]
+    seed = bytes.fromhex(revealed[1]["seed"])
+    order2 = shuffled([Card.parse(c) for c in second["cards"]], seed)
+    assert [c.code for c in order2] == [c.code for c in game.pile]
+    assert only(events, "hit")["card"] == order2[0].code
+
+
+def test_shared_pile_emptied_by_a_hit_is_replaced_in_the_same_move() -> None:
+    order = [2, 1]
+    r1 = deal(order, {2: ["TS", "9H"], 1: ["8C", "7D"]})
+    r2 = deal(order, {2: ["2S", "3S"], 1: ["6C", "6D"]}, ["4C"])
+    game, start = rigged(2, r1 + r2, variant="shared", coins_per_player=3)
+    first = only(start, "shuffle")
+    play(game, {})
+    assert game.round == 2 and game.pile_remaining == 1 and len(game.discard) == 4
+    events = game.apply(Action(A.HIT, 2))  # the pile's last card
+    assert kinds(events) == ["hit", "shuffle"]
+    assert only(events, "hit")["card"] == "4C"
+    second = only(events, "shuffle")
+    assert second["cards"] == ["TS", "9H", "8C", "7D"] and game.pile_remaining == 4
+    assert game.to_act == 2 and "seed_revealed" not in kinds(events)
+    seed = game.entropy(1)
+    assert second["commitment"] == commitment(seed)
+    events = game.apply(Action(A.HIT, 2))
+    assert (
+        only(events, "hit")["card"]
+        == shuffled([Card.parse(c) for c in second["cards"]], seed)[0].code
+    )
+    events = play(game, {})
+    revealed = [e.data["commitment"] for e in events if e.kind == "seed_revealed"]
+    assert revealed == [first["commitment"]]
 
 
 def test_shared_no_played_cards_means_only_stand() -> None:

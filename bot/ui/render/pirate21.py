@@ -3,9 +3,9 @@
 Privacy is the point of this game. The public table message only ever shows what the
 engine's ``public_view`` holds: how many hidden cards each player has (card backs), their
 public extra cards, their coins and whose turn it is. No total is shown before the
-showdown, and a player who went over 21 looks exactly like one who stood (the engine ends
-a bust's turn with the very events of a stand). The footer shows no table version: a bust
-(one action) and a hit followed by a stand (two) would otherwise differ by it.
+showdown, and a hit that goes over 21 looks exactly like any other hit (the engine gives
+both the same public events and keeps the turn; only the hitter's DM, the same one every
+hitter gets, says "over 21"). The footer shows no table version.
 
 Private cards go by DM (``private_lines``), or ephemerally with ``/hand`` / "My cards".
 Round results and the final ranking are separate public messages (``announcements``).
@@ -50,7 +50,12 @@ class Renderer(GameRenderer):
         if ctx.phase is Phase.LOBBY:
             n = len(view.get("players") or [])
             lines.append(ctx.t("pirate21.lobby", n=n, max=MAX_PLAYERS))
-            if shared:
+            if shared and options.get("coins_per_player") is None:
+                treasure = options.get("treasure")
+                lines.append(ctx.t("pirate21.rules.shared_split", treasure=treasure))
+                if isinstance(treasure, int) and treasure < n:  # why there is no Start
+                    lines.append(ctx.t("illegal.treasure_too_small", treasure=treasure, players=n))
+            elif shared:
                 lines.append(ctx.t("pirate21.rules.shared", coins=options.get("coins_per_player")))
             else:
                 lines.append(ctx.t("pirate21.rules.standard", treasure=options.get("treasure")))
@@ -162,6 +167,7 @@ class Renderer(GameRenderer):
                     ctx.t(
                         "pirate21.reshuffle",
                         size=data.get("size", 0),
+                        cards=cards(data.get("cards") or []),  # all shown at past showdowns
                         commitment=data.get("commitment"),
                     )
                 )
