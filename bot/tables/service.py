@@ -34,10 +34,11 @@ from bot.engine.base import (
     Money,
     Phase,
 )
+from bot.engine.options import parse_text
 from bot.engine.shuffle import Entropy, secure_entropy
 
 from .errors import StaleAction, TableError
-from .games import GAMES, GameSpec, coerce, parse_options, seated_players
+from .games import GAMES, GameSpec, seated_players
 from .models import Outcome, Table, TableSettings
 
 log = logging.getLogger(__name__)
@@ -191,26 +192,16 @@ class TableService:
     def parse(
         game_key: str, text: str | None, *, locale: str, name: str
     ) -> tuple[TableSettings, dict[str, Any]]:
-        """Validate ``key=value`` options for a game: (table settings, engine options)."""
+        """Parse and validate ``key=value`` options for a game: (table settings, typed
+        engine options). Refusals are :class:`~bot.engine.options.OptionError`."""
         spec = GAMES.get(game_key)
         if spec is None:
             raise InvalidOptions("unknown_game", game=game_key, choices=sorted(GAMES))
-        raw = parse_options(text)
-        defaults = spec.defaults()
-        settings_defaults = TableSettings().to_dict()
-        settings_values: dict[str, Any] = {}
-        options: dict[str, Any] = {}
-        for key, value in raw.items():
-            if key in TableSettings.NAMES:
-                settings_values[key] = coerce(value, settings_defaults[key])
-            elif key in defaults:
-                options[key] = coerce(value, defaults[key])
-            else:
-                raise InvalidOptions(
-                    "unknown_option", option=key, choices=sorted({*defaults, *TableSettings.NAMES})
-                )
+        values = parse_text(text, spec.all_options())
+        settings_values = {k: v for k, v in values.items() if k in TableSettings.NAMES}
+        options = {k: v for k, v in values.items() if k not in TableSettings.NAMES}
         settings = TableSettings(locale=locale, name=name, **settings_values).validate()
-        spec.build(0, options, secure_entropy)  # validates the engine options
+        spec.build(0, options, secure_entropy)  # cross-option checks (max_bet >= min_bet...)
         return settings, options
 
     # ------------------------------------------------------------------ open
