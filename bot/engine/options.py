@@ -32,7 +32,7 @@ FALSE_WORDS = frozenset({"off", "false", "no", "non", "0", "faux"})
 NONE_WORDS = frozenset({"none", "aucun", "aucune"})
 _INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
 _FLOAT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)", re.ASCII)
-_SEPARATORS = re.compile(r"[\s,;]+")
+_SEPARATORS_KEPT = re.compile(r"([\s,;]+)")
 MAX_SUGGESTIONS = 1
 
 
@@ -89,12 +89,21 @@ class OptionError(InvalidOptions):
 def tokenize(text: str | None, names: Iterable[str] = ()) -> list[tuple[str, str]]:
     """Split ``"decks=6, min_bet=10"`` into ``(name, raw value)`` pairs, in order.
 
-    Names are lower-cased with ``-`` read as ``_``. A known name with no value is
-    ``option_missing_value``; anything else without ``name=value`` is ``option_syntax``."""
+    Spaces, commas and semicolons separate options, except a comma right after a value
+    that continues it: ``penetration=0,75`` (a decimal comma) and
+    ``deck=numbers=36,pirates=14`` (a value holding ``=``). Names are lower-cased with
+    ``-`` read as ``_``. A known name with no value is ``option_missing_value``; anything
+    else without ``name=value`` is ``option_syntax``."""
     known = set(names)
     out: list[tuple[str, str]] = []
-    for part in _SEPARATORS.split(text or ""):
+    pieces = _SEPARATORS_KEPT.split(text or "")
+    for i in range(0, len(pieces), 2):
+        part = pieces[i]
         if not part:
+            continue
+        tight = i > 0 and pieces[i - 1] == ","
+        if tight and out and ("=" not in part or "=" in out[-1][1]):
+            out[-1] = (out[-1][0], f"{out[-1][1]},{part}")
             continue
         raw_name, sep, value = part.partition("=")
         name = normalize_name(raw_name)
@@ -177,9 +186,10 @@ def parse_value(spec: OptionSpec, raw: str) -> Any:
         if not _INT.fullmatch(text):
             raise OptionError("option_bad_value", spec, value=text)
         return check_value(spec, int(text))
-    if not _FLOAT.fullmatch(text):
+    number = text.replace(",", ".", 1)  # a decimal comma, as French writes it
+    if not _FLOAT.fullmatch(number):
         raise OptionError("option_bad_value", spec, value=text)
-    return check_value(spec, float(text))
+    return check_value(spec, float(number))
 
 
 # --------------------------------------------------------------------------- typed values

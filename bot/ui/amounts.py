@@ -21,8 +21,7 @@ from bot.errors import UserError
 SEPARATORS = (",", ".", " ", "\u00a0", "\u202f")
 _PLAIN = re.compile(r"[0-9]+", re.ASCII)
 _GROUPED = tuple(
-    re.compile(rf"[1-9][0-9]{{0,2}}(?:{re.escape(sep)}[0-9]{{3}})+", re.ASCII)
-    for sep in SEPARATORS
+    re.compile(rf"[1-9][0-9]{{0,2}}(?:{re.escape(sep)}[0-9]{{3}})+", re.ASCII) for sep in SEPARATORS
 )
 MAX_TYPED = 32  # characters the amount field takes (MAX_AMOUNT grouped is 21)
 

@@ -187,16 +187,17 @@ def _value_choices(
     if partial and partial not in values:
         try:
             parse_value(spec, partial)
+            values.insert(0, partial)
         except OptionError:
-            label = t(
-                "options.suggest.invalid",
-                locale,
-                option=spec.name,
-                value=partial,
-                allowed=allowed_short(spec),
-            )
-            return [(_clip(label), f"{head}{spec.name}={partial}")]
-        values.insert(0, partial)
+            if not values:  # nothing it could become: say so, and keep what was typed
+                label = t(
+                    "options.suggest.invalid",
+                    locale,
+                    option=spec.name,
+                    value=partial,
+                    allowed=allowed_short(spec),
+                )
+                return [(_clip(label), f"{head}{spec.name}={partial}")]
     out = []
     for v in values:
         label = f"{spec.name}={v}"
