@@ -84,7 +84,7 @@ GAMES: dict[str, GameSpec] = {
         CASINO21_OPTIONS,
         money=True,
         host_plays=True,
-        default_buy_in=0,
+        default_buy_in=100,  # own funds brought when the table gives no welcome stake
         summary_events=frozenset({"round_settled"}),
         welcome=True,
         simultaneous=True,

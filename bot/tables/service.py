@@ -326,13 +326,15 @@ class TableService:
             return required
         if asked is not None:
             return asked
-        if spec.welcome:
+        if spec.welcome and getattr(table.game.options, "welcome_stake", 0) > 0:
             return 0
         await self._ensure_guild(conn, table.guild_id)
         # read only: a refused join must not open an account (and mint its starting balance)
         balance = await self.bank.spendable(table.guild_id, user_id, conn=conn)
         min_bet = int(getattr(table.game.options, "min_bet", 1))  # type: ignore[attr-defined]
-        amount = min(balance, spec.default_buy_in)
+        # at least one minimum bet: a table opened with min_bet above the default buy-in
+        # (or with no welcome stake) seats its host rather than refusing to open
+        amount = min(balance, max(spec.default_buy_in, min_bet))
         if amount < min_bet:
             raise TableError("balance_too_low", balance=balance, needed=min_bet)
         return amount
