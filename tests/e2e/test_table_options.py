@@ -9,7 +9,13 @@ from typing import Any
 import discord
 import pytest
 
-from bot.engine.options import OptionKind, OptionSpec, documented_values
+from bot.engine.options import (
+    OptionKind,
+    OptionSpec,
+    allowed_short,
+    documented_values,
+    format_value,
+)
 from bot.i18n import t
 from bot.tables import GAMES
 from bot.tables.models import SETTINGS, TableSettings
@@ -224,3 +230,29 @@ async def test_options_autocomplete_from_the_chosen_game(simcord_env):
         lobby, "table open", game="classic", options="decks=2 min_bet=10"
     )
     assert reply(res).startswith(t("table.opened", "fr", where="")) and service(env).open_tables()
+
+
+# ------------------------------------------------------------------ /rules
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+async def test_rules_list_every_option_from_the_specs(simcord_env, locale):
+    env = simcord_env
+    guild = env.create_guild()
+    lobby = guild.create_text_channel("casino")
+    (alice,) = add_players(env, guild, "alice")
+    await alice.member.slash(lobby, "language", language=locale)
+    for game, spec in GAMES.items():
+        res = await alice.member.slash(lobby, "rules", game=game)
+        text = embed_text(res.response)
+        for option in spec.all_options():
+            line = f"`{option.name}={format_value(option, option.default)}` "
+            line += f"({allowed_short(option)})"
+            assert f"{line}{' :' if locale == 'fr' else ':'} {option.description(locale)}" in text
+    # a table's own values, as typed
+    await alice.member.slash(
+        lobby, "table open", game="pirate21", options="deck=18/7/2 variant=shared"
+    )
+    res = await alice.member.slash(thread_of(lobby), "rules")
+    mine = embed_text(res.response).split(t("rules.field.table_options", locale), 1)[1]
+    assert "`deck=18/7/2`" in mine and "`variant=shared`" in mine
