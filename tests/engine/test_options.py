@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -209,3 +210,34 @@ def test_allowed_short_says_what_people_type() -> None:
     assert allowed_short(by_name["blackjack_pays"]) == "3:2 | 6:5 | 1:1"
     assert allowed_short(by_name["bank_bust_bonus"]) == "0–1000000 | half"
     assert allowed_short(by_name["bet_seconds"]) == "10–604800 | none"
+
+
+def test_snapshots_written_before_typed_options_restore() -> None:
+    """Game snapshots and table settings written by the code before typed options
+    (commit a646717, ``written_by``) load, hold the same options and play on."""
+    from pathlib import Path
+
+    from bot.engine.base import Action, ActionKind
+    from bot.engine.shuffle import seeded_entropy
+    from bot.tables import GAMES as SERVICE_GAMES
+    from bot.tables.models import TableSettings
+
+    path = Path(__file__).parent / "golden" / "snapshots_before_typed_options.json"
+    fixture = json.loads(path.read_text())
+    assert fixture["written_by"] == "a646717"
+    for key, stored in fixture["snapshots"].items():
+        if key == "settings":
+            settings = TableSettings.from_dict(stored).validate()
+            assert settings.to_dict() == stored
+            continue
+        game = SERVICE_GAMES[key].load(stored, seeded_entropy("restore"))
+        expected = dict(stored["options"])
+        if key == "classic":  # the timers moved to the table settings
+            assert (expected.pop("bet_seconds"), expected.pop("turn_seconds")) == (60, 60)
+        assert game.to_dict()["options"] == expected
+        assert {**game.to_dict(), "options": stored["options"]} == stored
+        player = 2
+        kinds = game.legal_actions(player)
+        assert kinds, key
+    classic = SERVICE_GAMES["classic"].load(fixture["snapshots"]["classic"], seeded_entropy("x"))
+    classic.apply(Action(ActionKind.BET, 2, amount=5))  # the round goes on
