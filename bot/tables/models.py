@@ -52,7 +52,8 @@ SETTINGS: tuple[OptionSpec, ...] = (
         _SECONDS,
         None,
         "seconds without a move before the table closes (none: 30 min, or 7 days at forum pace)",
-        "secondes sans coup avant que la table ferme (none : 30 min, ou 7 jours au rythme forum)",
+        "secondes sans aucun coup avant la fermeture de la table"
+        " (none : 30 min, ou 7 jours au rythme forum)",
         min=60,
         max=30 * DAY,
         none=True,
@@ -61,8 +62,8 @@ SETTINGS: tuple[OptionSpec, ...] = (
         "auto_next",
         OptionKind.BOOL,
         True,
-        "start the next round by itself",
-        "lancer la manche suivante toute seule",
+        "start the next round automatically",
+        "enchaîner automatiquement la manche suivante",
     ),
 )
 
