@@ -8,7 +8,6 @@ choices in the file every shard shares (``bot.users_db``).
 
 from __future__ import annotations
 
-import json
 from typing import Any, Literal
 
 import discord
@@ -22,7 +21,8 @@ from bot.engine.shuffle import SEED_BYTES, commitment, verify
 from bot.errors import UserError
 from bot.i18n import has, t
 from bot.tables.games import GAMES
-from bot.tables.models import TableSettings
+from bot.tables.models import SETTINGS, TableSettings
+from bot.ui.options import rules_lines, values_text
 from bot.ui.translator import _
 from cogs.bank import answers_refusals
 
@@ -30,6 +30,7 @@ GameChoice = Literal["classic", "casino21", "pirate21", "sept_et_demi"]
 LanguageChoice = Literal["fr", "en", "auto"]
 FIRST_CARDS = 20
 RULE_FIELDS = ("round", "settle", "money")
+FIELD_MAX = 1024  # characters in an embed field's value
 
 
 class Prefs:
@@ -78,27 +79,23 @@ class Prefs:
         self._cache[user_id] = locale
 
 
-def option_text(options: dict[str, Any]) -> str:
-    """``decks=6 · min_bet=10 · surrender=off``."""
-
-    def value(v: Any) -> str:
-        if isinstance(v, bool):
-            return "on" if v else "off"
-        if v is None:
-            return "none"
-        if isinstance(v, dict):
-            return ",".join(f"{k}:{value(x)}" for k, x in v.items())
-        if isinstance(v, (list, tuple)):
-            return json.dumps(v)
-        return str(v)
-
-    return " · ".join(f"`{k}={value(v)}`" for k, v in options.items())
+def add_lines(embed: discord.Embed, name: str, lines: list[str]) -> None:
+    """Add ``lines`` as one field, or as several when they pass a field's 1,024 chars."""
+    chunk: list[str] = []
+    for line in lines:
+        if chunk and len("\n".join([*chunk, line])) > FIELD_MAX:
+            embed.add_field(name=name, value="\n".join(chunk), inline=False)
+            chunk = []
+        chunk.append(line[:FIELD_MAX])
+    if chunk:
+        embed.add_field(name=name, value="\n".join(chunk), inline=False)
 
 
 def rules_embed(
     game: str, locale: str, table_options: dict[str, Any] | None, settings: dict[str, Any] | None
 ) -> discord.Embed:
-    """The rules of a game in a few fields, with the options (and a table's own)."""
+    """The rules of a game in a few fields, with every option (name, default, allowed
+    values, description, from the engine's declarations) and a table's own values."""
     embed = discord.Embed(
         title=t("rules.title", locale, game=t(f"game.{game}", locale)),
         description=t(f"rules.{game}.intro", locale),
@@ -108,21 +105,20 @@ def rules_embed(
         specific = f"rules.field.{part}.{game}"
         embed.add_field(
             name=t(specific if has(specific) else f"rules.field.{part}", locale),
-            value=t(f"rules.{game}.{part}", locale)[:1024],
+            value=t(f"rules.{game}.{part}", locale)[:FIELD_MAX],
             inline=False,
         )
-    defaults = GAMES[game].defaults()
-    embed.add_field(
-        name=t("rules.field.options", locale),
-        value=(option_text(defaults) + "\n" + t("rules.table_settings", locale))[:1024],
-        inline=False,
-    )
+    spec = GAMES[game]
+    add_lines(embed, t("rules.field.options", locale), rules_lines(spec.options, locale))
+    example = values_text(spec.options[:2], spec.defaults()).replace("`", "").replace(" · ", " ")
+    hint = t("rules.table_settings", locale, example=example)
+    add_lines(embed, t("rules.field.settings", locale), [*rules_lines(SETTINGS, locale), hint])
     if table_options is not None:
-        text = option_text(table_options)
+        text = values_text(spec.options, table_options)
         if settings:
-            text += "\n" + option_text(settings)
+            text += "\n" + values_text(SETTINGS, settings)
         embed.add_field(
-            name=t("rules.field.table_options", locale), value=text[:1024], inline=False
+            name=t("rules.field.table_options", locale), value=text[:FIELD_MAX], inline=False
         )
     embed.set_footer(text=t("rules.footer", locale))
     return embed

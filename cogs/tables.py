@@ -21,11 +21,13 @@ from bot.bank import Bank
 from bot.engine.base import Action, ActionKind, Event, IllegalAction, Phase, Visibility
 from bot.errors import NotAllowed, UserError, WrongChannel
 from bot.tables import GAMES, Outcome, Table, TableError, TableService
-from bot.tables.models import FORUM
+from bot.tables.models import FORUM, SETTINGS
 from bot.tables.moves import build_action
+from bot.ui.amounts import MAX_TYPED, parse_amount
 from bot.ui.buttons import MoveButton, TableButtons, build_buttons
 from bot.ui.edits import TableEdits
 from bot.ui.errors import refusal_text
+from bot.ui.options import suggest, table_values_text
 from bot.ui.render import Ctx, renderer_for
 from bot.ui.translator import _
 
@@ -53,22 +55,22 @@ class BetModal(discord.ui.Modal):
         self.table_id = table_id
         self.version = version
         self.amount: discord.ui.TextInput[BetModal] = discord.ui.TextInput(
-            label=label, min_length=1, max_length=12
+            label=label, min_length=1, max_length=MAX_TYPED
         )
         self.add_item(self.amount)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        """Bet the typed amount."""
-        text = self.amount.value.strip().replace(" ", "")
-        locale = await self.cog.bot.locale_for(interaction)
-        if not text.isdigit():
-            await self.cog.refuse(interaction, UserError("table.error.amount_not_number"), locale)
+        """Bet the typed amount (ASCII digits, thousands grouped or not: ``parse_amount``)."""
+        try:
+            amount = parse_amount(self.amount.value)
+        except UserError as exc:
+            await self.cog.refuse(interaction, exc, await self.cog.bot.locale_for(interaction))
             return
         await self.cog.run_move(
             interaction,
             self.table_id,
             "bet",
-            int(text),
+            amount,
             seen_version=self.version,
             from_table_message=False,
         )
@@ -688,6 +690,20 @@ class Tables(commands.Cog):
             t("table.opened", locale, where=home.mention), ephemeral=True
         )
 
+    @table_open.autocomplete("options")
+    async def table_open_options(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Suggest option names (default, allowed values, description) or the values of
+        the option being typed, from the chosen game's declarations."""
+        game = GAMES.get(str(getattr(interaction.namespace, "game", None) or ""))
+        specs = game.all_options() if game is not None else SETTINGS
+        locale = await self.locale(interaction)
+        return [
+            app_commands.Choice(name=label, value=value)
+            for label, value in suggest(current or "", specs, locale)
+        ]
+
     @table.command(
         name="join", description=_("Sit down at this table", "cmd.table_join.description")
     )
@@ -767,6 +783,15 @@ class Tables(commands.Cog):
         """The table's current state, ephemeral."""
         table = self.table_here(interaction)
         embed, _view = self.render(table)
+        locale = await self.locale(interaction)
+        from bot.i18n import t
+
+        values = table_values_text(
+            GAMES[table.game_key].options, table.game.options.to_dict(), table.settings
+        )
+        embed.add_field(
+            name=t("rules.field.table_options", locale), value=values[:1024], inline=False
+        )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     # ================================================================ moves

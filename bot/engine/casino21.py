@@ -84,7 +84,6 @@ from .base import (
     Event,
     Game,
     IllegalAction,
-    InvalidOptions,
     Money,
     MoneyKind,
     Phase,
@@ -95,6 +94,7 @@ from .base import (
 )
 from .cards import Card, Rank, build_deck
 from .enums import FastEnum
+from .options import OptionKind, OptionSpec, check_values
 from .shuffle import Entropy, Shoe, secure_entropy, seeded_entropy, shuffled
 
 MAX_PLAYERS = 8
@@ -144,9 +144,74 @@ def _illegal(code: str, **params: object) -> IllegalAction:
 # --------------------------------------------------------------------------- options
 
 
+_I = OptionKind.INT
+_MONEY_MAX = 1_000_000
+
+#: The options of a Casino 21 table (RULES.md section 2): ``/table open``, ``/rules``.
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "welcome_stake",
+        _I,
+        100,
+        "stake the casino gives each player who sits down",
+        "mise de bienvenue offerte par le casino à chaque joueur",
+        min=0,
+        max=_MONEY_MAX,
+    ),
+    OptionSpec(
+        "wager_requirement",
+        _I,
+        100,
+        "total to bet before leaving with winnings",
+        "total à miser avant de repartir avec ses gains",
+        min=0,
+        max=_MONEY_MAX,
+    ),
+    OptionSpec(
+        "decks",
+        _I,
+        1,
+        "52-card decks, shuffled each round",
+        "paquets de 52 cartes, battus à chaque manche",
+        min=1,
+        max=MAX_DECKS,
+    ),
+    OptionSpec("min_bet", _I, 1, "smallest bet", "mise minimale", min=1, max=_MONEY_MAX),
+    OptionSpec(
+        "max_bet",
+        _I,
+        100,
+        "largest bet",
+        "mise maximale",
+        min=1,
+        max=_MONEY_MAX,
+        at_least=("min_bet", 1),
+    ),
+    OptionSpec(
+        "bank_bust_bonus",
+        _I,
+        5,
+        "paid with the bet back when the bank busts (half: half the bet)",
+        "payé avec la mise quand la banque saute (half : la moitié de la mise)",
+        min=0,
+        max=_MONEY_MAX,
+        choices=("half",),
+    ),
+    OptionSpec(
+        "max_players",
+        _I,
+        MAX_PLAYERS,
+        "players at the table, host included",
+        "joueurs à la table, hôte compris",
+        min=1,
+        max=MAX_PLAYERS,
+    ),
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Casino21Options:
-    """Per-table settings (RULES.md section 2) with their defaults."""
+    """Per-table settings (RULES.md section 2), typed, with their defaults."""
 
     welcome_stake: int = 100
     wager_requirement: int = 100
@@ -158,45 +223,8 @@ class Casino21Options:
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any] | None) -> Casino21Options:
-        """Validate options; raise :class:`InvalidOptions` on the first problem."""
-        data = dict(data or {})
-        defaults = {f.name: f.default for f in fields(cls)}
-        for key in data:
-            if key not in defaults:
-                raise InvalidOptions("unknown_option", option=key)
-        values: dict[str, Any] = {}
-        for name in (
-            "welcome_stake",
-            "wager_requirement",
-            "decks",
-            "min_bet",
-            "max_bet",
-            "max_players",
-        ):
-            value = data.get(name, defaults[name])
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise InvalidOptions("option_not_integer", option=name, value=repr(value))
-            values[name] = value
-        if not 0 <= values["welcome_stake"] <= 1_000_000:
-            raise InvalidOptions("welcome_stake_out_of_range", min=0, max=1_000_000)
-        if not 0 <= values["wager_requirement"] <= 1_000_000:
-            raise InvalidOptions("wager_requirement_out_of_range", min=0, max=1_000_000)
-        if not 1 <= values["decks"] <= MAX_DECKS:
-            raise InvalidOptions("decks_out_of_range", min=1, max=MAX_DECKS)
-        if not 1 <= values["min_bet"] <= 1_000_000:
-            raise InvalidOptions("min_bet_out_of_range", min=1, max=1_000_000)
-        if not values["min_bet"] <= values["max_bet"] <= 1_000_000:
-            raise InvalidOptions("max_bet_out_of_range", min=values["min_bet"], max=1_000_000)
-        if not 1 <= values["max_players"] <= MAX_PLAYERS:
-            raise InvalidOptions("max_players_out_of_range", min=1, max=MAX_PLAYERS)
-        bonus = data.get("bank_bust_bonus", 5)
-        if bonus != "half" and (
-            not isinstance(bonus, int) or isinstance(bonus, bool) or not 0 <= bonus <= 1_000_000
-        ):
-            raise InvalidOptions(
-                "bank_bust_bonus_invalid", value=repr(bonus), min=0, max=1_000_000, allowed="half"
-            )
-        return cls(bank_bust_bonus=bonus, **values)
+        """Validate typed options; raise :class:`InvalidOptions` on the first problem."""
+        return cls(**check_values(OPTIONS, data or {}))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form (every option, for ``/rules``)."""
@@ -214,6 +242,10 @@ class Status(FastEnum):
     PLAYING = "playing"  # in play, may draw in the following turns
     STOOD = "stood"  # done drawing, waits for the bank
     BUST = "bust"  # over 21, bet lost
+
+
+#: Statuses of a seat holding this round's bet (during the following turns).
+_BET_PLACED = frozenset({Status.PLAYING, Status.STOOD, Status.BUST})
 
 
 @dataclass(slots=True)
@@ -659,6 +691,8 @@ class Casino21(Game):
 
     def _bet(self, action: Action) -> list[Event]:
         s = self._need_seat(action)
+        if self._phase is Phase.PLAYING and s.status in _BET_PLACED:
+            raise _illegal("already_bet")  # one bet per round, in every game
         if self._phase is not Phase.BETTING:
             raise _illegal("not_betting")
         if s.status is not Status.IDLE:

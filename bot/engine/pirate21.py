@@ -52,6 +52,7 @@ list of card codes. The public ``shuffle`` event carries the commitment and eith
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -64,12 +65,12 @@ from .base import (
     Event,
     Game,
     IllegalAction,
-    InvalidOptions,
     Phase,
     Visibility,
 )
 from .cards import Card, Rank, Suit, pirate54
 from .hands import bj_total, is_blackjack
+from .options import OptionError, OptionKind, OptionSpec, check_values
 from .shuffle import Entropy, commitment, secure_entropy, seeded_entropy, shuffled
 
 GAME = "pirate21"
@@ -129,7 +130,6 @@ DEFAULT_DECK: dict[str, int] = {"numbers": 36, "pirates": 14, "flags": 4}
 _DECK_MAX: dict[str, int] = {"numbers": 360, "pirates": 140, "flags": 40}
 DECK_MIN_SIZE = 4
 VARIANTS = ("standard", "shared")
-_OPTION_NAMES = ("variant", "treasure", "coins_per_player", "dealer", "deck")
 
 
 def _int_or_none(value: object) -> int | None:
@@ -137,15 +137,20 @@ def _int_or_none(value: object) -> int | None:
         return None
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
         return int(value.strip())
     return None
 
 
+def _deck_error(code: str, **params: object) -> OptionError:
+    return OptionError(code, None, option="deck", **params)
+
+
 def parse_deck(value: object) -> dict[str, int]:
     """Validate the ``deck`` option: None, ``"pirate54"``, ``"36/14/4"`` (numbers/pirates/
-    flags), ``"numbers=36,pirates=14,flags=4"`` (missing keys keep their default) or a dict
-    with those keys. Raises :class:`InvalidOptions`."""
+    flags, the form people type), ``"numbers=36,pirates=14,flags=4"`` (missing keys keep
+    their default) or a dict with those keys (the stored form). Raises
+    :class:`~bot.engine.options.OptionError`."""
     counts = dict(DEFAULT_DECK)
     if value is None:
         return counts
@@ -161,28 +166,46 @@ def parse_deck(value: object) -> dict[str, int]:
             for part in text.split(","):
                 key, sep, val = part.partition("=")
                 if not sep:
-                    raise InvalidOptions("bad_deck", value=value)
+                    raise _deck_error("bad_deck", value=value)
                 raw[key.strip()] = val.strip()
         else:
             parts = text.split("/")
             if len(parts) != 3:
-                raise InvalidOptions("bad_deck", value=value)
+                raise _deck_error("bad_deck", value=value)
             raw = dict(zip(("numbers", "pirates", "flags"), parts, strict=True))
     else:
-        raise InvalidOptions("bad_deck", value=repr(value))
+        raise _deck_error("bad_deck", value=repr(value))
     for name, count in raw.items():
         if name not in DEFAULT_DECK:
-            raise InvalidOptions("bad_deck_key", key=name)
+            raise _deck_error("bad_deck_key", key=name)
         n = _int_or_none(count)
         if n is None or not 0 <= n <= _DECK_MAX[name]:
-            raise InvalidOptions(
+            raise _deck_error(
                 "bad_deck_count", kind=name, value=str(count), min=0, max=_DECK_MAX[name]
             )
         counts[name] = n
     size = sum(counts.values())
     if size < DECK_MIN_SIZE:
-        raise InvalidOptions("deck_too_small", size=size, min=DECK_MIN_SIZE)
+        raise _deck_error("deck_too_small", size=size, min=DECK_MIN_SIZE)
     return counts
+
+
+def deck_text(counts: Mapping[str, int]) -> str:
+    """The deck counts as typed: ``36/14/4`` (numbers/pirates/flags)."""
+    return "/".join(str(counts[k]) for k in ("numbers", "pirates", "flags"))
+
+
+_MENTION = re.compile(r"<@!?([0-9]+)>|([0-9]+)", re.ASCII)
+
+
+def parse_dealer(value: object) -> int:
+    """The ``dealer`` option: a player id, as a number, digits or a mention ``<@id>``."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    found = _MENTION.fullmatch(value.strip()) if isinstance(value, str) else None
+    if found is None:
+        raise OptionError("option_bad_value", _DEALER, value=str(value))
+    return int(found[1] or found[2])
 
 
 def build_pirate_deck(counts: Mapping[str, int]) -> list[Card]:
@@ -198,7 +221,7 @@ def build_pirate_deck(counts: Mapping[str, int]) -> list[Card]:
 
 @dataclass(frozen=True, slots=True)
 class Pirate21Options:
-    """Table options with defaults (RULES.md section 3)."""
+    """Table options with defaults (RULES.md section 3), typed."""
 
     variant: str = "standard"
     treasure: int = 10
@@ -208,31 +231,11 @@ class Pirate21Options:
 
     @classmethod
     def from_mapping(cls, options: Mapping[str, Any] | None) -> Pirate21Options:
-        """Validate raw options; raises :class:`InvalidOptions` on the first problem."""
-        opts = dict(options or {})
-        for key in opts:
-            if key not in _OPTION_NAMES:
-                raise InvalidOptions("unknown_option", name=key)
-        variant = opts.get("variant", "standard")
-        if variant not in VARIANTS:
-            raise InvalidOptions("bad_variant", value=str(variant), allowed=list(VARIANTS))
-        treasure = _int_or_none(opts.get("treasure", 10))
-        if treasure is None or not 1 <= treasure <= 1000:
-            raise InvalidOptions("bad_treasure", value=str(opts.get("treasure")), min=1, max=1000)
-        cpp: int | None = None
-        if opts.get("coins_per_player") is not None:
-            cpp = _int_or_none(opts["coins_per_player"])
-            if cpp is None or not 1 <= cpp <= 1000:
-                raise InvalidOptions(
-                    "bad_coins_per_player", value=str(opts["coins_per_player"]), min=1, max=1000
-                )
-        dealer: int | None = None
-        if opts.get("dealer") is not None:
-            dealer = _int_or_none(opts["dealer"])
-            if dealer is None or dealer < 0:
-                raise InvalidOptions("bad_dealer", value=str(opts["dealer"]))
-        deck = parse_deck(opts.get("deck"))
-        return cls(str(variant), treasure, cpp, dealer, tuple(deck.items()))
+        """Validate typed options (``deck`` as counts or as typed); raises
+        :class:`InvalidOptions` on the first problem."""
+        values = check_values(OPTIONS, options or {})
+        values["deck"] = tuple(parse_deck(values["deck"]).items())
+        return cls(**values)
 
     @property
     def deck_counts(self) -> dict[str, int]:
@@ -248,6 +251,65 @@ class Pirate21Options:
             "dealer": self.dealer,
             "deck": self.deck_counts,
         }
+
+
+_DEFAULTS = Pirate21Options()
+_DEALER = OptionSpec(
+    "dealer",
+    OptionKind.FORM,
+    None,
+    "the player who deals, fixed for the game (none: the host)",
+    "le joueur qui donne, pour toute la partie (none : l'hôte)",
+    none=True,
+    form=parse_dealer,
+    show=lambda pid: f"<@{pid}>",
+    examples=("none",),
+    allowed_en="a player (a mention or an id)",
+    allowed_fr="un joueur (mention ou identifiant)",
+)
+#: The options of a Pirate 21 table (RULES.md section 3): ``/table open``, ``/rules``.
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "variant",
+        OptionKind.CHOICE,
+        _DEFAULTS.variant,
+        "standard, or shared: the treasure is divided among the players",
+        "standard, ou shared : le trésor est partagé entre les joueurs",
+        choices=VARIANTS,
+    ),
+    OptionSpec(
+        "treasure",
+        OptionKind.INT,
+        _DEFAULTS.treasure,
+        "gold coins in the treasure",
+        "pièces d'or du trésor",
+        min=1,
+        max=1000,
+    ),
+    OptionSpec(
+        "coins_per_player",
+        OptionKind.INT,
+        _DEFAULTS.coins_per_player,
+        "shared variant: coins given to each player instead of dividing the treasure",
+        "variante partagée : pièces données à chaque joueur au lieu de diviser le trésor",
+        min=1,
+        max=1000,
+        none=_DEFAULTS.coins_per_player is None,
+    ),
+    _DEALER,
+    OptionSpec(
+        "deck",
+        OptionKind.FORM,
+        DEFAULT_DECK,
+        "the cards: numbers/pirates/flags",
+        "les cartes : nombres/pirates/drapeaux",
+        form=parse_deck,
+        show=deck_text,
+        examples=("36/14/4", "18/7/2", "72/28/8"),
+        allowed_en="numbers/pirates/flags counts, e.g. `36/14/4`",
+        allowed_fr="les nombres de cartes nombres/pirates/drapeaux, par ex. `36/14/4`",
+    ),
+)
 
 
 def _codes(cards: Sequence[Card]) -> list[str]:

@@ -60,7 +60,6 @@ from .base import (
     Event,
     Game,
     IllegalAction,
-    InvalidOptions,
     Money,
     MoneyKind,
     Phase,
@@ -71,6 +70,7 @@ from .base import (
 )
 from .cards import Card, build_deck
 from .hands import SEPT32_HALF_POINTS, SEPT40_HALF_POINTS, SEPT_ET_DEMI, format_half_points
+from .options import OptionKind, OptionSpec, check_values
 from .shuffle import Entropy, Shoe, secure_entropy, seeded_entropy
 
 GAME = "sept_et_demi"
@@ -98,6 +98,7 @@ ERROR_CODES: dict[str, str] = {
     "bad_amount": "the amount must be a whole number",
     "bet_too_small": "the bet is below the minimum",
     "bet_too_large": "a bet is at most half of your stack",
+    "already_bet": "you already bet this round",
     "choice_pending": "show or swap your new card first",
     "no_choice_pending": "there is no new card to show or swap",
     "deck_empty": "the deck is empty",
@@ -126,9 +127,54 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+_I = OptionKind.INT
+
+#: The options of a Sept et demi table (RULES.md section 4): ``/table open``, ``/rules``.
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "deck",
+        OptionKind.CHOICE,
+        "40",
+        "40 cards (ace to 7, heads ½) or 32 (7 to ace)",
+        "40 cartes (as à 7, figures ½) ou 32 (7 à as)",
+        choices=tuple(DECK_SPECS),
+    ),
+    OptionSpec(
+        "buy_in",
+        _I,
+        200,
+        "chips each player brings, at least twice min_bet",
+        "jetons apportés par chaque joueur, au moins deux fois min_bet",
+        min=2,
+        max=10**12,
+        at_least=("min_bet", 2),
+    ),
+    OptionSpec("min_bet", _I, 1, "smallest bet", "mise minimale", min=1, max=10**9),
+    OptionSpec(
+        "guarantee_fund",
+        _I,
+        500,
+        "fund the casino sets aside to pay when a banker cannot",
+        "fonds mis de côté par le casino quand un banquier ne peut pas payer",
+        min=0,
+        max=10**12,
+    ),
+    OptionSpec(
+        "rounds",
+        _I,
+        None,
+        "rounds before the game ends (none: no limit)",
+        "manches avant la fin de la partie (none : sans limite)",
+        min=1,
+        max=10**6,
+        none=True,
+    ),
+)
+
+
 @dataclass(frozen=True, slots=True)
 class SeptEtDemiOptions:
-    """Per-table options of Sept et demi (RULES.md section 4) with their defaults."""
+    """Per-table options of Sept et demi (RULES.md section 4), typed, with their defaults."""
 
     deck: str = "40"  # "40" or "32"
     buy_in: int = 200
@@ -138,23 +184,7 @@ class SeptEtDemiOptions:
 
     def validate(self) -> Self:
         """Raise :class:`InvalidOptions` for the first problem; return self."""
-        if self.deck not in DECK_SPECS:
-            raise InvalidOptions("bad_deck", value=self.deck, choices=sorted(DECK_SPECS))
-        for name in ("buy_in", "min_bet", "guarantee_fund"):
-            if not _is_int(getattr(self, name)):
-                raise InvalidOptions("option_not_int", option=name, value=getattr(self, name))
-        if not 1 <= self.min_bet <= 10**9:
-            raise InvalidOptions("min_bet_out_of_range", value=self.min_bet, min=1, max=10**9)
-        if not 2 * self.min_bet <= self.buy_in <= 10**12:
-            raise InvalidOptions(
-                "buy_in_out_of_range", value=self.buy_in, min=2 * self.min_bet, max=10**12
-            )
-        if not 0 <= self.guarantee_fund <= 10**12:
-            raise InvalidOptions(
-                "guarantee_fund_out_of_range", value=self.guarantee_fund, min=0, max=10**12
-            )
-        if self.rounds is not None and (not _is_int(self.rounds) or not 1 <= self.rounds <= 10**6):
-            raise InvalidOptions("rounds_out_of_range", value=self.rounds, min=1, max=10**6)
+        check_values(OPTIONS, self.to_dict())
         return self
 
     def to_dict(self) -> dict[str, Any]:
@@ -163,12 +193,8 @@ class SeptEtDemiOptions:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SeptEtDemiOptions:
-        """Build and validate options; unknown names raise ``unknown_option``."""
-        names = {f.name for f in fields(cls)}
-        for key in data:
-            if key not in names:
-                raise InvalidOptions("unknown_option", option=key)
-        return cls(**dict(data)).validate()
+        """Build and validate typed options; unknown names raise ``unknown_option``."""
+        return cls(**check_values(OPTIONS, data))
 
 
 #: Default table options as a dict (for ``/rules``).
@@ -606,6 +632,14 @@ class SeptEtDemi(Game):
         return p
 
     def _bet(self, action: Action) -> list[Event]:
+        placed = self.players.get(action.player) if action.player is not None else None
+        if (
+            placed is not None
+            and placed.seated
+            and placed.status in (IN, STOOD, BUST)
+            and self._phase in (Phase.BETTING, Phase.PLAYING, Phase.BANK)
+        ):
+            raise IllegalAction("already_bet")  # one bet per round, in every game
         p = self._need_turn(action, Phase.BETTING)
         amount = action.amount
         if amount is None or not _is_int(amount):

@@ -6,15 +6,19 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.engine.base import Game, InvalidOptions
-from bot.engine.casino21 import Casino21, Casino21Options
+from bot.engine.base import Game
+from bot.engine.casino21 import OPTIONS as CASINO21_OPTIONS
+from bot.engine.casino21 import Casino21
+from bot.engine.classic import OPTIONS as CLASSIC_OPTIONS
 from bot.engine.classic import ClassicGame, ClassicOptions
-from bot.engine.pirate21 import Pirate21, Pirate21Options
-from bot.engine.sept_et_demi import SeptEtDemi, SeptEtDemiOptions
+from bot.engine.options import OptionSpec
+from bot.engine.pirate21 import OPTIONS as PIRATE21_OPTIONS
+from bot.engine.pirate21 import Pirate21
+from bot.engine.sept_et_demi import OPTIONS as SEPT_ET_DEMI_OPTIONS
+from bot.engine.sept_et_demi import SeptEtDemi
 from bot.engine.shuffle import Entropy
 
-TRUE_WORDS = {"on", "true", "yes", "oui", "1", "vrai"}
-FALSE_WORDS = {"off", "false", "no", "non", "0", "faux"}
+from .models import SETTINGS
 
 
 @dataclass(frozen=True)
@@ -24,7 +28,7 @@ class GameSpec:
     key: str
     build: Callable[[int, dict[str, Any], Entropy], Game]
     load: Callable[[Mapping[str, Any], Entropy], Game]
-    defaults: Callable[[], dict[str, Any]]
+    options: tuple[OptionSpec, ...]  # the game's typed options (the engine declares them)
     money: bool  # whether seats hold casino money (Pirate 21 plays for coins)
     host_plays: bool  # the host takes a seat when the table opens
     default_buy_in: int  # what /table join brings from the balance when not told
@@ -32,6 +36,18 @@ class GameSpec:
     welcome: bool = False  # the game gives a welcome stake instead of a buy-in
     # every player moves in the same turn: the deadline runs per turn (not per player)
     simultaneous: bool = False
+
+    def defaults(self) -> dict[str, Any]:
+        """Every option's default value."""
+        return {spec.name: spec.default for spec in self.options}
+
+    def option(self, name: str) -> OptionSpec | None:
+        """The spec of one of the game's options, or of a table setting."""
+        return next((s for s in (*self.options, *SETTINGS) if s.name == name), None)
+
+    def all_options(self) -> tuple[OptionSpec, ...]:
+        """The game's options, then the table settings: what ``/table open`` takes."""
+        return (*self.options, *SETTINGS)
 
 
 def _classic_build(host: int, options: dict[str, Any], entropy: Entropy) -> Game:
@@ -55,7 +71,7 @@ GAMES: dict[str, GameSpec] = {
         "classic",
         _classic_build,
         lambda d, e: ClassicGame.from_dict(d, entropy=e),
-        lambda: ClassicOptions().to_dict(),
+        CLASSIC_OPTIONS,
         money=True,
         host_plays=True,
         default_buy_in=200,
@@ -65,10 +81,10 @@ GAMES: dict[str, GameSpec] = {
         "casino21",
         _casino_build,
         lambda d, e: Casino21.from_dict(d, entropy=e),
-        lambda: Casino21Options().to_dict(),
+        CASINO21_OPTIONS,
         money=True,
         host_plays=True,
-        default_buy_in=0,
+        default_buy_in=100,  # own funds brought when the table gives no welcome stake
         summary_events=frozenset({"round_settled"}),
         welcome=True,
         simultaneous=True,
@@ -77,7 +93,7 @@ GAMES: dict[str, GameSpec] = {
         "pirate21",
         _pirate_build,
         lambda d, e: Pirate21.from_dict(d, entropy=e),
-        lambda: Pirate21Options().to_dict(),
+        PIRATE21_OPTIONS,
         money=False,
         host_plays=True,
         default_buy_in=0,
@@ -87,53 +103,13 @@ GAMES: dict[str, GameSpec] = {
         "sept_et_demi",
         _sept_build,
         lambda d, e: SeptEtDemi.from_dict(d, entropy=e),
-        lambda: SeptEtDemiOptions().to_dict(),
+        SEPT_ET_DEMI_OPTIONS,
         money=True,
         host_plays=True,
         default_buy_in=200,
         summary_events=frozenset({"round_summary"}),
     ),
 }
-
-
-def coerce(value: str, default: Any) -> Any:
-    """Turn a typed option value into the type of its default (``on`` -> True...)."""
-    text = value.strip()
-    low = text.lower()
-    if isinstance(default, bool):
-        if low in TRUE_WORDS:
-            return True
-        if low in FALSE_WORDS:
-            return False
-        return text
-    if low in ("none", "aucun", "aucune", "-"):
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    try:
-        return float(text)
-    except ValueError:
-        pass
-    if low in TRUE_WORDS - {"1"}:
-        return True
-    if low in FALSE_WORDS - {"0"}:
-        return False
-    return text
-
-
-def parse_options(text: str | None) -> dict[str, str]:
-    """Split ``"decks=6 min_bet=10"`` (spaces or commas) into raw strings by name."""
-    out: dict[str, str] = {}
-    if not text:
-        return out
-    for part in text.replace(",", " ").replace(";", " ").split():
-        name, sep, value = part.partition("=")
-        if not sep or not name or not value:
-            raise InvalidOptions("option_syntax", part=part)
-        out[name.strip().lower().replace("-", "_")] = value
-    return out
 
 
 def seated_players(view: Mapping[str, Any]) -> list[int]:

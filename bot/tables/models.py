@@ -7,11 +7,65 @@ from typing import Any
 
 import orjson
 
-from bot.engine.base import Event, Game, InvalidOptions
+from bot.engine.base import Event, Game
+from bot.engine.options import OptionKind, OptionSpec, check_values
 
 LIVE = "live"
 FORUM = "forum"
 DAY = 24 * 3600
+
+
+_SECONDS = OptionKind.INT
+
+#: The settings every table takes besides its game's options (``/table open``, ``/rules``).
+SETTINGS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "pace",
+        OptionKind.CHOICE,
+        LIVE,
+        "live (timers in seconds) or forum (timers in days, pings)",
+        "live (minuteurs en secondes) ou forum (minuteurs en jours, mentions)",
+        choices=(LIVE, FORUM),
+    ),
+    OptionSpec(
+        "bet_seconds",
+        _SECONDS,
+        None,
+        "seconds to bet (none: 60, or a day at forum pace)",
+        "secondes pour miser (none : 60, ou un jour au rythme forum)",
+        min=10,
+        max=7 * DAY,
+        none=True,
+    ),
+    OptionSpec(
+        "turn_seconds",
+        _SECONDS,
+        None,
+        "seconds to play a turn (none: 90, or a day at forum pace)",
+        "secondes pour jouer son tour (none : 90, ou un jour au rythme forum)",
+        min=10,
+        max=7 * DAY,
+        none=True,
+    ),
+    OptionSpec(
+        "idle_seconds",
+        _SECONDS,
+        None,
+        "seconds without a move before the table closes (none: 30 min, or 7 days at forum pace)",
+        "secondes sans aucun coup avant la fermeture de la table"
+        " (none : 30 min, ou 7 jours au rythme forum)",
+        min=60,
+        max=30 * DAY,
+        none=True,
+    ),
+    OptionSpec(
+        "auto_next",
+        OptionKind.BOOL,
+        True,
+        "start the next round automatically",
+        "enchaîner automatiquement la manche suivante",
+    ),
+)
 
 
 @dataclass(frozen=True)
@@ -26,28 +80,11 @@ class TableSettings:
     name: str = ""
     locale: str = "en"
 
-    NAMES = ("pace", "bet_seconds", "turn_seconds", "idle_seconds", "auto_next")
+    NAMES = tuple(spec.name for spec in SETTINGS)
 
     def validate(self) -> TableSettings:
-        """Raise InvalidOptions for a bad pace or timer."""
-        if self.pace not in (LIVE, FORUM):
-            raise InvalidOptions("pace_invalid", value=self.pace, choices=[LIVE, FORUM])
-        for name, lo, hi in (
-            ("bet_seconds", 10, 7 * DAY),
-            ("turn_seconds", 10, 7 * DAY),
-            ("idle_seconds", 60, 30 * DAY),
-        ):
-            value = getattr(self, name)
-            if value is None:
-                continue
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise InvalidOptions("option_not_int", option=name, value=value)
-            if not lo <= value <= hi:
-                raise InvalidOptions(
-                    f"{name}_out_of_range", option=name, value=value, min=lo, max=hi
-                )
-        if not isinstance(self.auto_next, bool):
-            raise InvalidOptions("option_not_bool", option="auto_next", value=self.auto_next)
+        """Raise InvalidOptions for a bad pace or timer (typed values)."""
+        check_values(SETTINGS, {name: getattr(self, name) for name in self.NAMES})
         return self
 
     @property

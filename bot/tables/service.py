@@ -34,10 +34,11 @@ from bot.engine.base import (
     Money,
     Phase,
 )
+from bot.engine.options import parse_text
 from bot.engine.shuffle import Entropy, secure_entropy
 
 from .errors import StaleAction, TableError
-from .games import GAMES, GameSpec, coerce, parse_options, seated_players
+from .games import GAMES, GameSpec, seated_players
 from .models import Outcome, Table, TableSettings
 
 log = logging.getLogger(__name__)
@@ -191,26 +192,16 @@ class TableService:
     def parse(
         game_key: str, text: str | None, *, locale: str, name: str
     ) -> tuple[TableSettings, dict[str, Any]]:
-        """Validate ``key=value`` options for a game: (table settings, engine options)."""
+        """Parse and validate ``key=value`` options for a game: (table settings, typed
+        engine options). Refusals are :class:`~bot.engine.options.OptionError`."""
         spec = GAMES.get(game_key)
         if spec is None:
             raise InvalidOptions("unknown_game", game=game_key, choices=sorted(GAMES))
-        raw = parse_options(text)
-        defaults = spec.defaults()
-        settings_defaults = TableSettings().to_dict()
-        settings_values: dict[str, Any] = {}
-        options: dict[str, Any] = {}
-        for key, value in raw.items():
-            if key in TableSettings.NAMES:
-                settings_values[key] = coerce(value, settings_defaults[key])
-            elif key in defaults:
-                options[key] = coerce(value, defaults[key])
-            else:
-                raise InvalidOptions(
-                    "unknown_option", option=key, choices=sorted({*defaults, *TableSettings.NAMES})
-                )
+        values = parse_text(text, spec.all_options())
+        settings_values = {k: v for k, v in values.items() if k in TableSettings.NAMES}
+        options = {k: v for k, v in values.items() if k not in TableSettings.NAMES}
         settings = TableSettings(locale=locale, name=name, **settings_values).validate()
-        spec.build(0, options, secure_entropy)  # validates the engine options
+        spec.build(0, options, secure_entropy)  # cross-option checks (max_bet >= min_bet...)
         return settings, options
 
     # ------------------------------------------------------------------ open
@@ -335,13 +326,15 @@ class TableService:
             return required
         if asked is not None:
             return asked
-        if spec.welcome:
+        if spec.welcome and getattr(table.game.options, "welcome_stake", 0) > 0:
             return 0
         await self._ensure_guild(conn, table.guild_id)
         # read only: a refused join must not open an account (and mint its starting balance)
         balance = await self.bank.spendable(table.guild_id, user_id, conn=conn)
         min_bet = int(getattr(table.game.options, "min_bet", 1))  # type: ignore[attr-defined]
-        amount = min(balance, spec.default_buy_in)
+        # at least one minimum bet: a table opened with min_bet above the default buy-in
+        # (or with no welcome stake) seats its host rather than refusing to open
+        amount = min(balance, max(spec.default_buy_in, min_bet))
         if amount < min_bet:
             raise TableError("balance_too_low", balance=balance, needed=min_bet)
         return amount

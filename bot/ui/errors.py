@@ -6,8 +6,10 @@ from typing import Any
 
 from bot.bank import BankError
 from bot.engine.base import IllegalAction, InvalidOptions
+from bot.engine.options import OptionError
 from bot.errors import UserError
 from bot.i18n import has, t
+from bot.ui.options import error_key, error_params
 
 
 def _params(params: dict[str, Any]) -> dict[str, Any]:
@@ -26,6 +28,10 @@ def refusal_text(exc: BaseException, locale: str | None) -> str | None:
         if has(key):
             return t(key, locale, **_params(dict(exc.params)))
         return t("illegal.generic", locale, code=exc.code)
+    if isinstance(exc, OptionError):
+        key = error_key(exc)
+        if has(key):
+            return t(key, locale, **_params(error_params(exc, locale)))
     if isinstance(exc, InvalidOptions):
         key = f"options.{exc.code}"
         params = _params(dict(exc.params))

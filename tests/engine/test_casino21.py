@@ -106,25 +106,25 @@ def test_default_options() -> None:
 
 
 @pytest.mark.parametrize(
-    ("options", "code"),
+    ("options", "code", "option"),
     [
-        ({"decks": 0}, "decks_out_of_range"),
-        ({"decks": 9}, "decks_out_of_range"),
-        ({"decks": True}, "option_not_integer"),
-        ({"min_bet": 0}, "min_bet_out_of_range"),
-        ({"min_bet": 10, "max_bet": 5}, "max_bet_out_of_range"),
-        ({"welcome_stake": -1}, "welcome_stake_out_of_range"),
-        ({"wager_requirement": "100"}, "option_not_integer"),
-        ({"bank_bust_bonus": "double"}, "bank_bust_bonus_invalid"),
-        ({"bank_bust_bonus": -5}, "bank_bust_bonus_invalid"),
-        ({"max_players": 9}, "max_players_out_of_range"),
-        ({"colour": "red"}, "unknown_option"),
+        ({"decks": 0}, "out_of_range", "decks"),
+        ({"decks": 9}, "out_of_range", "decks"),
+        ({"decks": True}, "option_bad_value", "decks"),
+        ({"min_bet": 0}, "out_of_range", "min_bet"),
+        ({"min_bet": 10, "max_bet": 5}, "option_below_other", "max_bet"),
+        ({"welcome_stake": -1}, "out_of_range", "welcome_stake"),
+        ({"wager_requirement": "100"}, "option_bad_value", "wager_requirement"),
+        ({"bank_bust_bonus": "double"}, "option_bad_value", "bank_bust_bonus"),
+        ({"bank_bust_bonus": -5}, "out_of_range", "bank_bust_bonus"),
+        ({"max_players": 9}, "out_of_range", "max_players"),
+        ({"colour": "red"}, "unknown_option", "colour"),
     ],
 )
-def test_invalid_options(options: dict[str, Any], code: str) -> None:
+def test_invalid_options(options: dict[str, Any], code: str, option: str) -> None:
     with pytest.raises(InvalidOptions) as info:
         Casino21(1, options)
-    assert info.value.code == code
+    assert (info.value.code, info.value.params["option"]) == (code, option)
 
 
 # ------------------------------------------------------------------ seats and money
@@ -445,7 +445,7 @@ def test_draw_limits() -> None:
     assert err.code == "draw_too_many" and err.params == {"max": 10}
     assert t.illegal(K.DRAW, 1, amount=-1).code == "bad_amount"
     assert t.illegal(K.DRAW, 2, amount=1).code == "not_seated"
-    assert t.illegal(K.BET, 1, amount=5).code == "not_betting"
+    assert t.illegal(K.BET, 1, amount=5).code == "already_bet"  # a second bet this round
 
 
 def test_initial_ace_needs_a_choice_and_blackjack_beats_bank_three_card_21() -> None:

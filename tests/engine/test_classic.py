@@ -594,10 +594,10 @@ def test_illegal_moves_change_nothing() -> None:
     _unchanged(g, Action(K.HIT, 1), "wrong_phase")
     _unchanged(g, Action(K.TOP_UP, 1, amount=10), "wrong_phase")
     act(g, K.BET, 1, amount=10)
-    _unchanged(g, Action(K.BET, 1, amount=10), "not_betting")
+    _unchanged(g, Action(K.BET, 1, amount=10), "already_bet")  # a second bet this round
     act(g, K.BET, 2, amount=20)
     assert g.phase is Phase.PLAYING and g.to_act == 1
-    _unchanged(g, Action(K.BET, 1, amount=10), "wrong_phase")
+    _unchanged(g, Action(K.BET, 1, amount=10), "already_bet")  # still this round
     _unchanged(g, Action(K.HIT, 2), "not_your_turn")
     _unchanged(g, Action(K.HIT, 1, hand=1), "wrong_hand")
     _unchanged(g, Action(K.SPLIT, 1), "cannot_split")  # TS 7H
@@ -635,28 +635,32 @@ def test_every_code_used_is_listed() -> None:
 
 
 @pytest.mark.parametrize(
-    ("opts", "code"),
+    ("opts", "code", "option"),
     [
-        ({"decks": 0}, "decks_out_of_range"),
-        ({"decks": 9}, "decks_out_of_range"),
-        ({"decks": 2.0}, "option_not_int"),
-        ({"penetration": 0.4}, "penetration_out_of_range"),
-        ({"penetration": 0.95}, "penetration_out_of_range"),
-        ({"min_bet": 0}, "min_bet_out_of_range"),
-        ({"min_bet": 50, "max_bet": 20}, "max_bet_below_min_bet"),
-        ({"max_hands": 1}, "max_hands_out_of_range"),
-        ({"max_hands": 5}, "max_hands_out_of_range"),
-        ({"blackjack_pays": "2:1"}, "blackjack_pays_invalid"),
-        ({"double": "yes"}, "option_not_bool"),
-        ({"turn_seconds": 1}, "turn_seconds_out_of_range"),
-        ({"bet_seconds": 100_000}, "bet_seconds_out_of_range"),
-        ({"colour": "red"}, "unknown_option"),
+        ({"decks": 0}, "out_of_range", "decks"),
+        ({"decks": 9}, "out_of_range", "decks"),
+        ({"decks": 2.0}, "option_bad_value", "decks"),
+        ({"penetration": 0.4}, "out_of_range", "penetration"),
+        ({"penetration": 0.95}, "out_of_range", "penetration"),
+        ({"min_bet": 0}, "out_of_range", "min_bet"),
+        ({"min_bet": 50, "max_bet": 20}, "option_below_other", "max_bet"),
+        ({"max_hands": 1}, "out_of_range", "max_hands"),
+        ({"max_hands": 5}, "out_of_range", "max_hands"),
+        ({"blackjack_pays": "2:1"}, "option_bad_value", "blackjack_pays"),
+        ({"double": "yes"}, "option_bad_value", "double"),
+        ({"colour": "red"}, "unknown_option", "colour"),
     ],
 )
-def test_invalid_options(opts: dict[str, object], code: str) -> None:
+def test_invalid_options(opts: dict[str, object], code: str, option: str) -> None:
     with pytest.raises(InvalidOptions) as err:
         ClassicOptions.from_dict(opts)
-    assert err.value.code == code
+    assert (err.value.code, err.value.params["option"]) == (code, option)
+
+
+def test_options_of_an_older_snapshot_still_load() -> None:
+    # the timers moved to the table settings: snapshots written before still hold them
+    stored = {**ClassicOptions(decks=2).to_dict(), "bet_seconds": 60, "turn_seconds": 60}
+    assert ClassicOptions.from_dict(stored) == ClassicOptions(decks=2)
 
 
 def test_default_options_and_round_trip() -> None:

@@ -120,16 +120,17 @@ def test_default_options() -> None:
 @pytest.mark.parametrize(
     ("options", "code"),
     [
-        ({"variant": "pirate"}, "bad_variant"),
-        ({"treasure": 0}, "bad_treasure"),
-        ({"treasure": True}, "bad_treasure"),
-        ({"treasure": 1001}, "bad_treasure"),
-        ({"coins_per_player": 0}, "bad_coins_per_player"),
-        ({"coins_per_player": 1001}, "bad_coins_per_player"),
-        ({"coins_per_player": "x"}, "bad_coins_per_player"),
-        ({"coins_per_player": False}, "bad_coins_per_player"),
-        ({"dealer": "bob"}, "bad_dealer"),
-        ({"dealer": -3}, "bad_dealer"),
+        ({"variant": "pirate"}, "option_bad_value"),
+        ({"treasure": 0}, "out_of_range"),
+        ({"treasure": True}, "option_bad_value"),
+        ({"treasure": "10"}, "option_bad_value"),  # typed values only: text is parsed before
+        ({"treasure": 1001}, "out_of_range"),
+        ({"coins_per_player": 0}, "out_of_range"),
+        ({"coins_per_player": 1001}, "out_of_range"),
+        ({"coins_per_player": "x"}, "option_bad_value"),
+        ({"coins_per_player": False}, "option_bad_value"),
+        ({"dealer": "bob"}, "option_bad_value"),
+        ({"dealer": -3}, "option_bad_value"),
         ({"colour": "red"}, "unknown_option"),
         ({"deck": "36/14"}, "bad_deck"),
         ({"deck": "numbers:36"}, "bad_deck"),
@@ -137,6 +138,7 @@ def test_default_options() -> None:
         ({"deck": {"jokers": 2}}, "bad_deck_key"),
         ({"deck": {"numbers": -1}}, "bad_deck_count"),
         ({"deck": "36/x/4"}, "bad_deck_count"),
+        ({"deck": "36/١٤/4"}, "bad_deck_count"),  # ASCII digits only
         ({"deck": {"numbers": 361}}, "bad_deck_count"),
         ({"deck": "1/1/1"}, "deck_too_small"),
     ],
@@ -145,6 +147,7 @@ def test_invalid_options(options: dict[str, Any], code: str) -> None:
     with pytest.raises(InvalidOptions) as err:
         Pirate21(1, options)
     assert err.value.code == code
+    assert err.value.params["option"] == (next(iter(options)))
 
 
 def test_deck_option_forms() -> None:

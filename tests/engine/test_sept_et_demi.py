@@ -125,21 +125,22 @@ def test_default_options_and_validation() -> None:
         "rounds": None,
     }
     assert SeptEtDemi().options == SeptEtDemiOptions()
-    bad: list[tuple[dict[str, Any], str]] = [
-        ({"deck": "52"}, "bad_deck"),
-        ({"buy_in": 1}, "buy_in_out_of_range"),
-        ({"buy_in": "200"}, "option_not_int"),
-        ({"min_bet": 0}, "min_bet_out_of_range"),
-        ({"min_bet": 150}, "buy_in_out_of_range"),
-        ({"guarantee_fund": -1}, "guarantee_fund_out_of_range"),
-        ({"rounds": 0}, "rounds_out_of_range"),
-        ({"rounds": True}, "rounds_out_of_range"),
-        ({"colour": "red"}, "unknown_option"),
+    bad: list[tuple[dict[str, Any], str, str]] = [
+        ({"deck": "52"}, "option_bad_value", "deck"),
+        ({"deck": 32}, "option_bad_value", "deck"),  # typed: the choice is a string
+        ({"buy_in": 1}, "out_of_range", "buy_in"),
+        ({"buy_in": "200"}, "option_bad_value", "buy_in"),
+        ({"min_bet": 0}, "out_of_range", "min_bet"),
+        ({"min_bet": 150}, "option_below_other", "buy_in"),
+        ({"guarantee_fund": -1}, "out_of_range", "guarantee_fund"),
+        ({"rounds": 0}, "out_of_range", "rounds"),
+        ({"rounds": True}, "option_bad_value", "rounds"),
+        ({"colour": "red"}, "unknown_option", "colour"),
     ]
-    for opts, code in bad:
+    for opts, code, option in bad:
         with pytest.raises(InvalidOptions) as err:
             SeptEtDemi(opts)
-        assert err.value.code == code, opts
+        assert (err.value.code, err.value.params["option"]) == (code, option), opts
     assert SeptEtDemi({"deck": "32", "rounds": 3}).options.rounds == 3
     assert frozenset(ERROR_CODES) == ILLEGAL_CODES
 

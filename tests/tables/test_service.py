@@ -59,7 +59,7 @@ async def test_open_seats_the_host_with_a_buy_in(service, db):
 async def test_options_are_validated(service):
     with pytest.raises(InvalidOptions) as err:
         service.parse("classic", "decks=12", locale="en", name="t")
-    assert err.value.code == "decks_out_of_range"
+    assert (err.value.code, err.value.params["option"]) == ("out_of_range", "decks")
     with pytest.raises(InvalidOptions):
         service.parse("classic", "colour=red", locale="en", name="t")
     settings, options = service.parse(
