@@ -10,6 +10,12 @@ rest; at settlement a winning hand gets its stake back (REFUND pot -> seat) plus
 winnings (PAYOUT house -> seat, rounded down with the exact figure in ``Money.exact``), a
 push gets its stake back and a losing hand goes pot -> house. A player whose stack is 0
 stays seated and must top up before betting again (no automatic leave).
+
+Fairness: shoe n is shuffled from ``entropy(n)``. The next shoe's seed (the spare) is drawn
+and committed as soon as a shoe goes in use (``shuffle`` event ``next_commitment``, public
+view ``next_commitment``), so a shoe that runs out mid-round is replaced by one committed
+before the round. A retired shoe's seed is revealed in a ``seed_revealed`` event (after the
+round when the shoe ran out mid-round); closing reveals the shoe in use and the spare.
 """
 
 from __future__ import annotations
@@ -35,12 +41,13 @@ from .base import (
     Phase,
     Visibility,
     claim,
+    reveal_event,
     seat,
     wallet,
 )
 from .cards import Card, Rank
 from .hands import BJTotal, bj_total, bj_value, is_blackjack
-from .shuffle import Entropy, Shoe, secure_entropy
+from .shuffle import Entropy, Shoe, commitment, secure_entropy
 
 MAX_SEATS = 7
 
@@ -263,6 +270,10 @@ class ClassicGame(Game):
         self.pot = 0
         self.shoe: Shoe | None = None
         self.shuffles = 0  # how many shoes were shuffled (entropy counter)
+        # the next shoe's seed, committed (public view, shuffle events) before it is needed:
+        # a shoe that runs out mid-round is replaced by a shoe whose order was fixed before
+        # the round, not by one drawn once the hole card is known
+        self.spare: bytes | None = None
         # the round
         self.pending_bets: list[int] = []  # may still bet this round
         self.bets: dict[int, int] = {}
@@ -274,7 +285,7 @@ class ClassicGame(Game):
         self.insurance: dict[int, int] = {}  # stakes taken, not yet settled
         self.insurance_results: dict[int, int] = {}  # player -> net once settled
         self.last_summary: dict[str, Any] | None = None
-        self.unrevealed: list[dict[str, Any]] = []  # retired shoes whose seed is still secret
+        self.unrevealed: list[dict[str, str]] = []  # retired shoes whose seed is still secret
         self._rigged: list[Card] = []
 
     # ------------------------------------------------------------------ test hook
@@ -507,18 +518,25 @@ class ClassicGame(Game):
     def _pay(self, player: int, amount: int, exact: str | None = None) -> Money:
         return self._money(MoneyKind.PAYOUT, HOUSE, seat(player), amount, player, exact)
 
+    @property
+    def _spec(self) -> str:
+        return f"std52*{self.options.decks}"
+
     def _new_shoe(self, events: list[Event], *, reveal_old: bool = True) -> None:
+        """Put the committed spare shoe in use and commit the next spare."""
         self._retire_shoe(events, reveal=reveal_old)
-        spec = f"std52*{self.options.decks}"
-        self.shoe = Shoe(spec, self.entropy(self.shuffles))
+        seed = self.spare if self.spare is not None else self.entropy(self.shuffles)
+        self.shoe = Shoe(self._spec, seed)
         self.shuffles += 1
+        self.spare = self.entropy(self.shuffles)  # shoe n is always entropy(n)
         events.append(
             Event(
                 "shuffle",
                 data={
                     "shoe": self.shuffles,
-                    "spec": spec,
+                    "spec": self._spec,
                     "commitment": self.shoe.commitment,
+                    "next_commitment": commitment(self.spare),
                     "cards": self.shoe.size,
                 },
             )
@@ -528,22 +546,14 @@ class ClassicGame(Game):
         """Retire the shoe. Its seed is revealed now, or (a shoe that ran out mid-round,
         whose seed would give away the hole card) once the round is over."""
         if self.shoe is not None:
-            self.unrevealed.append(
-                {
-                    "shoe": self.shuffles,
-                    "spec": self.shoe.spec,
-                    "seed": self.shoe.seed.hex(),
-                    "commitment": self.shoe.commitment,
-                    "dealt": self.shoe.pos,
-                }
-            )
+            self.unrevealed.append({"seed": self.shoe.seed.hex(), "spec": self.shoe.spec})
             self.shoe = None
         if reveal:
             self._reveal_seeds(events)
 
     def _reveal_seeds(self, events: list[Event]) -> None:
         for data in self.unrevealed:
-            events.append(Event("seed_revealed", data=data))
+            events.append(reveal_event(bytes.fromhex(data["seed"]), data["spec"]))
         self.unrevealed = []
 
     def _needs_shuffle(self) -> bool:
@@ -553,8 +563,9 @@ class ClassicGame(Game):
         if self._rigged:
             return self._rigged.pop(0)
         if self.shoe is None or self.shoe.remaining == 0:
-            # the shoe ran out mid-round (few decks, many hands): a fresh shoe, committed
-            # now; the old seed is revealed after the round (it would show the hole card)
+            # the shoe ran out mid-round (few decks, many hands): the spare, committed before
+            # the round, goes in; the old seed is revealed after the round (it would show
+            # the hole card)
             self._new_shoe(events, reveal_old=False)
         assert self.shoe is not None
         return self.shoe.draw()
@@ -663,6 +674,8 @@ class ClassicGame(Game):
         self._phase = Phase.BETTING
         if self._needs_shuffle():
             self._new_shoe(events)
+        elif self.spare is None:  # a snapshot from before spares: commit one now
+            self.spare = self.entropy(self.shuffles)
         events.append(
             Event(
                 "betting_open",
@@ -1004,7 +1017,11 @@ class ClassicGame(Game):
             self.insurance = {}
         if money:
             events.append(Event("round_refunded", data={"round": self.round}, money=tuple(money)))
-        self._retire_shoe(events)
+        self._retire_shoe(events, reveal=False)
+        if self.spare is not None:  # its commitment was shown: its seed is revealed too
+            self.unrevealed.append({"seed": self.spare.hex(), "spec": self._spec})
+            self.spare = None
+        self._reveal_seeds(events)
         for p in list(self.seats):
             amount = self.stacks.pop(p)
             cash = (Money(MoneyKind.CASH_OUT, seat(p), claim(p), amount, p),) if amount else ()
@@ -1071,6 +1088,7 @@ class ClassicGame(Game):
                 "size": self.shoe.size,
                 "remaining": self.shoe.remaining,
             },
+            "next_commitment": None if self.spare is None else commitment(self.spare),
             "last_round": self.last_summary,
         }
 
@@ -1097,6 +1115,7 @@ class ClassicGame(Game):
             "pot": self.pot,
             "shoe": None if self.shoe is None else self.shoe.to_dict(),
             "shuffles": self.shuffles,
+            "spare": None if self.spare is None else self.spare.hex(),
             "pending_bets": list(self.pending_bets),
             "bets": [[p, b] for p, b in self.bets.items()],
             "hands": [h.to_dict() for h in self.hands],
@@ -1123,6 +1142,8 @@ class ClassicGame(Game):
         game.pot = int(data["pot"])
         game.shoe = None if data["shoe"] is None else Shoe.from_dict(dict(data["shoe"]))
         game.shuffles = int(data["shuffles"])
+        spare = data.get("spare")
+        game.spare = None if spare is None else bytes.fromhex(spare)
         game.pending_bets = [int(p) for p in data["pending_bets"]]
         game.bets = {int(p): int(b) for p, b in data["bets"]}
         game.hands = [_Hand.from_dict(h) for h in data["hands"]]
@@ -1133,6 +1154,8 @@ class ClassicGame(Game):
         game.insurance = {int(p): int(s) for p, s in data["insurance"]}
         game.insurance_results = {int(p): int(n) for p, n in data["insurance_results"]}
         game.last_summary = data["last_summary"]
-        game.unrevealed = [dict(d) for d in data.get("unrevealed", [])]
+        game.unrevealed = [
+            {"seed": str(d["seed"]), "spec": str(d["spec"])} for d in data.get("unrevealed", [])
+        ]
         game._rigged = [Card.parse(c) for c in data.get("rigged", [])]
         return game

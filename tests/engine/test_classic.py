@@ -56,6 +56,8 @@ def test_reshuffle_at_penetration_reveals_seed() -> None:
     revealed = None
     for _ in range(40):
         if g.phase is Phase.BETWEEN_ROUNDS or g.phase is Phase.LOBBY:
+            assert g.shoe is not None
+            dealt = g.shoe.pos
             events = act(g, K.START, 1)
             if "seed_revealed" in kinds(events):
                 assert kinds(events)[:2] == ["seed_revealed", "shuffle"]
@@ -69,9 +71,14 @@ def test_reshuffle_at_penetration_reveals_seed() -> None:
             act(g, K.STAND, g.to_act)
     assert revealed is not None
     assert revealed["commitment"] == first["commitment"]
-    assert revealed["dealt"] >= 26
+    assert set(revealed) == {"seed", "commitment", "spec"} and revealed["spec"] == "std52*1"
+    assert dealt >= 26
     order = verify(revealed["seed"], first["commitment"], "std52*1")
     assert len(order) == 52
+    # the new shoe is the spare committed with the first one; a new spare is committed
+    second = next(e.data for e in events if e.kind == "shuffle")
+    assert second["commitment"] == first["next_commitment"]
+    assert g.public_view()["next_commitment"] == second["next_commitment"] != first["commitment"]
 
 
 def test_shoe_running_out_mid_round_reveals_old_seed_after_the_round() -> None:
@@ -88,16 +95,22 @@ def test_shoe_running_out_mid_round_reveals_old_seed_after_the_round() -> None:
     ks = kinds(events)
     assert ks.index("seed_revealed") > ks.index("hole_revealed")
     old = next(e for e in events if e.kind == "seed_revealed").data
-    assert old["commitment"] == first["commitment"] and old["dealt"] == 52
+    assert old["commitment"] == first["commitment"]
+    # the shoe that went in mid-round was committed before the round (the spare)
+    fresh = next(e.data for e in events if e.kind == "shuffle")
+    assert fresh["commitment"] == first["next_commitment"]
     assert "unrevealed" in g.to_dict() and g.to_dict()["unrevealed"] == []
 
 
 def test_close_reveals_seed_and_cashes_out() -> None:
     g = table(players=(1, 2))
-    act(g, K.START, 1)
+    shuffle = act(g, K.START, 1)[0].data
+    shown = [shuffle["commitment"], shuffle["next_commitment"]]
     act(g, K.BET, 1, amount=50)
     events = act(g, K.CLOSE)
-    assert "seed_revealed" in kinds(events)
+    # the shoe in use and the committed spare: every commitment shown is revealed
+    revealed = [e.data["commitment"] for e in events if e.kind == "seed_revealed"]
+    assert revealed == [shown[0], shown[1]]
     assert g.phase is Phase.FINISHED
     f = flows(events)
     assert f["pot"] == -50 and f["claim:1"] == 1000 and f["claim:2"] == 1000

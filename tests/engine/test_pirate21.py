@@ -19,7 +19,7 @@ from bot.engine.base import (
     Phase,
     Visibility,
 )
-from bot.engine.cards import Card, pirate54
+from bot.engine.cards import pirate54
 from bot.engine.pirate21 import (
     ERRORS,
     Pirate21,
@@ -29,7 +29,7 @@ from bot.engine.pirate21 import (
     parse_deck,
     simulate_pirate21,
 )
-from bot.engine.shuffle import commitment, seeded_entropy, shuffled, verify
+from bot.engine.shuffle import commitment, seeded_entropy, verify
 
 A = ActionKind
 ALL_CODES = [c.code for c in pirate54()]
@@ -165,9 +165,13 @@ def test_custom_deck_is_used_and_published() -> None:
     game = table(2, deck="8/0/0")
     events = game.apply(Action(A.START, 1))
     shuffle = only(events, "shuffle")
-    assert "deck" not in shuffle and len(shuffle["cards"]) == 8
-    assert all(code[0] in "23456789" for code in shuffle["cards"])
+    assert shuffle["spec"] == "pirate:8/0/0" and shuffle["size"] == 8
+    assert all(c.code[0] in "23456789" for c in game.pile)
     assert game.public_view()["pile"] == 4
+    # the spec is what `verify` takes: it reprints this pile
+    seed = only(game.apply(Action(A.CLOSE)), "seed_revealed")
+    assert seed["spec"] == "pirate:8/0/0" and seed["commitment"] == shuffle["commitment"]
+    assert verify(seed["seed"], seed["commitment"], seed["spec"]) == game.pile
 
 
 def test_error_codes_are_a_stable_table() -> None:
@@ -242,7 +246,8 @@ def test_start_events_and_private_deal() -> None:
     assert [e.player for e in private] == [2, 3, 1]
     assert all(e.kind == "cards" and len(e.data["cards"]) == 2 for e in private)
     shuffle = only(events, "shuffle")
-    assert shuffle["deck"] == "pirate54" and shuffle["size"] == 54
+    assert shuffle["spec"] == "pirate54" and shuffle["size"] == 54
+    assert "next_commitment" not in shuffle  # one pile for the whole standard game
     started = only(events, "round_started")
     assert started["pot"] == 1 and started["treasure"] == 9
     view = game.public_view()
@@ -630,12 +635,17 @@ def test_shared_reshuffles_played_cards_and_reveals_after_the_showdown() -> None
     assert seq.index("showdown") < seq.index("round_result") < seq.index("shuffle")
     assert seq.index("shuffle") < seq.index("deal")
     shuffle = only(events, "shuffle")
-    assert shuffle["size"] == 5 and shuffle["cards"] == ["TS", "9H", "8C", "7D", "2C"]
+    assert shuffle["size"] == 5 and shuffle["spec"] == "pirate54"
     assert "seed_revealed" not in seq  # the retired seed waits for the next showdown
     assert game.pile_remaining == 1 and game.round == 2
     new_seed = game.entropy(1)
-    assert shuffle["commitment"] == commitment(new_seed)
-    assert game.pile == shuffled([Card.parse(c) for c in shuffle["cards"]], new_seed)
+    # the new pile's seed is the spare committed with the first pile
+    assert shuffle["commitment"] == commitment(new_seed) == first["next_commitment"]
+    assert game.public_view()["next_commitment"] == shuffle["next_commitment"]
+    # the played cards, in the order they take in the whole deck shuffled by that seed
+    played = {"TS", "9H", "8C", "7D", "2C"}
+    order = [c.code for c in verify(new_seed.hex(), shuffle["commitment"], "pirate54")]
+    assert [c.code for c in game.pile] == [c for c in order if c in played]
     events = play(game, {})
     assert [e.data["commitment"] for e in events if e.kind == "seed_revealed"] == [
         first["commitment"]
@@ -654,18 +664,19 @@ def test_shared_mid_round_reshuffle_on_hit() -> None:
     events = game.apply(Action(A.HIT, 2))
     assert kinds(events)[:2] == ["shuffle", "hit"]
     second = only(events, "shuffle")
-    assert second["cards"] == ["2S", "3S", "8C", "7D", "9C"] and second["number"] == 2
+    assert second["size"] == 5 and second["number"] == 2
+    # committed before the round's hidden cards were dealt, as the first pile's spare
+    assert second["commitment"] == first["next_commitment"]
     assert game.pile_remaining == 4 and game.pending_reveals  # kept until the showdown
     events = play(game, {})
     revealed = [e.data for e in events if e.kind == "seed_revealed"]
     assert [r["commitment"] for r in revealed] == [first["commitment"]]
-    # the seed of the pile in use is revealed at the end; it reprints that pile
-    over = game.apply(Action(A.CLOSE))
-    seed = bytes.fromhex(only(over, "seed_revealed")["seed"])
-    assert commitment(seed) == second["commitment"]
-    assert [c.code for c in shuffled([Card.parse(c) for c in second["cards"]], seed)] == [
-        c.code for c in game.pile
-    ]
+    # the end reveals the pile in use (it reprints that pile) and the committed spare
+    over = [e.data for e in game.apply(Action(A.CLOSE)) if e.kind == "seed_revealed"]
+    assert [r["commitment"] for r in over] == [second["commitment"], second["next_commitment"]]
+    played = {"2S", "3S", "8C", "7D", "9C"}
+    order = verify(over[0]["seed"], over[0]["commitment"], over[0]["spec"])
+    assert [c for c in order if c.code in played] == game.pile
 
 
 def test_shared_no_played_cards_means_only_stand() -> None:
