@@ -8,7 +8,10 @@ Money: every bet (insurance, double and split stakes too) goes seat -> pot when 
 A busted hand loses at once (pot -> house); a surrender refunds floor(bet/2) and loses the
 rest; at settlement a winning hand gets its stake back (REFUND pot -> seat) plus its
 winnings (PAYOUT house -> seat, rounded down with the exact figure in ``Money.exact``), a
-push gets its stake back and a losing hand goes pot -> house. A player whose stack is 0
+push gets its stake back and a losing hand goes pot -> house. Insurance (half the bet,
+rounded down) against a dealer blackjack: the stake and the insured hand's bet both come
+back (REFUND pot -> seat), so the hand nets exactly 0, a blackjack too (no even money);
+without a dealer blackjack the stake goes pot -> house. A player whose stack is 0
 stays seated and must top up before betting again (no automatic leave).
 
 Fairness: shoe n is shuffled from ``entropy(n)``. The next shoe's seed (the spare) is drawn
@@ -769,12 +772,17 @@ class ClassicGame(Game):
             )
         )
 
-    def _settle_insurance(self, events: list[Event]) -> None:
-        won = self._dealer_blackjack()
+    def _settle_insurance(self, events: list[Event]) -> set[int]:
+        """Settle the insurance stakes; return the players whose insurance holds. Without a
+        dealer blackjack a stake is lost. With one the stake comes back, and so does the
+        insured hand's bet (``_settle_hand``): "the hand keeps its bet and its insurance"
+        and nets exactly 0, whatever the bet's parity, a player blackjack too (no even
+        money)."""
+        held = self._dealer_blackjack()
         for p, stake in self.insurance.items():
-            if won:
-                money: tuple[Money, ...] = (self._refund(p, stake), self._pay(p, 2 * stake))
-                self.insurance_results[p] = 2 * stake
+            if held:
+                money: tuple[Money, ...] = (self._refund(p, stake),)
+                self.insurance_results[p] = 0
             else:
                 money = (self._lose(p, stake),)
                 self.insurance_results[p] = -stake
@@ -782,11 +790,13 @@ class ClassicGame(Game):
                 Event(
                     "insurance_settled",
                     player=p,
-                    data={"won": won, "stake": stake, "net": self.insurance_results[p]},
+                    data={"won": held, "stake": stake, "net": self.insurance_results[p]},
                     money=money,
                 )
             )
+        insured = set(self.insurance) if held else set()
         self.insurance = {}
+        return insured
 
     def _after_insurance(self, events: list[Event]) -> None:
         up = self.dealer[0]
@@ -934,55 +944,20 @@ class ClassicGame(Game):
 
     def _settle(self, events: list[Event]) -> None:
         self._phase = Phase.BETWEEN_ROUNDS
-        self._settle_insurance(events)
+        insured_players = self._settle_insurance(events)
+        first_hands: dict[int, int] = {}
+        for i, hand in enumerate(self.hands):
+            first_hands.setdefault(hand.player, i)
+        insured = {first_hands[p] for p in insured_players}  # the hand that was insured
         dealer_total = bj_total(self.dealer)
         dealer_bj = self._dealer_blackjack()
-        num, den = PAYOUT_RATIOS[self.options.blackjack_pays]
         money: list[Money] = []
         results: list[dict[str, Any]] = []
         for i, hand in enumerate(self.hands):
             exact: str | None = None
             if hand.result is None:
-                p, bet = hand.player, hand.bet
-                total = hand.total()
-                if hand.status == "blackjack":
-                    if dealer_bj:
-                        hand.result = "push"
-                    else:
-                        hand.result = "blackjack"
-                        win = bet * num // den
-                        exact = _exact(bet * num, den)
-                        money += [self._refund(p, bet), self._pay(p, win, exact)]
-                        hand.net = win
-                elif dealer_bj or (not dealer_total.bust and total.value < dealer_total.value):
-                    hand.result = "loss"
-                elif dealer_total.bust or total.value > dealer_total.value:
-                    hand.result = "win"
-                    money += [self._refund(p, bet), self._pay(p, bet)]
-                    hand.net = bet
-                else:
-                    hand.result = "push"
-                if hand.result == "push":
-                    money.append(self._refund(p, bet))
-                elif hand.result == "loss":
-                    money.append(self._lose(p, bet))
-                    hand.net = -bet
-            result: dict[str, Any] = {
-                "player": hand.player,
-                "hand": i,
-                "cards": [c.code for c in hand.cards],
-                "total": hand.total().value,
-                "bet": hand.bet,
-                "doubled": hand.doubled,
-                "split": hand.split,
-                "result": hand.result,
-                "net": hand.net,
-            }
-            if hand.result == "surrender":
-                exact = _exact(-hand.bet, 2)
-            if exact is not None:  # unrounded: blackjack winnings, half a surrendered bet
-                result["exact_net"] = exact
-            results.append(result)
+                exact = self._settle_hand(hand, dealer_total, i in insured, money)
+            results.append(self._hand_result(i, hand, exact))
         per_player: dict[int, int] = {}
         for hand in self.hands:
             per_player[hand.player] = per_player.get(hand.player, 0) + hand.net
@@ -1001,6 +976,62 @@ class ClassicGame(Game):
         events.append(Event("round_settled", data=self.last_summary, money=tuple(money)))
         self.current = len(self.hands)
         self._reveal_seeds(events)  # a shoe that ran out during the round
+
+    def _settle_hand(
+        self, hand: _Hand, dealer_total: BJTotal, insured: bool, money: list[Money]
+    ) -> str | None:
+        """Settle one hand against the dealer (``insured``: the insurance held); return
+        the unrounded net when it is not whole (blackjack winnings)."""
+        p, bet = hand.player, hand.bet
+        dealer_bj = self._dealer_blackjack()
+        if insured:  # the dealer has a blackjack: the bet comes back (a part doubled
+            # without a peek is lost like any bet against a blackjack)
+            kept = min(bet, self.bets[p])
+            hand.result, hand.net = "insured", kept - bet
+            money.append(self._refund(p, kept))
+            if bet > kept:
+                money.append(self._lose(p, bet - kept))
+            return None
+        total = hand.total()
+        if hand.status == "blackjack" and not dealer_bj:
+            num, den = PAYOUT_RATIOS[self.options.blackjack_pays]
+            win, exact = bet * num // den, _exact(bet * num, den)
+            hand.result, hand.net = "blackjack", win
+            money += [self._refund(p, bet), self._pay(p, win, exact)]
+            return exact
+        if hand.status == "blackjack":
+            hand.result = "push"
+        elif dealer_bj or (not dealer_total.bust and total.value < dealer_total.value):
+            hand.result, hand.net = "loss", -bet
+            money.append(self._lose(p, bet))
+        elif dealer_total.bust or total.value > dealer_total.value:
+            hand.result, hand.net = "win", bet
+            money += [self._refund(p, bet), self._pay(p, bet)]
+        else:
+            hand.result = "push"
+        if hand.result == "push":
+            money.append(self._refund(p, bet))
+        return None
+
+    @staticmethod
+    def _hand_result(i: int, hand: _Hand, exact: str | None) -> dict[str, Any]:
+        """A settled hand as the round summary lists it."""
+        result: dict[str, Any] = {
+            "player": hand.player,
+            "hand": i,
+            "cards": [c.code for c in hand.cards],
+            "total": hand.total().value,
+            "bet": hand.bet,
+            "doubled": hand.doubled,
+            "split": hand.split,
+            "result": hand.result,
+            "net": hand.net,
+        }
+        if hand.result == "surrender":
+            exact = _exact(-hand.bet, 2)
+        if exact is not None:  # unrounded: blackjack winnings, half a surrendered bet
+            result["exact_net"] = exact
+        return result
 
     def _close(self, events: list[Event]) -> None:
         money: list[Money] = []
