@@ -163,7 +163,8 @@ class World:
         return next(p for p in self.players if p.id == user_id)
 
     async def idle_out(self) -> None:
-        """Let the clock run (move timers first, if any) until the table closes itself."""
+        """Let the clock run until the table closes itself (its move timers, then its idle
+        timer, or the game ends through the move timers)."""
         for _ in range(6):
             if not self.open():
                 return
@@ -350,6 +351,13 @@ async def pirate_game_ends(world: World) -> None:
     raise AssertionError("the game never ended")
 
 
+async def pirate_timeouts(world: World) -> None:
+    """Nobody moves: the turn timers stand for everyone until the game ends by itself."""
+    await world.slash(world.players[0], "table start")
+    await world.idle_out()
+    assert world.game.end_reason == "treasure_empty"
+
+
 async def pirate_shared_reshuffle(world: World) -> None:
     """Shared variant, a 12-card deck: round 3 deals the last cards and a hit reshuffles
     the played ones into a new pile; the host then closes the table."""
@@ -377,6 +385,7 @@ SCENARIOS: list[tuple[str, str, Scenario]] = [
     ("sept_et_demi", "rounds=1", sept_game_ends),
     ("pirate21", "", pirate_close_mid_game),
     ("pirate21", "treasure=1", pirate_game_ends),
+    ("pirate21", "treasure=3", pirate_timeouts),
     ("pirate21", "variant=shared deck=12/0/0", pirate_shared_reshuffle),
 ]
 
