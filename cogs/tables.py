@@ -413,13 +413,14 @@ class Tables(commands.Cog):
         )
 
     async def announce(self, outcome: Outcome, actor: int | None = None) -> None:
-        """Round summaries and the end of the table as separate messages; a ping at
-        forum pace for the player(s) whose turn it is (a new message: edits never ping)."""
+        """Round summaries, revealed seeds and the end of the table as separate messages; a
+        ping at forum pace for the player(s) whose turn it is (a new message: edits never
+        ping)."""
         table = outcome.table
         spec = GAMES[table.game_key]
         ctx = Ctx(table, table.settings.locale)
         renderer = renderer_for(table.game_key)
-        texts = renderer.announcements(ctx, outcome.events, spec.summary_events)
+        texts = renderer.public_posts(ctx, outcome.events, spec.summary_events)
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
             for text in texts:

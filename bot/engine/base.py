@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
 from .enums import FastEnum
-from .shuffle import Entropy, secure_entropy
+from .shuffle import Entropy, commitment, secure_entropy
 
 
 class IllegalAction(ValueError):
@@ -226,6 +226,18 @@ class Event:
         if self.visibility is Visibility.PRIVATE:
             return player is not None and player == self.player
         return False
+
+
+SEED_REVEALED = "seed_revealed"
+
+
+def reveal_event(seed: bytes, spec: str) -> Event:
+    """The PUBLIC event that reveals a retired deck's seed, with the same data in every game:
+    the seed, its commitment and the deck spec, which is what ``python -m bot verify`` takes
+    (``verify SEED COMMITMENT SPEC`` reprints the deck's order)."""
+    return Event(
+        SEED_REVEALED, data={"seed": seed.hex(), "commitment": commitment(seed), "spec": spec}
+    )
 
 
 class Game(ABC):

@@ -126,6 +126,45 @@ def pirate54() -> list[Card]:
     return [*pack52(), Card(Rank.JOKER, Suit.SPADES), Card(Rank.JOKER, Suit.HEARTS)]
 
 
+_NUMBER_RANKS = (
+    Rank.TWO,
+    Rank.THREE,
+    Rank.FOUR,
+    Rank.FIVE,
+    Rank.SIX,
+    Rank.SEVEN,
+    Rank.EIGHT,
+    Rank.NINE,
+    Rank.TEN,
+)
+#: Pirate 21's three kinds of cards: numbers 2-10, Pirates (court cards, jokers), Flags.
+NUMBER_CARDS: tuple[Card, ...] = tuple(Card(r, s) for s in Suit for r in _NUMBER_RANKS)
+PIRATE_CARDS: tuple[Card, ...] = (
+    *(Card(r, s) for s in Suit for r in (Rank.JACK, Rank.QUEEN, Rank.KING)),
+    Card(Rank.JOKER, Suit.SPADES),
+    Card(Rank.JOKER, Suit.HEARTS),
+)
+FLAG_CARDS: tuple[Card, ...] = tuple(Card(Rank.ACE, s) for s in Suit)
+
+
+def pirate_deck(numbers: int, pirates: int, flags: int) -> list[Card]:
+    """A Pirate 21 deck with these counts: exactly ``pirate54()`` for 36/14/4, else
+    numbers, Pirates and Flags each cycled over their cards in a fixed order."""
+    if (numbers, pirates, flags) == (36, 14, 4):
+        return pirate54()
+    out: list[Card] = []
+    for count, pool in ((numbers, NUMBER_CARDS), (pirates, PIRATE_CARDS), (flags, FLAG_CARDS)):
+        out.extend(pool[i % len(pool)] for i in range(count))
+    return out
+
+
+def pirate_spec(numbers: int, pirates: int, flags: int) -> str:
+    """The deck spec of a Pirate 21 deck (``pirate54`` for the standard counts)."""
+    if (numbers, pirates, flags) == (36, 14, 4):
+        return "pirate54"
+    return f"pirate:{numbers}/{pirates}/{flags}"
+
+
 def sept40() -> list[Card]:
     """The 40-card Sept et demi deck: ace to 7 and the court cards."""
     keep = {
@@ -158,11 +197,17 @@ DECKS: dict[str, Callable[[], list[Card]]] = {
 
 
 def build_deck(spec: str) -> list[Card]:
-    """Build an unshuffled deck from a spec such as ``std52``, ``std52*6`` or ``sept40``."""
+    """Build an unshuffled deck from a spec such as ``std52``, ``std52*6``, ``sept40`` or
+    ``pirate:36/14/4`` (Pirate 21 numbers/Pirates/Flags)."""
     name, _, count = spec.partition("*")
-    if name not in DECKS:
-        raise ValueError(f"unknown deck {name!r}")
     n = int(count) if count else 1
     if n < 1:
         raise ValueError("deck count must be positive")
+    if name.startswith("pirate:"):
+        parts = name.removeprefix("pirate:").split("/")
+        if len(parts) != 3 or not all(p.isascii() and p.isdigit() for p in parts):
+            raise ValueError(f"a Pirate 21 deck is pirate:N/P/F, not {name!r}")
+        return pirate_deck(*(int(p) for p in parts)) * n
+    if name not in DECKS:
+        raise ValueError(f"unknown deck {name!r}")
     return DECKS[name]() * n

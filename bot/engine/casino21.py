@@ -89,6 +89,7 @@ from .base import (
     Phase,
     Visibility,
     claim,
+    reveal_event,
     seat,
     wallet,
 )
@@ -1101,20 +1102,7 @@ class Casino21(Game):
         if self.shoe is None or self.seed_revealed:
             return
         self.seed_revealed = True
-        events.append(
-            Event(
-                "seed_revealed",
-                Visibility.PUBLIC,
-                None,
-                {
-                    "round": self.round,
-                    "seed": self.shoe.seed.hex(),
-                    "commitment": self.shoe.commitment,
-                    "spec": self.shoe.spec,
-                    "rigged": self.rig is not None,
-                },
-            )
-        )
+        events.append(reveal_event(self.shoe.seed, self.shoe.spec))
 
     # --- closing and the automatic steps
 

@@ -8,8 +8,17 @@ Money: every bet (insurance, double and split stakes too) goes seat -> pot when 
 A busted hand loses at once (pot -> house); a surrender refunds floor(bet/2) and loses the
 rest; at settlement a winning hand gets its stake back (REFUND pot -> seat) plus its
 winnings (PAYOUT house -> seat, rounded down with the exact figure in ``Money.exact``), a
-push gets its stake back and a losing hand goes pot -> house. A player whose stack is 0
+push gets its stake back and a losing hand goes pot -> house. Insurance (half the bet,
+rounded down) against a dealer blackjack: the stake and the insured hand's bet both come
+back (REFUND pot -> seat), so the hand nets exactly 0, a blackjack too (no even money);
+without a dealer blackjack the stake goes pot -> house. A player whose stack is 0
 stays seated and must top up before betting again (no automatic leave).
+
+Fairness: shoe n is shuffled from ``entropy(n)``. The next shoe's seed (the spare) is drawn
+and committed as soon as a shoe goes in use (``shuffle`` event ``next_commitment``, public
+view ``next_commitment``), so a shoe that runs out mid-round is replaced by one committed
+before the round. A retired shoe's seed is revealed in a ``seed_revealed`` event (after the
+round when the shoe ran out mid-round); closing reveals the shoe in use and the spare.
 """
 
 from __future__ import annotations
@@ -34,13 +43,14 @@ from .base import (
     Phase,
     Visibility,
     claim,
+    reveal_event,
     seat,
     wallet,
 )
 from .cards import Card, Rank
 from .hands import BJTotal, bj_total, bj_value, is_blackjack
 from .options import OptionKind, OptionSpec, check_values
-from .shuffle import Entropy, Shoe, secure_entropy
+from .shuffle import Entropy, Shoe, commitment, secure_entropy
 
 MAX_SEATS = 7
 
@@ -295,6 +305,10 @@ class ClassicGame(Game):
         self.pot = 0
         self.shoe: Shoe | None = None
         self.shuffles = 0  # how many shoes were shuffled (entropy counter)
+        # the next shoe's seed, committed (public view, shuffle events) before it is needed:
+        # a shoe that runs out mid-round is replaced by a shoe whose order was fixed before
+        # the round, not by one drawn once the hole card is known
+        self.spare: bytes | None = None
         # the round
         self.pending_bets: list[int] = []  # may still bet this round
         self.bets: dict[int, int] = {}
@@ -306,7 +320,7 @@ class ClassicGame(Game):
         self.insurance: dict[int, int] = {}  # stakes taken, not yet settled
         self.insurance_results: dict[int, int] = {}  # player -> net once settled
         self.last_summary: dict[str, Any] | None = None
-        self.unrevealed: list[dict[str, Any]] = []  # retired shoes whose seed is still secret
+        self.unrevealed: list[dict[str, str]] = []  # retired shoes whose seed is still secret
         self._rigged: list[Card] = []
 
     # ------------------------------------------------------------------ test hook
@@ -541,18 +555,25 @@ class ClassicGame(Game):
     def _pay(self, player: int, amount: int, exact: str | None = None) -> Money:
         return self._money(MoneyKind.PAYOUT, HOUSE, seat(player), amount, player, exact)
 
+    @property
+    def _spec(self) -> str:
+        return f"std52*{self.options.decks}"
+
     def _new_shoe(self, events: list[Event], *, reveal_old: bool = True) -> None:
+        """Put the committed spare shoe in use and commit the next spare."""
         self._retire_shoe(events, reveal=reveal_old)
-        spec = f"std52*{self.options.decks}"
-        self.shoe = Shoe(spec, self.entropy(self.shuffles))
+        seed = self.spare if self.spare is not None else self.entropy(self.shuffles)
+        self.shoe = Shoe(self._spec, seed)
         self.shuffles += 1
+        self.spare = self.entropy(self.shuffles)  # shoe n is always entropy(n)
         events.append(
             Event(
                 "shuffle",
                 data={
                     "shoe": self.shuffles,
-                    "spec": spec,
+                    "spec": self._spec,
                     "commitment": self.shoe.commitment,
+                    "next_commitment": commitment(self.spare),
                     "cards": self.shoe.size,
                 },
             )
@@ -562,22 +583,14 @@ class ClassicGame(Game):
         """Retire the shoe. Its seed is revealed now, or (a shoe that ran out mid-round,
         whose seed would give away the hole card) once the round is over."""
         if self.shoe is not None:
-            self.unrevealed.append(
-                {
-                    "shoe": self.shuffles,
-                    "spec": self.shoe.spec,
-                    "seed": self.shoe.seed.hex(),
-                    "commitment": self.shoe.commitment,
-                    "dealt": self.shoe.pos,
-                }
-            )
+            self.unrevealed.append({"seed": self.shoe.seed.hex(), "spec": self.shoe.spec})
             self.shoe = None
         if reveal:
             self._reveal_seeds(events)
 
     def _reveal_seeds(self, events: list[Event]) -> None:
         for data in self.unrevealed:
-            events.append(Event("seed_revealed", data=data))
+            events.append(reveal_event(bytes.fromhex(data["seed"]), data["spec"]))
         self.unrevealed = []
 
     def _needs_shuffle(self) -> bool:
@@ -587,8 +600,9 @@ class ClassicGame(Game):
         if self._rigged:
             return self._rigged.pop(0)
         if self.shoe is None or self.shoe.remaining == 0:
-            # the shoe ran out mid-round (few decks, many hands): a fresh shoe, committed
-            # now; the old seed is revealed after the round (it would show the hole card)
+            # the shoe ran out mid-round (few decks, many hands): the spare, committed before
+            # the round, goes in; the old seed is revealed after the round (it would show
+            # the hole card)
             self._new_shoe(events, reveal_old=False)
         assert self.shoe is not None
         return self.shoe.draw()
@@ -697,6 +711,8 @@ class ClassicGame(Game):
         self._phase = Phase.BETTING
         if self._needs_shuffle():
             self._new_shoe(events)
+        elif self.spare is None:  # a snapshot from before spares: commit one now
+            self.spare = self.entropy(self.shuffles)
         events.append(
             Event(
                 "betting_open",
@@ -790,12 +806,17 @@ class ClassicGame(Game):
             )
         )
 
-    def _settle_insurance(self, events: list[Event]) -> None:
-        won = self._dealer_blackjack()
+    def _settle_insurance(self, events: list[Event]) -> set[int]:
+        """Settle the insurance stakes; return the players whose insurance holds. Without a
+        dealer blackjack a stake is lost. With one the stake comes back, and so does the
+        insured hand's bet (``_settle_hand``): "the hand keeps its bet and its insurance"
+        and nets exactly 0, whatever the bet's parity, a player blackjack too (no even
+        money)."""
+        held = self._dealer_blackjack()
         for p, stake in self.insurance.items():
-            if won:
-                money: tuple[Money, ...] = (self._refund(p, stake), self._pay(p, 2 * stake))
-                self.insurance_results[p] = 2 * stake
+            if held:
+                money: tuple[Money, ...] = (self._refund(p, stake),)
+                self.insurance_results[p] = 0
             else:
                 money = (self._lose(p, stake),)
                 self.insurance_results[p] = -stake
@@ -803,11 +824,13 @@ class ClassicGame(Game):
                 Event(
                     "insurance_settled",
                     player=p,
-                    data={"won": won, "stake": stake, "net": self.insurance_results[p]},
+                    data={"won": held, "stake": stake, "net": self.insurance_results[p]},
                     money=money,
                 )
             )
+        insured = set(self.insurance) if held else set()
         self.insurance = {}
+        return insured
 
     def _after_insurance(self, events: list[Event]) -> None:
         up = self.dealer[0]
@@ -955,55 +978,20 @@ class ClassicGame(Game):
 
     def _settle(self, events: list[Event]) -> None:
         self._phase = Phase.BETWEEN_ROUNDS
-        self._settle_insurance(events)
+        insured_players = self._settle_insurance(events)
+        first_hands: dict[int, int] = {}
+        for i, hand in enumerate(self.hands):
+            first_hands.setdefault(hand.player, i)
+        insured = {first_hands[p] for p in insured_players}  # the hand that was insured
         dealer_total = bj_total(self.dealer)
         dealer_bj = self._dealer_blackjack()
-        num, den = PAYOUT_RATIOS[self.options.blackjack_pays]
         money: list[Money] = []
         results: list[dict[str, Any]] = []
         for i, hand in enumerate(self.hands):
             exact: str | None = None
             if hand.result is None:
-                p, bet = hand.player, hand.bet
-                total = hand.total()
-                if hand.status == "blackjack":
-                    if dealer_bj:
-                        hand.result = "push"
-                    else:
-                        hand.result = "blackjack"
-                        win = bet * num // den
-                        exact = _exact(bet * num, den)
-                        money += [self._refund(p, bet), self._pay(p, win, exact)]
-                        hand.net = win
-                elif dealer_bj or (not dealer_total.bust and total.value < dealer_total.value):
-                    hand.result = "loss"
-                elif dealer_total.bust or total.value > dealer_total.value:
-                    hand.result = "win"
-                    money += [self._refund(p, bet), self._pay(p, bet)]
-                    hand.net = bet
-                else:
-                    hand.result = "push"
-                if hand.result == "push":
-                    money.append(self._refund(p, bet))
-                elif hand.result == "loss":
-                    money.append(self._lose(p, bet))
-                    hand.net = -bet
-            result: dict[str, Any] = {
-                "player": hand.player,
-                "hand": i,
-                "cards": [c.code for c in hand.cards],
-                "total": hand.total().value,
-                "bet": hand.bet,
-                "doubled": hand.doubled,
-                "split": hand.split,
-                "result": hand.result,
-                "net": hand.net,
-            }
-            if hand.result == "surrender":
-                exact = _exact(-hand.bet, 2)
-            if exact is not None:  # unrounded: blackjack winnings, half a surrendered bet
-                result["exact_net"] = exact
-            results.append(result)
+                exact = self._settle_hand(hand, dealer_total, i in insured, money)
+            results.append(self._hand_result(i, hand, exact))
         per_player: dict[int, int] = {}
         for hand in self.hands:
             per_player[hand.player] = per_player.get(hand.player, 0) + hand.net
@@ -1023,6 +1011,62 @@ class ClassicGame(Game):
         self.current = len(self.hands)
         self._reveal_seeds(events)  # a shoe that ran out during the round
 
+    def _settle_hand(
+        self, hand: _Hand, dealer_total: BJTotal, insured: bool, money: list[Money]
+    ) -> str | None:
+        """Settle one hand against the dealer (``insured``: the insurance held); return
+        the unrounded net when it is not whole (blackjack winnings)."""
+        p, bet = hand.player, hand.bet
+        dealer_bj = self._dealer_blackjack()
+        if insured:  # the dealer has a blackjack: the bet comes back (a part doubled
+            # without a peek is lost like any bet against a blackjack)
+            kept = min(bet, self.bets[p])
+            hand.result, hand.net = "insured", kept - bet
+            money.append(self._refund(p, kept))
+            if bet > kept:
+                money.append(self._lose(p, bet - kept))
+            return None
+        total = hand.total()
+        if hand.status == "blackjack" and not dealer_bj:
+            num, den = PAYOUT_RATIOS[self.options.blackjack_pays]
+            win, exact = bet * num // den, _exact(bet * num, den)
+            hand.result, hand.net = "blackjack", win
+            money += [self._refund(p, bet), self._pay(p, win, exact)]
+            return exact
+        if hand.status == "blackjack":
+            hand.result = "push"
+        elif dealer_bj or (not dealer_total.bust and total.value < dealer_total.value):
+            hand.result, hand.net = "loss", -bet
+            money.append(self._lose(p, bet))
+        elif dealer_total.bust or total.value > dealer_total.value:
+            hand.result, hand.net = "win", bet
+            money += [self._refund(p, bet), self._pay(p, bet)]
+        else:
+            hand.result = "push"
+        if hand.result == "push":
+            money.append(self._refund(p, bet))
+        return None
+
+    @staticmethod
+    def _hand_result(i: int, hand: _Hand, exact: str | None) -> dict[str, Any]:
+        """A settled hand as the round summary lists it."""
+        result: dict[str, Any] = {
+            "player": hand.player,
+            "hand": i,
+            "cards": [c.code for c in hand.cards],
+            "total": hand.total().value,
+            "bet": hand.bet,
+            "doubled": hand.doubled,
+            "split": hand.split,
+            "result": hand.result,
+            "net": hand.net,
+        }
+        if hand.result == "surrender":
+            exact = _exact(-hand.bet, 2)
+        if exact is not None:  # unrounded: blackjack winnings, half a surrendered bet
+            result["exact_net"] = exact
+        return result
+
     def _close(self, events: list[Event]) -> None:
         money: list[Money] = []
         if self._phase is Phase.BETTING:
@@ -1038,7 +1082,11 @@ class ClassicGame(Game):
             self.insurance = {}
         if money:
             events.append(Event("round_refunded", data={"round": self.round}, money=tuple(money)))
-        self._retire_shoe(events)
+        self._retire_shoe(events, reveal=False)
+        if self.spare is not None:  # its commitment was shown: its seed is revealed too
+            self.unrevealed.append({"seed": self.spare.hex(), "spec": self._spec})
+            self.spare = None
+        self._reveal_seeds(events)
         for p in list(self.seats):
             amount = self.stacks.pop(p)
             cash = (Money(MoneyKind.CASH_OUT, seat(p), claim(p), amount, p),) if amount else ()
@@ -1105,6 +1153,7 @@ class ClassicGame(Game):
                 "size": self.shoe.size,
                 "remaining": self.shoe.remaining,
             },
+            "next_commitment": None if self.spare is None else commitment(self.spare),
             "last_round": self.last_summary,
         }
 
@@ -1131,6 +1180,7 @@ class ClassicGame(Game):
             "pot": self.pot,
             "shoe": None if self.shoe is None else self.shoe.to_dict(),
             "shuffles": self.shuffles,
+            "spare": None if self.spare is None else self.spare.hex(),
             "pending_bets": list(self.pending_bets),
             "bets": [[p, b] for p, b in self.bets.items()],
             "hands": [h.to_dict() for h in self.hands],
@@ -1157,6 +1207,8 @@ class ClassicGame(Game):
         game.pot = int(data["pot"])
         game.shoe = None if data["shoe"] is None else Shoe.from_dict(dict(data["shoe"]))
         game.shuffles = int(data["shuffles"])
+        spare = data.get("spare")
+        game.spare = None if spare is None else bytes.fromhex(spare)
         game.pending_bets = [int(p) for p in data["pending_bets"]]
         game.bets = {int(p): int(b) for p, b in data["bets"]}
         game.hands = [_Hand.from_dict(h) for h in data["hands"]]
@@ -1167,6 +1219,8 @@ class ClassicGame(Game):
         game.insurance = {int(p): int(s) for p, s in data["insurance"]}
         game.insurance_results = {int(p): int(n) for p, n in data["insurance_results"]}
         game.last_summary = data["last_summary"]
-        game.unrevealed = [dict(d) for d in data.get("unrevealed", [])]
+        game.unrevealed = [
+            {"seed": str(d["seed"]), "spec": str(d["spec"])} for d in data.get("unrevealed", [])
+        ]
         game._rigged = [Card.parse(c) for c in data.get("rigged", [])]
         return game

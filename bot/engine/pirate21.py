@@ -34,19 +34,23 @@ Choices where the rules are silent (documented for the lead and ``/rules``)
   game ends: they hold every coin.
 - Variant "shared": as soon as the pile gives its last card (in a deal or on a HIT) the
   played cards of the finished rounds are shuffled into a new pile (a PUBLIC ``shuffle``
-  event with its commitment), so it is committed before anyone decides to draw from it.
-  With no played card yet, players can only stand that round and the next deal
-  reshuffles first. A retired pile's seed is revealed only at the next showdown (or the
-  end), never while cards it dealt are still hidden.
+  event), so it is public before anyone decides to draw from it. Its seed is the spare
+  committed when the previous pile was shuffled, so it was fixed before the hidden cards
+  of the round were dealt. With no played card yet, players can only stand that round and
+  the next deal reshuffles first. A retired pile's seed is revealed only at the next
+  showdown (or the end), never while cards it dealt are still hidden.
 - Standard game: one pile for the whole game; its seed is revealed when the game ends.
 - CLOSE ends the game at once: an unfinished round is abandoned (its pot is left unclaimed,
   its hidden cards are not shown) and the ranking uses the coins held.
 - LEAVE is possible in the lobby only (not for the host, who CLOSEs instead).
 
-Provable fairness: a pile is ``shuffled(source, seed)`` where ``source`` is the unshuffled
-list of card codes. The public ``shuffle`` event carries the commitment and either
-``deck="pirate54"`` (so ``shuffle.verify(seed, commitment, "pirate54")`` reprints it) or the
-``cards`` list of the source (custom deck counts, reshuffled played cards).
+Provable fairness: every pile follows ``shuffled(build_deck(spec), seed)`` where ``spec``
+is the table's deck (``pirate54``, or ``pirate:N/P/F`` for custom counts); a reshuffled pile
+keeps only the played cards, in the order they take in that shuffled deck. So
+``verify(seed, commitment, spec)`` (``python -m bot verify``) reprints the order of every
+pile. The public ``shuffle`` event carries the commitment and the spec (and, in the shared
+variant, ``next_commitment``: the spare's); ``seed_revealed`` events carry seed, commitment
+and spec. The game's end reveals every seed whose commitment was shown, the spare's too.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
@@ -67,8 +72,9 @@ from .base import (
     IllegalAction,
     Phase,
     Visibility,
+    reveal_event,
 )
-from .cards import Card, Rank, Suit, pirate54
+from .cards import Card, pirate_deck, pirate_spec
 from .hands import bj_total, is_blackjack
 from .options import OptionError, OptionKind, OptionSpec, check_values
 from .shuffle import Entropy, commitment, secure_entropy, seeded_entropy, shuffled
@@ -106,25 +112,6 @@ END_REASONS: tuple[str, ...] = (
     "one_player_left",  # shared: one player holds every coin
     "closed",  # the table was closed
 )
-
-_NUMBER_RANKS = (
-    Rank.TWO,
-    Rank.THREE,
-    Rank.FOUR,
-    Rank.FIVE,
-    Rank.SIX,
-    Rank.SEVEN,
-    Rank.EIGHT,
-    Rank.NINE,
-    Rank.TEN,
-)
-NUMBER_CARDS: tuple[Card, ...] = tuple(Card(r, s) for s in Suit for r in _NUMBER_RANKS)
-PIRATE_CARDS: tuple[Card, ...] = (
-    *(Card(r, s) for s in Suit for r in (Rank.JACK, Rank.QUEEN, Rank.KING)),
-    Card(Rank.JOKER, Suit.SPADES),
-    Card(Rank.JOKER, Suit.HEARTS),
-)
-FLAG_CARDS: tuple[Card, ...] = tuple(Card(Rank.ACE, s) for s in Suit)
 
 DEFAULT_DECK: dict[str, int] = {"numbers": 36, "pirates": 14, "flags": 4}
 _DECK_MAX: dict[str, int] = {"numbers": 360, "pirates": 140, "flags": 40}
@@ -211,12 +198,7 @@ def parse_dealer(value: object) -> int:
 def build_pirate_deck(counts: Mapping[str, int]) -> list[Card]:
     """The unshuffled deck for these counts: exactly ``pirate54()`` for the default counts,
     else numbers, Pirates and Flags each cycled over their cards in a fixed order."""
-    if dict(counts) == DEFAULT_DECK:
-        return pirate54()
-    out: list[Card] = []
-    for key, pool in (("numbers", NUMBER_CARDS), ("pirates", PIRATE_CARDS), ("flags", FLAG_CARDS)):
-        out.extend(pool[i % len(pool)] for i in range(counts[key]))
-    return out
+    return pirate_deck(counts["numbers"], counts["pirates"], counts["flags"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,6 +302,22 @@ def _cards(codes: Sequence[str]) -> list[Card]:
     return [Card.parse(c) for c in codes]
 
 
+def _keep_only(order: list[Card], played: list[Card]) -> list[Card]:
+    """The cards of ``played`` in the order they take in ``order`` (a shuffled whole deck);
+    cards ``order`` lacks (only a rigged test pile has them) follow in played order."""
+    want = Counter(played)
+    kept: list[Card] = []
+    for card in order:
+        if want[card] > 0:
+            want[card] -= 1
+            kept.append(card)
+    for card in played:
+        if want[card] > 0:
+            want[card] -= 1
+            kept.append(card)
+    return kept
+
+
 def _pub(kind: str, about: int | None = None, /, **data: Any) -> Event:
     return Event(kind, Visibility.PUBLIC, about, data)
 
@@ -362,6 +360,9 @@ class Pirate21(Game):
         self.pile_source: list[Card] = []
         self.discard: list[Card] = []  # played cards of finished rounds
         self.pending_reveals: list[bytes] = []  # retired seeds, revealed at the showdown
+        # shared variant: the next pile's seed, committed before the pile it replaces runs
+        # out (a reshuffle mid-round must not draw its seed once hidden cards are known)
+        self.spare: bytes | None = None
         self.shuffles = 0
         self.void_rounds = 0
         self.last_result: dict[str, Any] | None = None
@@ -530,32 +531,41 @@ class Pirate21(Game):
                 coins={str(p): self.coins[p] for p in self.order},
             )
         ]
-        source = build_pirate_deck(self.options.deck_counts)
-        events += self._new_pile(source, fixed_deck=self.options.deck_counts == DEFAULT_DECK)
+        events += self._new_pile(None)
         events += self._start_round()
         return events
 
     # ------------------------------------------------------------------ piles
 
-    def _new_pile(self, source: list[Card], *, fixed_deck: bool) -> list[Event]:
-        seed = self.entropy(self.shuffles)
+    @property
+    def spec(self) -> str:
+        """The deck spec every pile is shuffled from (``pirate54``, ``pirate:N/P/F``)."""
+        counts = self.options.deck_counts
+        return pirate_spec(counts["numbers"], counts["pirates"], counts["flags"])
+
+    def _new_pile(self, played: list[Card] | None) -> list[Event]:
+        """A new pile: the whole deck in the order of the next seed, or (a reshuffle) only
+        the ``played`` cards, in the order they take in that shuffled deck. Either way
+        ``verify(seed, commitment, spec)`` reprints the order the pile follows."""
+        seed = self.spare if self.spare is not None else self.entropy(self.shuffles)
         self.shuffles += 1
+        self.spare = self.entropy(self.shuffles) if self.shared else None  # pile n: entropy(n)
         self.pile_seed = seed
-        self.pile_source = list(source)
+        self.pile_source = build_pirate_deck(self.options.deck_counts)
+        order = shuffled(self.pile_source, seed)
         if self._rigged is not None:  # TEST HOOK (see rig_pile_for_tests)
             self.pile, self._rigged = self._rigged, None
         else:
-            self.pile = shuffled(source, seed)
+            self.pile = order if played is None else _keep_only(order, played)
         self.pile_pos = 0
         data: dict[str, Any] = {
             "commitment": commitment(seed),
             "size": len(self.pile),
             "number": self.shuffles,
+            "spec": self.spec,
         }
-        if fixed_deck:
-            data["deck"] = "pirate54"
-        else:
-            data["cards"] = _codes(source)
+        if self.spare is not None:
+            data["next_commitment"] = commitment(self.spare)
         return [_pub("shuffle", None, **data)]
 
     def _draw(self, events: list[Event]) -> Card:
@@ -581,10 +591,10 @@ class Pirate21(Game):
         if self.pile_seed is not None:
             self.pending_reveals.append(self.pile_seed)
         source, self.discard = self.discard, []
-        events += self._new_pile(source, fixed_deck=False)
+        events += self._new_pile(source)
 
     def _reveal(self, seeds: list[bytes]) -> list[Event]:
-        return [_pub("seed_revealed", None, seed=s.hex(), commitment=commitment(s)) for s in seeds]
+        return [reveal_event(s, self.spec) for s in seeds]
 
     # ------------------------------------------------------------------ rounds
 
@@ -821,9 +831,10 @@ class Pirate21(Game):
         self.end_reason = reason
         self.turn = len(self.in_round)
         seeds = list(self.pending_reveals)
-        if self.pile_seed is not None:
-            seeds.append(self.pile_seed)
+        # the pile in use and the committed spare: every commitment shown gets its seed
+        seeds += [s for s in (self.pile_seed, self.spare) if s is not None]
         self.pending_reveals = []
+        self.spare = None
         ranking = []
         for p in self.players:
             ahead = sum(1 for q in self.players if self.coins[q] > self.coins[p])
@@ -895,6 +906,7 @@ class Pirate21(Game):
             "discard": len(self.discard),
             "to_act": self.to_act,
             "commitment": commitment(self.pile_seed) if self.pile_seed is not None else None,
+            "next_commitment": commitment(self.spare) if self.spare is not None else None,
             "last_result": json.loads(json.dumps(self.last_result)),
             "end_reason": self.end_reason,
             "ranking": [dict(r) for r in self.ranking] if self.ranking is not None else None,
@@ -945,6 +957,7 @@ class Pirate21(Game):
             "pile_source": _codes(self.pile_source),
             "discard": _codes(self.discard),
             "pending_reveals": [s.hex() for s in self.pending_reveals],
+            "spare": self.spare.hex() if self.spare is not None else None,
             "shuffles": self.shuffles,
             "void_rounds": self.void_rounds,
             "last_result": json.loads(json.dumps(self.last_result)),
@@ -978,6 +991,8 @@ class Pirate21(Game):
         game.pile_source = _cards(data["pile_source"])
         game.discard = _cards(data["discard"])
         game.pending_reveals = [bytes.fromhex(s) for s in data["pending_reveals"]]
+        spare = data.get("spare")
+        game.spare = None if spare is None else bytes.fromhex(spare)
         game.shuffles = int(data["shuffles"])
         game.void_rounds = int(data["void_rounds"])
         game.last_result = data["last_result"]

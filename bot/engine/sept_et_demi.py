@@ -65,6 +65,7 @@ from .base import (
     Phase,
     Visibility,
     claim,
+    reveal_event,
     seat,
     wallet,
 )
@@ -1045,17 +1046,7 @@ class SeptEtDemi(Game):
             "fund_left": self.fund,
         }
         events.append(Event("round_summary", data=dict(self.last_summary)))
-        events.append(
-            Event(
-                "seed_revealed",
-                data={
-                    "round": self.round,
-                    "spec": self.shoe.spec,
-                    "seed": self.shoe.seed.hex(),
-                    "commitment": self.shoe.commitment,
-                },
-            )
-        )
+        events.append(reveal_event(self.shoe.seed, self.shoe.spec))
         self.rounds_played += 1
         for pid in self.seated():
             p = self.players[pid]
@@ -1187,17 +1178,7 @@ class SeptEtDemi(Game):
                     self.pot -= p.bet
                     p.bet = 0
             assert self.shoe is not None
-            events.append(
-                Event(
-                    "seed_revealed",
-                    data={
-                        "round": self.round,
-                        "spec": self.shoe.spec,
-                        "seed": self.shoe.seed.hex(),
-                        "commitment": self.shoe.commitment,
-                    },
-                )
-            )
+            events.append(reveal_event(self.shoe.seed, self.shoe.spec))
             for p in self.players.values():
                 p.reset_round()
             self.bank_hidden = None

@@ -4,7 +4,15 @@ round summaries, claims, a clean audit."""
 from __future__ import annotations
 
 from bot.bank.testing import assert_audit_clean
-from tests.e2e.helpers import add_players, embed_text, service, table_message, table_of, thread_of
+from tests.e2e.helpers import (
+    add_players,
+    classic_table,
+    embed_text,
+    service,
+    table_message,
+    table_of,
+    thread_of,
+)
 
 
 async def test_full_classic_round_with_three_players(simcord_env):
@@ -58,5 +66,37 @@ async def test_full_classic_round_with_three_players(simcord_env):
     }
     assert claims == {alice.id: [215], bob.id: [100], carol.id: [90]}
     for p, balance in ((alice, 800), (bob, 900), (carol, 900)):
+        assert await bank.balance(guild.id, p.id) == balance
+    await assert_audit_clean(env.bot.db)
+
+
+async def test_insurance_against_a_dealer_blackjack_nets_zero(simcord_env):
+    """RULES.md §1 step 4: an insured hand keeps its bet and its insurance, whatever the
+    bet's parity and even when it is a blackjack itself (no even money)."""
+    env = simcord_env
+    guild, _lobby, thread, table, (alice, bob) = await classic_table(env, "alice", "bob")
+    # deal: alice 10♠ 9♥, bob A♥ K♠ (Black Jack), the dealer A♠ + hole K♦ (Black Jack)
+    table.game.rig(["TS", "AH", "AS", "9H", "KS", "KD"])
+    await alice.member.click(table_message(thread, table), label="Start")
+    assert (await alice.member.slash(thread, "bet", amount=25)).ephemeral  # odd: insures 12
+    await bob.member.click(table_message(thread, table), label="Bet 20")
+    text = embed_text(table_message(thread, table))
+    assert "A♠ 🂠" in text and "K♦" not in text
+    await alice.member.click(table_message(thread, table), label="Insurance")
+    assert f"<@{alice.id}> insured for 12" in embed_text(table_message(thread, table))
+    await bob.member.click(table_message(thread, table), label="Insurance")
+    (summary,) = [m.content for m in thread.history() if "results" in (m.content or "")]
+    lines = summary.splitlines()
+    assert "Dealer: A♠ K♦ **21** · Black Jack!" in lines[1]
+    assert f"<@{alice.id}> 10♠ 9♥ **19** · insured: keeps the bet +0" in lines
+    assert f"<@{bob.id}> A♥ K♠ **21** · insured: keeps the bet +0" in lines
+    assert f"<@{alice.id}> insurance +0" in lines and f"<@{bob.id}> insurance +0" in lines
+    # the stacks did not move (the next round's bets are open)
+    text = embed_text(table_message(thread, table))
+    assert f"<@{alice.id}> · stack 200" in text and f"<@{bob.id}> · stack 100" in text
+    await alice.member.slash(thread, "table close")
+    bank = service(env).bank
+    for p, stack, balance in ((alice, 200, 800), (bob, 100, 900)):
+        assert [c.amount for c in await bank.claims(guild.id, p.id)] == [stack]
         assert await bank.balance(guild.id, p.id) == balance
     await assert_audit_clean(env.bot.db)

@@ -209,7 +209,7 @@ async def test_full_game_three_players_three_rounds(simcord_env):
     assert "**−25**" in summary
     assert f"<@{carol.id}> 2♦ 5♥ **7** — above the bank: the bank pays the bet · **+30**" in summary
     assert f"Banker <@{alice.id}>: −5" in summary
-    assert "Deck seed" in summary
+    assert "Shuffle seed revealed" in summary
     # round 2 has started: bob banks, carol and alice have their cards by DM
     t = text(thread, table)
     assert "round 2 of 3" in t and f"🏦 Bank (<@{bob.id}>): 🂠" in t

@@ -203,7 +203,7 @@ async def test_options_autocomplete_from_the_chosen_game(simcord_env):
     assert values[:5] == [
         "variant=standard",
         "treasure=10",
-        "coins_per_player=5",
+        "coins_per_player=none",
         "dealer=none",
         "deck=36/14/4",
     ]

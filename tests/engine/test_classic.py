@@ -12,7 +12,15 @@ import sys
 import pytest
 from test_classic_helpers import K, act, flows, kinds, play_round, public, summary, table
 
-from bot.engine.base import Action, Deadline, IllegalAction, InvalidOptions, Phase, Visibility
+from bot.engine.base import (
+    Action,
+    ActionKind,
+    Deadline,
+    IllegalAction,
+    InvalidOptions,
+    Phase,
+    Visibility,
+)
 from bot.engine.classic import ILLEGAL_CODES, MAX_SEATS, ClassicGame, ClassicOptions
 from bot.engine.rules import ClassicOptions as ReExported
 from bot.engine.shuffle import verify
@@ -56,6 +64,8 @@ def test_reshuffle_at_penetration_reveals_seed() -> None:
     revealed = None
     for _ in range(40):
         if g.phase is Phase.BETWEEN_ROUNDS or g.phase is Phase.LOBBY:
+            assert g.shoe is not None
+            dealt = g.shoe.pos
             events = act(g, K.START, 1)
             if "seed_revealed" in kinds(events):
                 assert kinds(events)[:2] == ["seed_revealed", "shuffle"]
@@ -69,9 +79,14 @@ def test_reshuffle_at_penetration_reveals_seed() -> None:
             act(g, K.STAND, g.to_act)
     assert revealed is not None
     assert revealed["commitment"] == first["commitment"]
-    assert revealed["dealt"] >= 26
+    assert set(revealed) == {"seed", "commitment", "spec"} and revealed["spec"] == "std52*1"
+    assert dealt >= 26
     order = verify(revealed["seed"], first["commitment"], "std52*1")
     assert len(order) == 52
+    # the new shoe is the spare committed with the first one; a new spare is committed
+    second = next(e.data for e in events if e.kind == "shuffle")
+    assert second["commitment"] == first["next_commitment"]
+    assert g.public_view()["next_commitment"] == second["next_commitment"] != first["commitment"]
 
 
 def test_shoe_running_out_mid_round_reveals_old_seed_after_the_round() -> None:
@@ -88,16 +103,22 @@ def test_shoe_running_out_mid_round_reveals_old_seed_after_the_round() -> None:
     ks = kinds(events)
     assert ks.index("seed_revealed") > ks.index("hole_revealed")
     old = next(e for e in events if e.kind == "seed_revealed").data
-    assert old["commitment"] == first["commitment"] and old["dealt"] == 52
+    assert old["commitment"] == first["commitment"]
+    # the shoe that went in mid-round was committed before the round (the spare)
+    fresh = next(e.data for e in events if e.kind == "shuffle")
+    assert fresh["commitment"] == first["next_commitment"]
     assert "unrevealed" in g.to_dict() and g.to_dict()["unrevealed"] == []
 
 
 def test_close_reveals_seed_and_cashes_out() -> None:
     g = table(players=(1, 2))
-    act(g, K.START, 1)
+    shuffle = act(g, K.START, 1)[0].data
+    shown = [shuffle["commitment"], shuffle["next_commitment"]]
     act(g, K.BET, 1, amount=50)
     events = act(g, K.CLOSE)
-    assert "seed_revealed" in kinds(events)
+    # the shoe in use and the committed spare: every commitment shown is revealed
+    revealed = [e.data["commitment"] for e in events if e.kind == "seed_revealed"]
+    assert revealed == [shown[0], shown[1]]
     assert g.phase is Phase.FINISHED
     f = flows(events)
     assert f["pot"] == -50 and f["claim:1"] == 1000 and f["claim:2"] == 1000
@@ -121,21 +142,69 @@ def test_close_mid_round_refunds_unsettled_stakes_only() -> None:
 # --------------------------------------------------------------------------- insurance
 
 
-def test_insurance_with_dealer_blackjack() -> None:
-    g = table(players=(1, 2))
-    play_round(g, ["TS", "7H", "AS", "9S", "8H", "KD"], {1: 10, 2: 20})
-    assert g.phase is Phase.INSURANCE and g.deadline is Deadline.TURN and g.to_act is None
-    assert g.legal_actions(1) >= {K.INSURANCE, K.NO_INSURANCE}
-    ins = act(g, K.INSURANCE, 1)
-    assert flows(ins) == {"seat:1": -5, "pot": 5}
-    events = act(g, K.NO_INSURANCE, 2)
-    assert "hole_revealed" in kinds(events)
+# bet, the player's two cards, insured?, the hand's (result, net), the insurance's net
+# (None: not insured), the player's net. The dealer shows A♠ and holds K♦ (a blackjack).
+DEALER_BLACKJACK_CASES = [
+    (10, ["TS", "9H"], True, ("insured", 0), 0, 0),
+    (11, ["TS", "9H"], True, ("insured", 0), 0, 0),  # odd bet: a stake of 5, still 0
+    (10, ["AH", "KS"], True, ("insured", 0), 0, 0),  # insured blackjack: no even money
+    (11, ["AH", "KS"], True, ("insured", 0), 0, 0),
+    (10, ["TS", "9H"], False, ("loss", -10), None, -10),
+    (11, ["TS", "9H"], False, ("loss", -11), None, -11),
+    (11, ["AH", "KS"], False, ("push", 0), None, 0),
+]
+
+
+@pytest.mark.parametrize(
+    ("bet", "cards", "insure", "hand", "insurance", "net"), DEALER_BLACKJACK_CASES
+)
+def test_insurance_against_a_dealer_blackjack(
+    bet: int,
+    cards: list[str],
+    insure: bool,
+    hand: tuple[str, int],
+    insurance: int | None,
+    net: int,
+) -> None:
+    g = table()
+    events = play_round(g, [cards[0], "AS", cards[1], "KD"], {1: bet})
+    assert g.phase is Phase.INSURANCE and g.legal_actions(1) >= {K.INSURANCE, K.NO_INSURANCE}
+    events += act(g, K.INSURANCE if insure else K.NO_INSURANCE, 1)
+    s = summary(events)
+    assert s["dealer_blackjack"] is True and g.phase is Phase.BETWEEN_ROUNDS
+    assert hand_results(s) == [hand]
+    assert s["insurance"] == ([] if insurance is None else [{"player": 1, "net": insurance}])
+    assert s["net"] == [{"player": 1, "net": net}]
+    # the money: the stack moved by the net, through the pot (back to 0) and the house
+    assert g.stacks[1] == 1000 + net and g.pot == 0
+    f = flows(events)
+    assert f["seat:1"] == net and f.get("house", 0) == -net and f["pot"] == 0
+    settled = [e for e in events if e.kind == "insurance_settled"]
+    if insure:
+        (e,) = settled
+        assert e.data == {"won": True, "stake": bet // 2, "net": 0}
+        assert [(m.kind.value, m.src, m.dst, m.amount) for m in e.money] == [
+            ("refund", "pot", "seat:1", bet // 2)
+        ]
+    else:
+        assert settled == []
+
+
+@pytest.mark.parametrize(("move", "net"), [(K.STAND, 0), (K.DOUBLE, -11)])
+def test_insurance_without_a_peek_keeps_the_original_bet(move: ActionKind, net: int) -> None:
+    """dealer_peeks=off: the blackjack shows at the dealer's turn; the insured hand gets
+    its original bet back, a doubled part is lost like any bet against a blackjack."""
+    g = table(dealer_peeks=False)
+    events = play_round(g, ["TS", "AS", "7H", "KD", "2C"], {1: 11})
+    events += act(g, K.INSURANCE, 1)
+    assert g.phase is Phase.PLAYING  # no peek: play goes on
+    events += act(g, move, 1)
     s = summary(events)
     assert s["dealer_blackjack"] is True
-    assert hand_results(s) == [("loss", -10), ("loss", -20)]
-    assert s["insurance"] == [{"player": 1, "net": 10}]
-    assert g.stacks == {1: 1000, 2: 980}  # insured: net 0
-    assert g.pot == 0 and g.phase is Phase.BETWEEN_ROUNDS
+    assert hand_results(s) == [("insured", net)]
+    assert s["insurance"] == [{"player": 1, "net": 0}] and s["net"] == [{"player": 1, "net": net}]
+    assert g.stacks[1] == 1000 + net and g.pot == 0
+    assert flows(events).get("house", 0) == -net
 
 
 def test_insurance_without_dealer_blackjack() -> None:

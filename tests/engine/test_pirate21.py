@@ -19,7 +19,7 @@ from bot.engine.base import (
     Phase,
     Visibility,
 )
-from bot.engine.cards import Card, pirate54
+from bot.engine.cards import pirate54
 from bot.engine.pirate21 import (
     ERRORS,
     Pirate21,
@@ -171,9 +171,13 @@ def test_custom_deck_is_used_and_published() -> None:
     game = table(2, deck="8/0/0")
     events = game.apply(Action(A.START, 1))
     shuffle = only(events, "shuffle")
-    assert "deck" not in shuffle and len(shuffle["cards"]) == 8
-    assert all(code[0] in "23456789" for code in shuffle["cards"])
+    assert shuffle["spec"] == "pirate:8/0/0" and shuffle["size"] == 8
+    assert all(c.code[0] in "23456789" for c in game.pile)
     assert game.public_view()["pile"] == 4
+    # the spec is what `verify` takes: it reprints this pile
+    seed = only(game.apply(Action(A.CLOSE)), "seed_revealed")
+    assert seed["spec"] == "pirate:8/0/0" and seed["commitment"] == shuffle["commitment"]
+    assert verify(seed["seed"], seed["commitment"], seed["spec"]) == game.pile
 
 
 def test_error_codes_are_a_stable_table() -> None:
@@ -248,7 +252,8 @@ def test_start_events_and_private_deal() -> None:
     assert [e.player for e in private] == [2, 3, 1]
     assert all(e.kind == "cards" and len(e.data["cards"]) == 2 for e in private)
     shuffle = only(events, "shuffle")
-    assert shuffle["deck"] == "pirate54" and shuffle["size"] == 54
+    assert shuffle["spec"] == "pirate54" and shuffle["size"] == 54
+    assert "next_commitment" not in shuffle  # one pile for the whole standard game
     started = only(events, "round_started")
     assert started["pot"] == 1 and started["treasure"] == 9
     view = game.public_view()
@@ -781,12 +786,17 @@ def test_shared_reshuffles_played_cards_and_reveals_after_the_showdown() -> None
     assert seq.index("showdown") < seq.index("round_result") < seq.index("shuffle")
     assert seq.index("shuffle") < seq.index("deal")
     shuffle = only(events, "shuffle")
-    assert shuffle["size"] == 5 and shuffle["cards"] == ["TS", "9H", "8C", "7D", "2C"]
+    assert shuffle["size"] == 5 and shuffle["spec"] == "pirate54"
     assert "seed_revealed" not in seq  # the retired seed waits for the next showdown
     assert game.pile_remaining == 1 and game.round == 2
     new_seed = game.entropy(1)
-    assert shuffle["commitment"] == commitment(new_seed)
-    assert game.pile == shuffled([Card.parse(c) for c in shuffle["cards"]], new_seed)
+    # the new pile's seed is the spare committed with the first pile
+    assert shuffle["commitment"] == commitment(new_seed) == first["next_commitment"]
+    assert game.public_view()["next_commitment"] == shuffle["next_commitment"]
+    # the played cards, in the order they take in the whole deck shuffled by that seed
+    played = {"TS", "9H", "8C", "7D", "2C"}
+    order = [c.code for c in verify(new_seed.hex(), shuffle["commitment"], "pirate54")]
+    assert [c.code for c in game.pile] == [c for c in order if c in played]
     events = play(game, {})
     assert [e.data["commitment"] for e in events if e.kind == "seed_revealed"] == [
         first["commitment"]
@@ -811,22 +821,26 @@ def test_shared_pile_emptied_by_a_deal_is_replaced_before_anyone_draws() -> None
         "turn",
     ]
     second = only(events, "shuffle")
-    assert second["cards"] == ["2S", "3S", "8C", "7D", "9C"] and second["number"] == 2
+    assert second["size"] == 5 and second["number"] == 2
+    # committed before the round's hidden cards were dealt, as the first pile's spare
+    assert second["commitment"] == first["next_commitment"]
     assert game.round == 2 and game.pile_remaining == 5 and game.discard == []
-    assert game.public_view()["commitment"] == second["commitment"]
     assert game.pending_reveals  # round 2's cards came from the first pile: still hidden
     assert game.legal_actions(2) == {A.HIT, A.STAND}
     events = game.apply(Action(A.HIT, 2))
     assert kinds(events) == ["hit"]  # drawn from the pile committed earlier
-    # closing reveals both seeds: the retired pile's, then the one in use, which reprints
-    # the new pile; the hit took its first card
-    over = game.apply(Action(A.CLOSE))
-    revealed = [e.data for e in over if e.kind == "seed_revealed"]
-    assert [r["commitment"] for r in revealed] == [first["commitment"], second["commitment"]]
-    seed = bytes.fromhex(revealed[1]["seed"])
-    order2 = shuffled([Card.parse(c) for c in second["cards"]], seed)
-    assert [c.code for c in order2] == [c.code for c in game.pile]
-    assert only(events, "hit")["card"] == order2[0].code
+    # closing reveals every seed shown: the retired pile's, the one in use (it reprints
+    # the new pile: the played cards in the order the seed gives the whole deck), the spare
+    over = [e.data for e in game.apply(Action(A.CLOSE)) if e.kind == "seed_revealed"]
+    assert [r["commitment"] for r in over] == [
+        first["commitment"],
+        second["commitment"],
+        second["next_commitment"],
+    ]
+    played = {"2S", "3S", "8C", "7D", "9C"}
+    order = verify(over[1]["seed"], over[1]["commitment"], over[1]["spec"])
+    assert [c for c in order if c.code in played] == game.pile
+    assert only(events, "hit")["card"] == game.pile[0].code
 
 
 def test_shared_pile_emptied_by_a_hit_is_replaced_in_the_same_move() -> None:
@@ -841,15 +855,13 @@ def test_shared_pile_emptied_by_a_hit_is_replaced_in_the_same_move() -> None:
     assert kinds(events) == ["hit", "shuffle"]
     assert only(events, "hit")["card"] == "4C"
     second = only(events, "shuffle")
-    assert second["cards"] == ["TS", "9H", "8C", "7D"] and game.pile_remaining == 4
+    assert second["size"] == 4 and game.pile_remaining == 4
+    assert second["commitment"] == first["next_commitment"] == commitment(game.entropy(1))
     assert game.to_act == 2 and "seed_revealed" not in kinds(events)
-    seed = game.entropy(1)
-    assert second["commitment"] == commitment(seed)
+    played = {"TS", "9H", "8C", "7D"}
+    whole = shuffled(build_pirate_deck(game.options.deck_counts), game.entropy(1))
     events = game.apply(Action(A.HIT, 2))
-    assert (
-        only(events, "hit")["card"]
-        == shuffled([Card.parse(c) for c in second["cards"]], seed)[0].code
-    )
+    assert only(events, "hit")["card"] == next(c.code for c in whole if c.code in played)
     events = play(game, {})
     revealed = [e.data["commitment"] for e in events if e.kind == "seed_revealed"]
     assert revealed == [first["commitment"]]

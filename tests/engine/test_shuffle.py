@@ -166,3 +166,20 @@ def test_a_shoe_deals_the_reference_order(spec: str) -> None:
 def test_a_long_shuffle_matches_the_reference() -> None:
     items = [str(n) for n in range(70_000)]  # 3-byte draws too
     assert shuffled(items, SEED) == reference_shuffle(items, SEED)
+
+
+def test_pirate_deck_specs_name_every_pile_verify_can_rebuild() -> None:
+    from bot.engine.cards import pirate54, pirate_spec
+    from bot.engine.pirate21 import build_pirate_deck
+
+    assert pirate_spec(36, 14, 4) == "pirate54"
+    assert build_deck("pirate:36/14/4") == pirate54()
+    for counts in ((8, 0, 0), (40, 15, 5), (360, 140, 40)):
+        spec = pirate_spec(*counts)
+        assert spec == "pirate:{}/{}/{}".format(*counts) and len(spec) <= 20  # /verify's limit
+        deck = build_pirate_deck(dict(zip(("numbers", "pirates", "flags"), counts, strict=True)))
+        assert build_deck(spec) == deck
+        assert verify(SEED.hex(), commitment(SEED), spec) == shuffled(deck, SEED)
+    for bad in ("pirate:36/14", "pirate:a/b/c", "pirate:", "pirate:٣/1/1"):
+        with pytest.raises(ValueError):
+            build_deck(bad)

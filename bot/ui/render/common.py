@@ -8,7 +8,7 @@ from typing import Any
 
 import discord
 
-from bot.engine.base import ActionKind, Event, Phase, Visibility
+from bot.engine.base import SEED_REVEALED, ActionKind, Event, Phase, Visibility
 from bot.i18n import t
 from bot.tables.games import seated_players
 from bot.tables.models import Table
@@ -54,6 +54,21 @@ class Ctx:
     def phase(self) -> Phase:
         """The game's phase."""
         return self.table.game.phase
+
+
+MESSAGE_LIMIT = 2000  # characters in one Discord message
+
+
+def seed_reveal_line(ctx: Ctx, event: Event) -> str:
+    """A retired deck's seed with its commitment and deck spec, as ``/verify`` and
+    ``python -m bot verify`` take them (the same line in every game)."""
+    data = event.data
+    return ctx.t(
+        "fairness.seed_revealed",
+        seed=data["seed"],
+        commitment=data["commitment"],
+        deck=data["spec"],
+    )
 
 
 def mention(user_id: int | None) -> str:
@@ -128,12 +143,21 @@ class GameRenderer:
         return " · ".join(parts)
 
     def footer(self, ctx: Ctx) -> str:
-        """Table id, version and the shuffle commitment."""
-        commitment = self.commitment(ctx)
+        """Table id, version and the shuffle commitments."""
         text = ctx.t("table.footer", id=ctx.table.id, version=ctx.table.version)
+        return "\n".join([text, *self.commitment_lines(ctx)])
+
+    def commitment_lines(self, ctx: Ctx) -> list[str]:
+        """The commitment of the deck in use and of the next one when it is already drawn
+        (a deck that may replace this one mid-round is committed before the round)."""
+        lines = []
+        commitment = self.commitment(ctx)
         if commitment:
-            text += "\n" + ctx.t("table.commitment", commitment=commitment)
-        return text
+            lines.append(ctx.t("table.commitment", commitment=commitment))
+        upcoming = ctx.view.get("next_commitment")
+        if isinstance(upcoming, str):
+            lines.append(ctx.t("table.next_commitment", commitment=upcoming))
+        return lines
 
     @staticmethod
     def commitment(ctx: Ctx) -> str | None:
@@ -217,6 +241,25 @@ class GameRenderer:
         return (low, low * 2, low * 5)
 
     # ----------------------------------------------------------------- announcements
+    def public_posts(
+        self, ctx: Ctx, events: list[Event], summary_kinds: frozenset[str]
+    ) -> list[str]:
+        """Every public message for this batch: the game's announcements, then the seed of
+        every deck retired (whatever retired it), added to the last announcement when it
+        has room, else in a message of its own."""
+        texts = self.announcements(ctx, events, summary_kinds)
+        reveals = [
+            seed_reveal_line(ctx, e)
+            for e in events
+            if e.kind == SEED_REVEALED and e.visibility is Visibility.PUBLIC
+        ]
+        if not reveals:
+            return texts
+        block = "\n".join(reveals)
+        if texts and len(texts[-1]) + 1 + len(block) <= MESSAGE_LIMIT:
+            return [*texts[:-1], texts[-1] + "\n" + block]
+        return [*texts, block]
+
     def announcements(
         self, ctx: Ctx, events: list[Event], summary_kinds: frozenset[str]
     ) -> list[str]:

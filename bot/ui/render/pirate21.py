@@ -114,10 +114,7 @@ class Renderer(GameRenderer):
 
     def footer(self, ctx: Ctx) -> str:
         text = ctx.t("pirate21.footer", id=ctx.table.id)
-        commitment = self.commitment(ctx)
-        if commitment:
-            text += "\n" + ctx.t("table.commitment", commitment=commitment)
-        return text
+        return "\n".join([text, *self.commitment_lines(ctx)])
 
     # ----------------------------------------------------------------- buttons
     def buttons(self, ctx: Ctx) -> list[ButtonSpec]:
@@ -152,7 +149,7 @@ class Renderer(GameRenderer):
     ) -> list[str]:
         out: list[str] = []
         showdown: dict[str, Any] | None = None
-        ending = any(e.kind == "game_over" for e in events)  # seeds go in the final message
+        ending = any(e.kind == "game_over" for e in events)
         for event in events:
             if event.visibility is not Visibility.PUBLIC:
                 continue
@@ -167,12 +164,9 @@ class Renderer(GameRenderer):
                     ctx.t(
                         "pirate21.reshuffle",
                         size=data.get("size", 0),
-                        cards=cards(data.get("cards") or []),  # all shown at past showdowns
                         commitment=data.get("commitment"),
                     )
                 )
-            elif event.kind == "seed_revealed" and not ending:
-                out.append(ctx.t("pirate21.seed", seed=data.get("seed")))
             elif event.kind == "timeout":
                 out.append(ctx.t("pirate21.timeout", player=mention(event.player)))
             elif event.kind == "eliminated":
@@ -278,9 +272,6 @@ class Renderer(GameRenderer):
             lines.append(
                 ctx.t("pirate21.winners_tie", players=", ".join(mention(p) for p in winners))
             )
-        for e in events:
-            if e.kind == "seed_revealed":
-                lines.append(ctx.t("pirate21.seed", seed=e.data.get("seed")))
         return "\n".join(lines)
 
     # ----------------------------------------------------------------- private

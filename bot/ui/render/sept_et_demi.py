@@ -235,7 +235,7 @@ class Renderer(GameRenderer):
         public = [e for e in events if e.visibility is Visibility.PUBLIC]
         for i, event in enumerate(public):
             if event.kind in summary_kinds:
-                # the showdown, the seed and the players out of this round come with it
+                # the showdown and the players out of this round come with it
                 start = max(
                     (j + 1 for j, e in enumerate(public[:i]) if e.kind in summary_kinds),
                     default=0,
@@ -272,7 +272,7 @@ class Renderer(GameRenderer):
 
     def round_text(self, ctx: Ctx, event: Event, batch: list[Event]) -> str:
         """The round summary: the bank, each player with the settlement rule applied, the
-        fund's payments and any shortfall, the banker's net, the seed, players out."""
+        fund's payments and any shortfall, the banker's net, players out."""
         data = dict(event.data)
         showdown = {e.data["player"]: list(e.data["cards"]) for e in batch if e.kind == "showdown"}
         if ctx.view.get("round") == data.get("round"):  # busted hands are still in the view
@@ -331,9 +331,6 @@ class Renderer(GameRenderer):
         for e in batch:
             if e.kind == "player_out":
                 lines.append(ctx.t("sept.player_out", player=mention(e.data["player"])))
-        for e in batch:
-            if e.kind == "seed_revealed":
-                lines.append(ctx.t("sept.seed", seed=e.data["seed"]))
         return "\n".join(lines)
 
     def final(self, ctx: Ctx, events: list[Event]) -> str:
