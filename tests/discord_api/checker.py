@@ -24,7 +24,7 @@ from urllib.parse import quote
 
 import orjson
 import referencing
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 from referencing.jsonschema import DRAFT202012
 
@@ -115,6 +115,30 @@ def discriminate(spec: dict[str, Any]) -> int:
             node.update({"if": NULL, "else": next(b for b in branches if b != NULL)})
             count += 1
     return count
+
+
+def memoized(valid: set[tuple[str, bytes]]) -> Any:
+    """A 2020-12 validator class that remembers which (``$ref``, object or array) pairs
+    were valid and skips them the next time (a table message repeats its button rows).
+
+    Sound for this spec: every ``$ref`` is a ``#/...`` pointer into the one document (no
+    ``$id``, ``$dynamicRef`` or ``unevaluated*``), so what a ``$ref`` validates depends on
+    the ref and the instance only."""
+    ref = Draft202012Validator.VALIDATORS["$ref"]
+
+    def memo_ref(validator: Any, target: str, instance: Any, schema: Any) -> Iterator[Any]:
+        if not isinstance(instance, dict | list):  # a scalar is quicker to check again
+            yield from ref(validator, target, instance, schema)
+            return
+        key = (target, content_key(instance))
+        if key in valid:
+            return
+        errors = list(ref(validator, target, instance, schema))
+        if not errors:
+            valid.add(key)
+        yield from errors
+
+    return validators.extend(Draft202012Validator, {"$ref": memo_ref})
 
 
 def tagged(values: list[Any]) -> dict[str, Any]:
@@ -240,6 +264,8 @@ class SpecChecker:
     def __init__(self, spec: dict[str, Any] | None = None, *, fast: bool = True) -> None:
         self.spec = spec if spec is not None else load_spec()
         self.unions = discriminate(self.spec) if fast else 0  # unions made direct
+        self.valid: set[tuple[str, bytes]] = set()  # ($ref, instance) found valid
+        self.kind = memoized(self.valid) if fast else Draft202012Validator
         self.registry: referencing.Registry[Any] = referencing.Registry().with_resource(
             BASE_URI, DRAFT202012.create_resource(self.spec)
         )
@@ -250,7 +276,7 @@ class SpecChecker:
             parts = template.strip("/").split("/")
             self.templates.setdefault(len(parts), []).append((template, parts))
         self.operations: dict[tuple[str, str], Operation] = {}
-        self.validators: dict[str, Draft202012Validator] = {}
+        self.validators: dict[str, Any] = {}
         self.results: dict[bytes, list[str]] = {}
         self.checked = 0  # requests checked (cached results included)
 
@@ -261,12 +287,12 @@ class SpecChecker:
             node = self.resolver.lookup(node["$ref"]).contents
         return node
 
-    def validator(self, spec_pointer: str) -> Draft202012Validator:
+    def validator(self, spec_pointer: str) -> Any:
         """A validator of the schema at ``spec_pointer``, made once."""
         found = self.validators.get(spec_pointer)
         if found is None:
             ref = BASE_URI + "#" + quote(spec_pointer, safe="/~")
-            found = Draft202012Validator({"$ref": ref}, registry=self.registry)
+            found = self.kind({"$ref": ref}, registry=self.registry)
             self.validators[spec_pointer] = found
         return found
 
