@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.app import CroupierBot
-from bot.bank import Bank
+from bot.bank import MAX_AMOUNT, Bank
 from bot.engine.base import Action, ActionKind, Event, IllegalAction, Phase, Visibility
 from bot.errors import NotAllowed, UserError, WrongChannel
 from bot.tables import GAMES, Outcome, Table, TableError, TableService
@@ -712,7 +712,7 @@ class Tables(commands.Cog):
     async def table_join(
         self,
         interaction: discord.Interaction,
-        buy_in: app_commands.Range[int, 1, 2**53] | None = None,
+        buy_in: app_commands.Range[int, 1, MAX_AMOUNT] | None = None,
     ) -> None:
         """Take a seat."""
         table = self.table_here(interaction)
@@ -736,7 +736,7 @@ class Tables(commands.Cog):
         description=_("Bring more chips from your balance", "cmd.table_topup.description"),
     )
     async def table_top_up(
-        self, interaction: discord.Interaction, amount: app_commands.Range[int, 1, 2**53]
+        self, interaction: discord.Interaction, amount: app_commands.Range[int, 1, MAX_AMOUNT]
     ) -> None:
         """Own funds to the table."""
         await self.run_move(interaction, self.table_here(interaction).id, "top_up", amount)
@@ -805,7 +805,7 @@ class Tables(commands.Cog):
     @app_commands.command(name="bet", description=_("Place your bet", "cmd.bet.description"))
     @app_commands.guild_only()
     async def bet(
-        self, interaction: discord.Interaction, amount: app_commands.Range[int, 1, 2**53]
+        self, interaction: discord.Interaction, amount: app_commands.Range[int, 1, MAX_AMOUNT]
     ) -> None:
         """Bet an amount."""
         await self._slash_move(interaction, "bet", amount)

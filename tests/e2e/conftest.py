@@ -24,6 +24,11 @@ How it works (and why it cannot pass silently):
   scan (public cards were in the view but the scan never recognised a single card in the
   channel: the card format drifted away from ``bot.ui.cards``).
 - ``tests/e2e/test_dms.py::test_leak_scan_catches_a_leaking_renderer`` proves it fails.
+
+The ``discord_spec_check`` fixture is autouse too: every REST request SimCord recorded
+during the test (``env.http_requests``, every simulated Discord the test started, restarts
+included) is checked against Discord's official OpenAPI spec (``tests/discord_api``), and
+any violation fails the test at teardown.
 """
 
 from __future__ import annotations
@@ -35,11 +40,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+import simcord
 
 from bot.engine.base import Visibility
 from bot.tables import Outcome, Table, TableService
 from bot.ui.cards import card
 from bot.ui.render.common import seated_players
+from tests.discord_api.checker import SpecChecker
 
 CODE = re.compile(r"^[A2-9TJQKX][SHDC]$")
 
@@ -217,6 +224,65 @@ class LeakScan:
                 "the checks but no card text was recognised in any message (card format?)"
             )
         self.raise_if_violations()
+
+
+class SpecCheck:
+    """The REST requests of every simulated Discord a test starts, against the spec."""
+
+    def __init__(self, checker: SpecChecker) -> None:
+        self.checker = checker
+        self.envs: list[Any] = []  # every simcord.Env made during the test
+        self.allowed: list[str] = []  # violations a test makes on purpose
+
+    def problems(self) -> list[str]:
+        """Every violation in the requests recorded so far."""
+        return [
+            problem
+            for env in self.envs
+            for entry in env.http_requests
+            for problem in self.checker.check(entry.method, entry.path, entry.params, entry.json)
+        ]
+
+    def allow(self, fragment: str) -> None:
+        """Let violations containing ``fragment`` pass: at least one must occur."""
+        self.allowed.append(fragment)
+
+    def finish(self) -> None:
+        """Fail on any violation not allowed, and on an allowed one that never came."""
+        problems = self.problems()
+        missing = [f for f in self.allowed if not any(f in p for p in problems)]
+        assert not missing, f"expected spec violations never came: {missing}"
+        problems = [p for p in problems if not any(f in p for f in self.allowed)]
+        if problems:
+            raise AssertionError(
+                f"{len(problems)} REST request(s) break Discord's OpenAPI spec:\n"
+                + "\n".join(problems)
+            )
+
+
+@pytest.fixture(scope="session")
+def discord_spec() -> SpecChecker:
+    """Discord's OpenAPI spec, loaded once: its validators are made once per session."""
+    return SpecChecker()
+
+
+@pytest.fixture(autouse=True)
+def discord_spec_check(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, discord_spec: SpecChecker
+) -> Iterator[SpecCheck]:
+    """Check every REST request the bot sent during the test against Discord's spec."""
+    check = SpecCheck(discord_spec)
+    init = simcord.Env.__init__
+
+    def init_recorded(self: Any, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        check.envs.append(self)
+
+    monkeypatch.setattr(simcord.Env, "__init__", init_recorded)
+    yield check
+    if "simcord_env" in request.fixturenames:
+        assert check.envs, "the spec check did not see the test's simulated Discord"
+    check.finish()
 
 
 @pytest.fixture(autouse=True)
