@@ -235,7 +235,8 @@ def test_snapshots_written_before_typed_options_restore() -> None:
         if key == "classic":  # the timers moved to the table settings
             assert (expected.pop("bet_seconds"), expected.pop("turn_seconds")) == (60, 60)
         assert game.to_dict()["options"] == expected
-        assert {**game.to_dict(), "options": stored["options"]} == stored
+        now = {**game.to_dict(), "options": stored["options"]}
+        assert {k: now[k] for k in stored} == stored  # later fields may be added
         player = 2
         kinds = game.legal_actions(player)
         assert kinds, key
