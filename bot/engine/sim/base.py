@@ -66,7 +66,7 @@ class Mean:
         if not self.n:
             return 0.0
         var = Fraction(self.squares, self.n) - Fraction(self.total, self.n) ** 2
-        return math.sqrt(max(var, 0)) / unit
+        return math.sqrt(max(float(var), 0.0)) / unit
 
     def stderr(self, unit: int = 1) -> float:
         """The standard error of the mean, in ``unit``s."""
