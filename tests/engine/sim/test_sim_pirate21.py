@@ -83,17 +83,20 @@ def deals(left: Counts, seats: int, stand_at: int) -> dict[Showing, Fraction]:
     return out
 
 
+OUTCOMES = ("win", "tie", "tie21", "all_bust")
+
+
 def showdown(
     totals: tuple[int, ...],
     blackjack: tuple[bool, ...],
     treasure: int,
     pot: int,
     coins: tuple[int, ...],
-) -> tuple[int, int, tuple[int, ...], bool]:
-    """RULES.md section 3, step 4: (treasure, pot, coins, void) after the showdown."""
+) -> tuple[int, int, tuple[int, ...], str]:
+    """RULES.md section 3, step 4: (treasure, pot, coins, outcome) after the showdown."""
     alive = [t for t in totals if t != BUST]
     if not alive:
-        return treasure, pot, coins, True
+        return treasure, pot, coins, "all_bust"
     top = [s for s, t in enumerate(totals) if t == max(alive)]
     new = list(coins)
     if len(top) == 1:
@@ -101,44 +104,47 @@ def showdown(
             add = min(2 - pot, treasure)
             treasure, pot = treasure - add, pot + add
         new[top[0]] += pot
-        return treasure, 0, tuple(new), False
+        return treasure, 0, tuple(new), "win"
     if max(alive) < 21:
-        return treasure, pot, coins, True
+        return treasure, pot, coins, "tie"
     for s in top:  # in seat order from the dealer's left
         due = 2 if blackjack[s] else 1
         from_pot = min(due, pot)
         from_treasure = min(due - from_pot, treasure)
         pot, treasure = pot - from_pot, treasure - from_treasure
         new[s] += from_pot + from_treasure
-    return treasure + pot, 0, tuple(new), False
+    return treasure + pot, 0, tuple(new), "tie21"
 
 
-Expect = tuple[Fraction, Fraction, tuple[Fraction, ...]]  # rounds, void rounds, win shares
+#: Expected rounds, rounds of each outcome (as OUTCOMES), win share of each seat.
+Expect = tuple[Fraction, tuple[Fraction, ...], tuple[Fraction, ...]]
 
 
 @cache
 def game(left: Counts, treasure: int, pot: int, coins: tuple[int, ...], stand_at: int) -> Expect:
-    """The expected rounds, void rounds and win share of each seat from here."""
+    """The expected rounds, rounds of each outcome and win share of each seat from here."""
     seats = len(coins)
     if (treasure == 0 and pot == 0) or sum(left) < 2 * seats:
         most = max(coins)
         winners = [s for s in range(seats) if coins[s] == most]
-        return (
-            Fraction(0),
-            Fraction(0),
-            tuple(Fraction(1, len(winners)) if s in winners else Fraction(0) for s in range(seats)),
+        nobody = (Fraction(0),) * len(OUTCOMES)
+        won = tuple(
+            Fraction(1, len(winners)) if s in winners else Fraction(0) for s in range(seats)
         )
+        return Fraction(0), nobody, won
     if treasure:
         treasure, pot = treasure - 1, pot + 1
-    rounds, voids = Fraction(1), Fraction(0)
+    rounds = Fraction(1)
+    outcomes = [Fraction(0)] * len(OUTCOMES)
     shares = [Fraction(0)] * seats
     for (totals, blackjacks, rest), p in deals(left, seats, stand_at).items():
-        t, pt, c, void = showdown(totals, blackjacks, treasure, pot, coins)
-        r, v, s = game(rest, t, pt, c, stand_at)
+        t, pt, c, outcome = showdown(totals, blackjacks, treasure, pot, coins)
+        r, o, s = game(rest, t, pt, c, stand_at)
         rounds += p * r
-        voids += p * (v + void)
+        won = [b + (k == outcome) for b, k in zip(o, OUTCOMES, strict=True)]
+        outcomes = [a + p * b for a, b in zip(outcomes, won, strict=True)]
         shares = [a + p * b for a, b in zip(shares, s, strict=True)]
-    return rounds, voids, tuple(shares)
+    return rounds, tuple(outcomes), tuple(shares)
 
 
 def exact(deck: str, players: int, treasure: int, stand_at: int) -> Expect:
@@ -150,7 +156,7 @@ def close(estimate: float, exact: Fraction, stderr: float, k: float = 4) -> bool
 
 
 def check(out: dict[str, object], figures: Expect, most_rounds: int) -> None:
-    rounds, voids, shares = figures
+    rounds, outcomes, shares = figures
     games = out["games"]
     assert isinstance(games, int)
     for seat, share in enumerate(shares):  # a seat's share of a game is 0, 1/k or 1
@@ -159,12 +165,16 @@ def check(out: dict[str, object], figures: Expect, most_rounds: int) -> None:
     # rounds in a game lie between 1 and most_rounds: a standard deviation below half that
     spread = (most_rounds - 1) / 2 / math.sqrt(games)
     assert close(out["rounds_per_game"], rounds, spread)  # type: ignore[arg-type]
-    share = voids / rounds
-    # void rounds by round, and up to most_rounds rounds of a game move together
+    # by round, and up to most_rounds rounds of a game move together
     rounds_played = out["rounds"]
     assert isinstance(rounds_played, int)
-    error = math.sqrt(float(share * (1 - share)) / rounds_played) * most_rounds
-    assert close(out["void_round_rate"], share, error)  # type: ignore[arg-type]
+    by_outcome = dict(zip(OUTCOMES, outcomes, strict=True))
+    void = by_outcome["tie"] + by_outcome["all_bust"]
+    for name, count in [*by_outcome.items(), ("void", void)]:
+        share = count / rounds
+        error = math.sqrt(float(share * (1 - share)) / rounds_played) * most_rounds
+        rate = out["void_round_rate"] if name == "void" else out["outcomes"][name]  # type: ignore[index]
+        assert close(rate, share, error), name
 
 
 # --------------------------------------------------------------------------- tests
@@ -173,8 +183,9 @@ def check(out: dict[str, object], figures: Expect, most_rounds: int) -> None:
 def test_two_players_match_the_enumeration() -> None:
     """9 cards (2-6, two Pirates, two Flags), treasure 2: one or two rounds a game."""
     figures = exact("5/2/2", 2, 2, 15)
-    rounds, voids, shares = figures
-    assert sum(shares) == 1 and 1 < rounds < 2 and voids > 0
+    rounds, outcomes, shares = figures
+    assert sum(shares) == 1 and 1 < rounds < 2 and sum(outcomes) == rounds
+    assert outcomes[OUTCOMES.index("tie")] > 0 and outcomes[OUTCOMES.index("tie21")] > 0
     out = simulate(
         rounds=4000, seed="exact", stand_at=15, players=2, options={"deck": "5/2/2", "treasure": 2}
     )

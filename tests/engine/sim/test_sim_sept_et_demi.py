@@ -91,7 +91,16 @@ def figures(deck: str, stand_at: int, bank_at: int) -> dict[str, Fraction]:
         ev += p * sum(
             (q * multiple(total, b) for b, q in bank(deck, left, bank_at).items()), Fraction(0)
         )
+    stood = [(p, left) for p, total, _, left in hands if total != BUST]
+    played = sum((p for p, _ in stood), Fraction(0))  # the bank plays: the punter stood
+    bank_bust = sum((p * bank(deck, left, bank_at)[BUST] for p, left in stood), Fraction(0))
+    bank_seven = sum(
+        (p * bank(deck, left, bank_at).get(SEVEN_AND_HALF, Fraction(0)) for p, left in stood),
+        Fraction(0),
+    )
     return {
+        "bank_bust": bank_bust / played,
+        "bank_seven": bank_seven / played,
         "ev": ev,
         "bust": sum((p for p, t, _, _ in hands if t == BUST), Fraction(0)),
         "seven": sum((p for p, t, _, _ in hands if t == SEVEN_AND_HALF), Fraction(0)),
@@ -140,6 +149,12 @@ def test_thirty_two_cards_match_the_enumeration() -> None:
     exact = figures("32", 11, 9)
     check_rates(out, exact)
     assert out["options"]["deck"] == "32"
+    # two players: the bank plays exactly when the one punter stood
+    played = round(out["bank_play_rate"] * 3000)
+    assert close(out["bank_bust_rate"], exact["bank_bust"], se(exact["bank_bust"], played))
+    assert close(
+        out["bank_seven_and_half_rate"], exact["bank_seven"], se(exact["bank_seven"], played)
+    )
 
 
 def test_a_natural_needs_two_cards() -> None:
