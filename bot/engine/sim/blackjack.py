@@ -247,6 +247,8 @@ def _results(
             "max_hands": opts.max_hands if split else 1,
             "surrender": opts.surrender,
             "penetration": opts.penetration,
+            "dealer_peeks": opts.dealer_peeks,
+            "split_aces_one_card": opts.split_aces_one_card,
         },
         "player_ev": tally.net.mean(bet),
         "player_ev_stderr": tally.net.stderr(bet),
@@ -289,6 +291,13 @@ class BlackjackSimulator(Simulator):
         parser.add_argument("--no-split", action="store_true", help="the seat never splits")
         parser.add_argument("--surrender", action="store_true", help="late surrender allowed")
         parser.add_argument("--penetration", type=float, default=0.75)
+        parser.add_argument("--max-hands", type=int, default=4, help="hands after splits, 2-4")
+        parser.add_argument(
+            "--no-dealer-peeks", action="store_true", help="the dealer does not peek"
+        )
+        parser.add_argument(
+            "--no-split-aces-one-card", action="store_true", help="split aces play on"
+        )
 
     def options(self, args: argparse.Namespace) -> ClassicOptions:
         """The table options the flags describe (validated by the engine)."""
@@ -299,6 +308,9 @@ class BlackjackSimulator(Simulator):
             blackjack_pays=args.blackjack_pays,
             double=not args.no_double,
             surrender=args.surrender,
+            max_hands=args.max_hands,
+            dealer_peeks=not args.no_dealer_peeks,
+            split_aces_one_card=not args.no_split_aces_one_card,
             min_bet=1,
             max_bet=max(args.bet, 1),
         ).validate()

@@ -199,12 +199,20 @@ def test_cli_options_and_text(capsys: pytest.CaptureFixture[str]) -> None:
         "max_hands": 1,
         "surrender": True,
         "penetration": 0.75,
+        "dealer_peeks": True,
+        "split_aces_one_card": True,
     }
+    argv2 = ["blackjack", "--rounds", "300", "--max-hands", "2", "--no-dealer-peeks"]
+    assert main([*argv2, "--no-split-aces-one-card", "--json"]) == 0
+    rules = json.loads(capsys.readouterr().out)["rules"]
+    assert rules["max_hands"] == 2 and rules["split"] is True
+    assert rules["dealer_peeks"] is False and rules["split_aces_one_card"] is False
     assert main(argv) == 0
     text = capsys.readouterr().out
     assert "player EV" in text and "rounds/s" in text
-    with pytest.raises(SystemExit):
-        main(["classic", "--decks", "9"])
+    for bad in (["--decks", "9"], ["--max-hands", "5"], ["--strategy", "threshold:17"]):
+        with pytest.raises(SystemExit):
+            main(["classic", *bad])
     with pytest.raises(SystemExit):
         main(["classic", "--rounds", "0"])
     assert main([]) == 2 and main(["nope"]) == 2 and main(["--help"]) == 0
