@@ -38,9 +38,11 @@ BET = 10
 DEALER_OUTCOMES = ("17", "18", "19", "20", "21", "blackjack", "bust")
 #: The events that deal one card each (player cards, the dealer's up card and draws, hole).
 CARD_EVENTS = frozenset({"card", "dealer_card", "hole_card"})
-#: Infinite deck: cards rigged ahead of each move (one move deals at most ~15: a hit, the
-#: second cards of split aces and the dealer's draws).
-RIG_AHEAD = 32
+#: Infinite deck: the cards rigged ahead, topped up before a move when fewer than RIG_LOW
+#: are left (one move deals at most 15: the deal and the dealer's draws, or a hit or a
+#: split and the dealer's draws; the dealer draws at most 11 cards).
+RIG_AHEAD = 48
+RIG_LOW = 16
 
 _MOVES: dict[str, ActionKind] = {
     HIT: ActionKind.HIT,
@@ -89,7 +91,8 @@ class _Infinite(_Cards):
     def __init__(self, seed: str) -> None:
         self._rng = random.Random(f"simulate:blackjack:{seed}")
         self._pack = pack52()
-        self._ahead: list[Card] = []
+        self._ahead: list[Card] = []  # the next cards, in order
+        self._rigged = 0  # how many of them the engine holds rigged
 
     def _fill(self, n: int) -> None:
         pack, below = self._pack, self._rng.randrange
@@ -97,14 +100,17 @@ class _Infinite(_Cards):
             self._ahead.append(pack[below(52)])
 
     def before(self, game: ClassicGame) -> None:
-        self._fill(RIG_AHEAD)
-        game.rig([c.code for c in self._ahead])
+        if self._rigged < RIG_LOW:  # re-rigging every move would cost a third of the time
+            self._fill(RIG_AHEAD)
+            game.rig([c.code for c in self._ahead])
+            self._rigged = len(self._ahead)
 
     def after(self, events: Sequence[Event]) -> None:
         dealt = sum(1 for e in events if e.kind in CARD_EVENTS)
-        if dealt > RIG_AHEAD:  # pragma: no cover - the bound above makes this impossible
+        if dealt > self._rigged:  # pragma: no cover - RIG_LOW makes this impossible
             raise RuntimeError("a move dealt more cards than were rigged")
         del self._ahead[:dealt]
+        self._rigged -= dealt
 
     def peek(self, game: ClassicGame, k: int) -> Card:
         self._fill(k + 1)
