@@ -25,6 +25,7 @@ class Simulator(ABC):
     title: ClassVar[str]  # one line for ``--help``
     strategies: ClassVar[tuple[str, ...]]  # the forms ``--strategy`` accepts
     default_rounds: ClassVar[int] = 100_000
+    rounds_help: ClassVar[str] = "rounds to play"
 
     @abstractmethod
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:

@@ -24,7 +24,9 @@ def usage() -> str:
 def parser_for(sim: Simulator, prog: str) -> argparse.ArgumentParser:
     """The command line of one simulator: the shared options, then the game's own."""
     parser = argparse.ArgumentParser(prog=f"python -m bot simulate {prog}", description=sim.title)
-    parser.add_argument("--rounds", type=positive_int, default=sim.default_rounds)
+    parser.add_argument(
+        "--rounds", type=positive_int, default=sim.default_rounds, help=sim.rounds_help
+    )
     parser.add_argument("--seed", default="0", help="the same seed gives the same figures")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     sim.add_arguments(parser)

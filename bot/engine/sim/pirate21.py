@@ -166,6 +166,7 @@ class Pirate21Simulator(Simulator):
     game = "pirate21"
     title = "Pirate 21, whole games of 2-8 players, through the real engine."
     strategies = ("stand-at:H",)
+    rounds_help = "whole games are played until this many rounds"
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
@@ -178,7 +179,9 @@ class Pirate21Simulator(Simulator):
         parser.add_argument("--players", type=positive_int, default=4, help="2-8")
         parser.add_argument("--variant", choices=VARIANTS, default="standard")
         parser.add_argument("--treasure", type=int, default=10, help="table option treasure")
-        parser.add_argument("--coins-per-player", type=int, default=None, metavar="N")
+        parser.add_argument(
+            "--coins-per-player", type=int, default=None, metavar="N", help="shared variant"
+        )
         parser.add_argument("--deck", default=None, help="table option deck: numbers/pirates/flags")
 
     def check(self, args: argparse.Namespace) -> str | None:

@@ -267,10 +267,19 @@ class SeptEtDemiSimulator(Simulator):
         )
         parser.add_argument("--players", type=positive_int, default=2, help="2-8, bank included")
         parser.add_argument("--bet", type=positive_int, default=BET, help="every punter's bet")
-        parser.add_argument("--deck", choices=sorted(DECK_SPECS), default="40")
-        parser.add_argument("--buy-in", type=int, default=BUY_IN, help="table option buy_in")
+        parser.add_argument(
+            "--deck", choices=sorted(DECK_SPECS), default="40", help="table option deck"
+        )
+        parser.add_argument(
+            "--buy-in",
+            type=int,
+            default=BUY_IN,
+            help="table option buy_in (default: nobody is ruined)",
+        )
         parser.add_argument("--min-bet", type=int, default=1, help="table option min_bet")
-        parser.add_argument("--guarantee-fund", type=int, default=500)
+        parser.add_argument(
+            "--guarantee-fund", type=int, default=500, help="table option guarantee_fund"
+        )
         parser.add_argument(
             "--rounds-limit", type=int, default=None, help="table option rounds (per game)"
         )
