@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Sequence
 
-from ..base import InvalidOptions
+from ..base import IllegalAction, InvalidOptions
 from .base import Simulator, positive_int
 from .registry import SIMULATORS, find
 
@@ -52,6 +52,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         result = sim.run(ns)
     except InvalidOptions as exc:
         parser.error(f"table options refused: {exc}")
+    except IllegalAction as exc:  # e.g. a deck too small to deal to every player
+        parser.error(f"the table refuses to play: {exc.code} {exc.params}")
     if ns.json:
         print(json.dumps(result, indent=2))
     else:

@@ -233,6 +233,8 @@ def test_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert out["options"]["treasure"] == 5
     assert main(argv) == 0
     assert "win share per seat" in capsys.readouterr().out
-    for bad in (["--players", "1"], ["--variant", "x"], ["--deck", "1/1/1"], ["--treasure", "0"]):
+    bad_options = (["--variant", "x"], ["--deck", "1/1/1"], ["--treasure", "0"])
+    too_small = ["--deck", "2/1/1", "--players", "3"]  # 4 cards cannot deal 2 to 3 players
+    for bad in (["--players", "1"], *bad_options, too_small):
         with pytest.raises(SystemExit):
             main(["pirate21", "--rounds", "10", *bad])
