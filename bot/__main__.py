@@ -121,7 +121,7 @@ def _delegate(module: str) -> Callable[[list[str]], int]:
 
 # Subcommands that parse their own arguments.
 DELEGATED: dict[str, Callable[[list[str]], int]] = {
-    "simulate": _delegate("bot.engine.simulate"),
+    "simulate": _delegate("bot.engine.sim"),
     "audit": _delegate("bot.bank.audit"),
     "verify": _delegate("bot.engine.verify"),
     "bench": _delegate("bot.bench"),

@@ -1,10 +1,11 @@
-"""Simulated rounds per second per game, from each game's own simulator.
+"""Simulated rounds per second per game, from the simulators (``bot.engine.sim``).
 
-- classic: ``simulate_classic`` (the lean Monte Carlo loop, one seat, basic strategy, 6
-  decks) and, for comparison with the others, the real ``ClassicGame`` driven through
-  ``apply`` by the bench strategy with 3 seats;
-- casino21, sept_et_demi: their simulators through the real engine, 3 seats;
-- pirate21: whole games of 3 players; rounds/s = games x rounds per game / seconds.
+Every simulator plays the real engine through ``apply``.
+
+- classic: one seat, basic strategy, 6 decks; and the real ``ClassicGame`` driven by the
+  bench strategy with 3 seats (``classic-engine``);
+- casino21, sept_et_demi: 3 seats (Sept et demi: 3 players, the bank rotating);
+- pirate21: whole games of 3 players.
 """
 
 from __future__ import annotations
@@ -46,36 +47,32 @@ def classic_engine(rounds: int, players: int = 3) -> float:
 def measure(game: str, rounds: int) -> dict[str, Any]:
     """Rounds per second of one game."""
     if game == "classic":
-        from dataclasses import replace
-
         from bot.engine.classic import ClassicOptions
-        from bot.engine.simulate import simulate_classic
+        from bot.engine.sim import blackjack
 
-        opts = replace(ClassicOptions(), decks=6)
-        r = simulate_classic(rounds=rounds, seed="0", decks=6, strategy="basic", opts=opts)
-        return {"rounds": rounds, "rounds/s": r["rounds_per_second"], "how": "1 seat, fast loop"}
+        opts = ClassicOptions(decks=6)
+        r = blackjack.simulate(rounds=rounds, seed="0", decks=6, strategy="basic", opts=opts)
+        return {"rounds": rounds, "rounds/s": r["rounds_per_second"], "how": "1 seat, simulator"}
     if game == "classic-engine":
-        n = max(1, rounds // 10)  # the real engine is ~20x slower than the fast loop
-        return {"rounds": n, "rounds/s": classic_engine(n), "how": "3 seats, apply()"}
+        n = max(1, rounds // 10)  # the bench strategy is ~5x slower than the simulator's
+        return {"rounds": n, "rounds/s": classic_engine(n), "how": "3 seats, bench strategy"}
     if game == "casino21":
-        from bot.engine.casino21 import simulate_casino21
+        from bot.engine.sim import casino21
 
-        r = simulate_casino21(rounds, 0, 3)
-        return {"rounds": rounds, "rounds/s": r["rounds_per_sec"], "how": "3 seats, apply()"}
+        r = casino21.simulate(rounds=rounds, seed="0", players=3)
+        return {"rounds": rounds, "rounds/s": r["rounds_per_second"], "how": "3 seats, simulator"}
     if game == "sept_et_demi":
-        from bot.engine.sept_et_demi import simulate_sept_et_demi
+        from bot.engine.sim import sept_et_demi
 
-        r = simulate_sept_et_demi(rounds, 0, 3)
-        return {"rounds": rounds, "rounds/s": r["rounds_per_sec"], "how": "3 seats, apply()"}
-    from bot.engine.pirate21 import simulate_pirate21
+        r = sept_et_demi.simulate(rounds=rounds, seed="0", players=3)
+        return {"rounds": rounds, "rounds/s": r["rounds_per_second"], "how": "3 players, simulator"}
+    from bot.engine.sim import pirate21
 
-    games = max(1, rounds // 6)
-    r = simulate_pirate21(games, 0, 3)
-    per_game = r["rounds_per_game"]
+    r = pirate21.simulate(rounds=rounds, seed="0", players=3)
     return {
-        "rounds": int(games * per_game),
-        "rounds/s": games * per_game / r["seconds"],
-        "how": f"3 players, {games} whole games",
+        "rounds": r["rounds"],
+        "rounds/s": r["rounds_per_second"],
+        "how": f"3 players, {r['games']} whole games",
     }
 
 

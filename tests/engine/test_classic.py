@@ -39,7 +39,7 @@ def test_rules_reexports_options() -> None:
 
 def test_engine_does_not_import_discord_asyncio_aiosqlite() -> None:
     code = (
-        "import sys, bot.engine.classic, bot.engine.simulate, bot.engine.strategy, "
+        "import sys, bot.engine.classic, bot.engine.sim, "
         "bot.engine.rules\n"
         "bad = [m for m in ('discord', 'asyncio', 'aiosqlite') if m in sys.modules]\n"
         "assert not bad, bad\n"

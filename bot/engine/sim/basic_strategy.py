@@ -1,8 +1,9 @@
-"""Player strategies for Black Jack (``classic``), used by the simulator and tests.
+"""Player strategies for Black Jack, used by its simulator and tests.
 
 A strategy is a function ``(cards, up, allowed) -> move`` where ``move`` is one of
 ``"H"`` (hit), ``"S"`` (stand), ``"D"`` (double), ``"P"`` (split), ``"R"`` (surrender) and
-is always one of the moves in ``allowed`` (hit and stand are always allowed).
+is always one of the moves in ``allowed`` (hit and stand are always allowed). ``allowed``
+is only asked about a move the strategy would make (the simulator asks the engine lazily).
 
 - ``mimic``: the "mimic the dealer" strategy: hit below 17, stand on 17 or more; never
   doubles, splits, insures or surrenders.
@@ -14,14 +15,14 @@ is always one of the moves in ``allowed`` (hit and stand are always allowed).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 
-from .cards import Card, Rank
-from .hands import bj_total, bj_value
+from ..cards import Card, Rank
+from ..hands import bj_total, bj_value
 
 HIT, STAND, DOUBLE, SPLIT, SURRENDER = "H", "S", "D", "P", "R"
 
-Strategy = Callable[[Sequence[Card], Card, frozenset[str]], str]
+Strategy = Callable[[Sequence[Card], Card, Container[str]], str]
 
 
 def up_value(card: Card) -> int:
@@ -29,7 +30,7 @@ def up_value(card: Card) -> int:
     return 11 if card.rank is Rank.ACE else bj_value(card)
 
 
-def mimic(cards: Sequence[Card], up: Card, allowed: frozenset[str]) -> str:
+def mimic(cards: Sequence[Card], up: Card, allowed: Container[str]) -> str:
     """Hit below 17, stand on 17 or more."""
     return HIT if bj_total(cards).value < 17 else STAND
 
@@ -138,18 +139,17 @@ def basic_strategy(*, h17: bool = False, das: bool = True) -> Strategy:
     pairs = _pair_chart(das)
     surrender = _surrender_cells(h17)
 
-    def decide(cards: Sequence[Card], up: Card, allowed: frozenset[str]) -> str:
+    def decide(cards: Sequence[Card], up: Card, allowed: Container[str]) -> str:
         total = bj_total(cards)
         upv = up_value(up)
         two = len(cards) == 2
-        if SURRENDER in allowed and two and not total.soft:
+        if two and not total.soft:
             pair8 = bj_value(cards[0]) == 8 == bj_value(cards[1])
-            if (total.value, upv) in surrender and not (pair8 and not h17):
-                return SURRENDER
-            if h17 and pair8 and upv == 11:
+            wants = (total.value, upv) in surrender and not (pair8 and not h17)
+            if (wants or (h17 and pair8 and upv == 11)) and SURRENDER in allowed:
                 return SURRENDER
         pair = two and bj_value(cards[0]) == bj_value(cards[1])
-        if SPLIT in allowed and pair and upv in pairs[bj_value(cards[0])]:
+        if pair and upv in pairs[bj_value(cards[0])] and SPLIT in allowed:
             return SPLIT
         move = (soft if total.soft else hard)[min(total.value, 21)][upv]
         if move == DOUBLE_OR_STAND:
