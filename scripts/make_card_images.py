@@ -96,12 +96,17 @@ def draw_suit(draw: ImageDraw.ImageDraw, suit: str, box: Box, fill: tuple[int, .
         _stem(draw, cx, top + h * 0.5, bottom, w, fill)
 
 
-def _stem(draw: ImageDraw.ImageDraw, cx: float, top: float, bottom: float, w: float,
-          fill: tuple[int, ...]) -> None:
+def _stem(
+    draw: ImageDraw.ImageDraw, cx: float, top: float, bottom: float, w: float, fill: tuple[int, ...]
+) -> None:
     half_foot, half_neck = w * 0.22, w * 0.05
     draw.polygon(
-        [(cx - half_neck, top), (cx + half_neck, top), (cx + half_foot, bottom),
-         (cx - half_foot, bottom)],
+        [
+            (cx - half_neck, top),
+            (cx + half_neck, top),
+            (cx + half_foot, bottom),
+            (cx - half_foot, bottom),
+        ],
         fill=fill,
     )
 
@@ -125,8 +130,7 @@ def blank(fill: tuple[int, ...] = WHITE) -> tuple[Image.Image, ImageDraw.ImageDr
     rim = 3 * SCALE
     radius = 14 * SCALE
     draw.rounded_rectangle((0, 0, big - 1, big - 1), radius=radius, fill=RIM)
-    draw.rounded_rectangle((rim, rim, big - 1 - rim, big - 1 - rim), radius=radius - rim,
-                           fill=fill)
+    draw.rounded_rectangle((rim, rim, big - 1 - rim, big - 1 - rim), radius=radius - rim, fill=fill)
     return image, draw
 
 
@@ -149,8 +153,9 @@ def fitted_font(text: str, box: Box, fonts: tuple[str, str]) -> ImageFont.FreeTy
     return ImageFont.truetype(path, size)
 
 
-def draw_text(draw: ImageDraw.ImageDraw, text: str, box: Box, fill: tuple[int, ...],
-              fonts: tuple[str, str]) -> None:
+def draw_text(
+    draw: ImageDraw.ImageDraw, text: str, box: Box, fill: tuple[int, ...], fonts: tuple[str, str]
+) -> None:
     """``text`` as large as fits, its ink centred in ``box``."""
     font = fitted_font(text, box, fonts)
     left, top, right, bottom = font.getbbox(text)
@@ -173,8 +178,9 @@ def face(code: str, fonts: tuple[str, str]) -> Image.Image:
     return finish(image)
 
 
-def joker(image: Image.Image, draw: ImageDraw.ImageDraw, colour: tuple[int, ...],
-          fonts: tuple[str, str]) -> Image.Image:
+def joker(
+    image: Image.Image, draw: ImageDraw.ImageDraw, colour: tuple[int, ...], fonts: tuple[str, str]
+) -> Image.Image:
     """A joker: a big star in the suit's colour and the word JOKER."""
     s = SCALE
     draw.polygon(star_points(64 * s, 50 * s, 44 * s, 18 * s), fill=colour)
@@ -193,13 +199,15 @@ def back() -> Image.Image:
         draw.line((k, 0, k + big, big), fill=BACK_LINE, width=3 * s)
         draw.line((k, big, k + big, 0), fill=BACK_LINE, width=3 * s)
     frame = 11 * s
-    draw.rounded_rectangle((frame, frame, big - frame, big - frame), radius=8 * s,
-                           outline=WHITE, width=5 * s)
+    draw.rounded_rectangle(
+        (frame, frame, big - frame, big - frame), radius=8 * s, outline=WHITE, width=5 * s
+    )
     # the lattice ran over the rim: draw the rim again
     rim = 3 * s
     mask = Image.new("L", image.size, 0)
-    ImageDraw.Draw(mask).rounded_rectangle((rim, rim, big - 1 - rim, big - 1 - rim),
-                                           radius=14 * s - rim, fill=255)
+    ImageDraw.Draw(mask).rounded_rectangle(
+        (rim, rim, big - 1 - rim, big - 1 - rim), radius=14 * s - rim, fill=255
+    )
     framed, _ = blank(RIM)
     framed.paste(image, (0, 0), mask)
     return finish(framed)
