@@ -95,7 +95,12 @@ def fit_embed(embed: discord.Embed) -> discord.Embed:
     if fits(embed):
         return embed
     data = embed.to_dict()
-    fields = [(as_text(f["name"]), as_text(f["value"])) for f in data.pop("fields", [])]
+    fields: list[tuple[str, str]] = []
+    for f in data.pop("fields", []):
+        if f["name"] == CONTINUED and fields:  # join a split field again: text is shorter
+            fields[-1] = (fields[-1][0], f"{fields[-1][1]}\n{as_text(f['value'])}")
+        else:
+            fields.append((as_text(f["name"]), as_text(f["value"])))
     out = discord.Embed.from_dict(data)
     out.title = fit_text(as_text(out.title or ""), TITLE) or None
     out.description = fit_text(as_text(out.description or ""), DESCRIPTION) or None
