@@ -79,8 +79,13 @@ async def mid_round(env: Any, game: str, locale: str) -> tuple[Any, Any]:
         for p in players:
             legal = table.game.legal_actions(p.id)
             choice = next(
-                (k for prefix, kind in PREFERENCES if kind in legal for k in buttons
-                 if k.startswith(prefix)),
+                (
+                    k
+                    for prefix, kind in PREFERENCES
+                    if kind in legal
+                    for k in buttons
+                    if k.startswith(prefix)
+                ),
                 None,
             )
             if choice is not None:
@@ -107,11 +112,9 @@ def check_limits(embed: dict[str, Any]) -> int:
 
 @pytest.mark.parametrize("locale", ["en", "fr"])
 @pytest.mark.parametrize("game", ["classic", "casino21", "pirate21", "sept_et_demi"])
-async def test_eight_players_with_ten_cards_fit_as_pictures(
-    simcord_env, monkeypatch, game, locale
-):
+async def test_eight_players_with_ten_cards_fit_as_pictures(simcord_env, monkeypatch, game, locale):
     env = simcord_env
-    thread, table = await mid_round(env, game, locale)
+    _thread, table = await mid_round(env, game, locale)
     wide = widen(game, table.game.public_view())
     cog = env.bot.get_cog("Tables")
     with monkeypatch.context() as patch:
@@ -146,8 +149,10 @@ def test_a_message_too_long_with_pictures_is_written_with_text_cards(monkeypatch
     assert fitted == " ".join(map(card_text, codes)) + "\n" + " ".join(map(card_text, codes))
     import discord
 
-    half = " ".join(cards.card(c) for c in codes[:26]) + "\n" + " ".join(
-        cards.card(c) for c in codes[26:]
+    half = (
+        " ".join(cards.card(c) for c in codes[:26])
+        + "\n"
+        + " ".join(cards.card(c) for c in codes[26:])
     )  # a seat of two lines, 1,611 characters
     embed = discord.Embed(title="t", description=line)
     limits.add_fields(embed, [(f"seat {i}", half) for i in range(4)])

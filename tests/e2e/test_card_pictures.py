@@ -91,7 +91,7 @@ async def test_the_first_start_uploads_every_picture_and_a_restart_reuses_them(
 
 async def test_the_table_shows_pictures_and_the_hole_card_as_a_back(simcord_env):
     env = simcord_env
-    alice, thread, table = await classic_round_start(env)
+    _alice, thread, table = await classic_round_start(env)
     markup = env.bot.card_emojis.markup
     shown = raw(env, thread.id, table.message_id)
     for code in ("TS", "8S", "9H"):
@@ -209,7 +209,7 @@ async def test_the_leak_scan_catches_a_hidden_card_shown_as_a_picture(
         return [*honest(self, ctx), "debug: " + " ".join(forms[form](c) for c in hole)]
 
     monkeypatch.setattr(type(renderer), "body", leaking_body)
-    alice, thread, table = await classic_round_start(env)
+    _alice, thread, table = await classic_round_start(env)
     assert markup["KC"] in raw(env, thread.id, table.message_id)  # the leak, as a picture
     assert any("K♣ is not public yet" in v for v in leak_scan.violations)
     with pytest.raises(AssertionError, match="K♣"):
