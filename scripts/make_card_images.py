@@ -88,11 +88,13 @@ def draw_suit(draw: ImageDraw.ImageDraw, suit: str, box: Box, fill: tuple[int, .
         body = (left, top, right, top + h * 0.78)
         draw.polygon(heart_points(body, flip=True), fill=fill)
         _stem(draw, cx, top + h * 0.55, bottom, w, fill)
-    else:  # clubs: three balls and a stem
-        r = w * 0.245
-        for x, y in ((cx, top + r), (left + r, top + h * 0.56), (right - r, top + h * 0.56)):
+    else:  # clubs: three round leaves, notched apart (a spade has a point instead)
+        r = w * 0.25
+        for x, y in ((cx, top + r), (left + r, top + h * 0.55), (right - r, top + h * 0.55)):
             draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
-        draw.ellipse((cx - r * 0.7, top + h * 0.35, cx + r * 0.7, top + h * 0.75), fill=fill)
+        draw.polygon(
+            [(cx, top + r), (left + r, top + h * 0.55), (right - r, top + h * 0.55)], fill=fill
+        )
         _stem(draw, cx, top + h * 0.5, bottom, w, fill)
 
 
