@@ -63,11 +63,6 @@ def use_faces(markup: Mapping[str, str]) -> None:
     )
 
 
-def faces() -> dict[str, str]:
-    """The pictures in use (code or ``BACK`` -> emoji markup)."""
-    return dict(_faces)
-
-
 def as_text(text: str) -> str:
     """``text`` with every card picture written as text instead (same cards, shorter)."""
     if not _markup_text or "<" not in text:
