@@ -24,6 +24,7 @@ from bot.shards import (
     check_layout,
     users_database_path,
 )
+from bot.ui.card_emojis import CardEmojis
 from bot.ui.errors import refusal_text
 from bot.ui.translator import CroupierTranslator
 
@@ -35,6 +36,7 @@ class CroupierBot(commands.Bot):
 
     db: Database
     users_db: Database  # user-wide settings: ``db`` itself, or the file shards share
+    card_emojis: CardEmojis  # the card pictures (built in setup_hook: needs the app id)
 
     def __init__(
         self,
@@ -86,6 +88,9 @@ class CroupierBot(commands.Bot):
 
         for name in EXTENSIONS:
             await self.load_extension(name)
+        # before on_ready re-renders the open tables; shard 0 uploads for all processes
+        self.card_emojis = CardEmojis(self, upload=self.layout.shard_id == 0)
+        await self.card_emojis.start()
         if self.settle_heap:
             settle_after_startup()  # the open tables are loaded: keep them out of full GCs
         if self.sync_commands and self.layout.shard_id == 0:  # one process syncs for all
@@ -103,6 +108,8 @@ class CroupierBot(commands.Bot):
 
     async def close(self) -> None:
         """Stop the services, then the gateway, then the database."""
+        if hasattr(self, "card_emojis"):
+            await self.card_emojis.stop()
         for service in list(self.services.values()):
             stop = getattr(service, "stop", None)
             if stop is not None:

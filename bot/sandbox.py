@@ -13,6 +13,11 @@ the table), so the bot falls back the way it does on Discord for a player with c
 the acting player sees their new private cards as an ephemeral message, and every player
 sees theirs with ``/hand`` or the table's "My cards" button while viewing as that player.
 
+Cards: the bot uploads its card pictures as application emojis at start-up, as on
+Discord (``bot/ui/card_emojis.py``); SimCord keeps an emoji's name but not its image, so
+the page is handed each picture's PNG (``card_assets``). ``--language fr`` makes every
+player choose French (``/language``), so the table and the answers are in French.
+
 Time: SimCord's clock is virtual. A small ticker advances it with the wall clock once a
 second, so turn timers fire as on Discord (``--no-clock`` freezes it: timers never fire).
 The sandbox runs until Ctrl-C (or "End preview session" in the page's More menu).
@@ -128,9 +133,15 @@ def help_text(sandbox: Sandbox, *, table: bool | None = None) -> str:
 
 
 async def build_world(
-    env: Any, *, players: int = 3, game: str = "classic", open_table: bool = True
+    env: Any,
+    *,
+    players: int = 3,
+    game: str = "classic",
+    open_table: bool = True,
+    language: str | None = None,
 ) -> Sandbox:
-    """Guild, channels, players with their starting balance, and (optionally) a table."""
+    """Guild, channels, players with their starting balance (and ``/language`` choice),
+    and (optionally) a table: in the host's language, as on Discord."""
     if not 1 <= players <= MAX_PLAYERS:
         raise ValueError(f"players must be between 1 and {MAX_PLAYERS}")
     guild = env.create_guild(GUILD_NAME)
@@ -155,6 +166,8 @@ async def build_world(
     await service.ensure_guild(guild.id)
     for player in seated:
         await service.bank.open_account(guild.id, player.id)
+        if language:
+            await env.bot.services["prefs"].set_locale(player.id, language)
     await post_guide(sandbox, table=open_table)
     if open_table:
         await open_sandbox_table(sandbox)
@@ -226,6 +239,19 @@ class Clock:
                 await self.preview.refresh()  # show what the timers did
 
 
+def card_assets(bot: Any) -> dict[str, tuple[str, bytes]]:
+    """The card pictures for the preview page: SimCord keeps an uploaded emoji's name but
+    not its image, so the page gets each emoji's PNG under the CDN address it asks for."""
+    from simcord.backend.cdn import CDN_BASE
+
+    service = bot.card_emojis
+    faces = {face.key: face for face in service.faces}
+    return {
+        f"{CDN_BASE}/emojis/{emoji_id}.png": (f"{faces[key].name}.png", faces[key].image)
+        for key, emoji_id in service.ids.items()
+    }
+
+
 def dress_preview(env: Any) -> None:
     """Two cosmetic touches to SimCord's page, best effort: the bot is called Croupier,
     and user mentions render in embed descriptions and field values as Discord renders
@@ -271,6 +297,7 @@ async def running_sandbox(
     open_table: bool = True,
     clock: bool = True,
     entropy: Any = None,
+    language: str | None = None,
 ) -> AsyncIterator[Sandbox]:
     """The bot on SimCord with the sandbox world and the preview served on loopback."""
     import simcord
@@ -285,10 +312,19 @@ async def running_sandbox(
     try:
         async with simcord.run(bot, check_errors=False) as env:
             dress_preview(env)
-            sandbox = await build_world(env, players=players, game=game, open_table=open_table)
+            sandbox = await build_world(
+                env, players=players, game=game, open_table=open_table, language=language
+            )
             viewers = [p.member for p in sandbox.players]
             async with env.preview(
-                sandbox.tables, viewers=viewers, layout="channel", port=port, width=1100, height=800
+                sandbox.tables,
+                viewers=viewers,
+                layout="channel",
+                port=port,
+                width=1100,
+                height=800,
+                locale="fr" if language == "fr" else "en-US",  # the page's own words
+                assets=card_assets(env.bot),
             ) as preview:
                 sandbox.preview = preview
                 lock = asyncio.Lock()
@@ -320,6 +356,7 @@ async def serve(args: argparse.Namespace) -> int:
             db_path=args.db,
             open_table=not args.no_table,
             clock=not args.no_clock,
+            language=args.language,
         ) as sandbox:
             print(f"Croupier sandbox: {args.game} with {args.players} player(s), db {args.db}")
             print(f"Open this address in your browser: {sandbox.url}", flush=True)
@@ -347,7 +384,7 @@ async def serve(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m bot sandbox [--players 3] [--port 8765] [--game classic]``."""
+    """``python -m bot sandbox [--players 3] [--port 8765] [--game classic] [--language fr]``."""
     from bot.tables import GAMES
 
     parser = argparse.ArgumentParser(
@@ -363,6 +400,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--game", choices=sorted(GAMES), default="classic", help="(classic)")
     parser.add_argument(
         "--db", default=DEFAULT_DB, help=f"database file, reset at start ({DEFAULT_DB})"
+    )
+    parser.add_argument(
+        "--language", choices=("en", "fr"), help="every player's /language (the table's too)"
     )
     parser.add_argument("--no-table", action="store_true", help="do not pre-open a table")
     parser.add_argument("--no-clock", action="store_true", help="freeze time: timers never fire")

@@ -27,6 +27,7 @@ from bot.ui.amounts import MAX_TYPED, parse_amount
 from bot.ui.buttons import MoveButton, TableButtons, build_buttons
 from bot.ui.edits import TableEdits
 from bot.ui.errors import refusal_text
+from bot.ui.limits import fit_content, fit_embed
 from bot.ui.options import suggest, table_values_text
 from bot.ui.render import Ctx, renderer_for
 from bot.ui.translator import _
@@ -133,9 +134,10 @@ class Tables(commands.Cog):
         """The table message's embed and buttons, in the table's language."""
         ctx = Ctx(table, table.settings.locale, note=note)
         renderer = renderer_for(table.game_key)
+        embed = fit_embed(renderer.embed(ctx))  # card pictures are long: stay within limits
         if not table.is_open:
-            return renderer.embed(ctx), None
-        return renderer.embed(ctx), build_buttons(table.id, table.version, renderer.buttons(ctx))
+            return embed, None
+        return embed, build_buttons(table.id, table.version, renderer.buttons(ctx))
 
     async def edit_table_message(self, table: Table, note: str | None = None) -> None:
         """Edit the public table message to the table's current state."""
@@ -365,7 +367,7 @@ class Tables(commands.Cog):
         """DM a player; fall back to an ephemeral message, or a public '/hand' hint."""
         title = self.table_title(table)
         link = self.table_link(table)
-        text = "\n".join([f"**{title}** {link}".strip(), *lines])
+        text = fit_content("\n".join([f"**{title}** {link}".strip(), *lines]))
         try:
             # create_dm answers from the cache once the DM channel is known: no user fetch
             dm = await self.bot.create_dm(discord.Object(player))
@@ -424,7 +426,7 @@ class Tables(commands.Cog):
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
             for text in texts:
-                await channel.send(text[:2000], allowed_mentions=NO_PINGS)
+                await channel.send(fit_content(text), allowed_mentions=NO_PINGS)
             pings = None
             if table.settings.pace == FORUM and table.is_open:
                 pings = renderer.pings(ctx, outcome.events, actor)
@@ -432,7 +434,7 @@ class Tables(commands.Cog):
                 text, users = pings
                 if text and users:
                     await channel.send(
-                        text[:2000],
+                        fit_content(text),
                         allowed_mentions=discord.AllowedMentions(
                             users=[discord.Object(u) for u in users]
                         ),
@@ -504,7 +506,7 @@ class Tables(commands.Cog):
     async def _send_hand(self, interaction: discord.Interaction, table: Table, locale: str) -> None:
         ctx = Ctx(table, locale)
         text = renderer_for(table.game_key).hand_text(ctx, interaction.user.id)
-        await interaction.response.send_message(text, ephemeral=True)
+        await interaction.response.send_message(fit_content(text), ephemeral=True)
 
     # ================================================================ timers
 

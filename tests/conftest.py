@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -41,3 +41,15 @@ def no_missing_message_key():
     i18n.MISSING.clear()
     yield
     assert not i18n.MISSING, f"missing message keys: {sorted(i18n.MISSING)}"
+
+
+@pytest.fixture(autouse=True)
+def cards_as_text(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Tests read the bot's card emojis as text (tests/card_markup.py); no card pictures
+    of a previous test's bot leak into the next test (they are process-wide)."""
+    from bot.ui import cards
+    from tests.card_markup import install
+
+    install(monkeypatch)
+    yield
+    cards.use_faces({})

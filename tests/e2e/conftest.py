@@ -23,6 +23,8 @@ How it works (and why it cannot pass silently):
   observer never saw (the hook was lost), commits that were never checked, and a blind
   scan (public cards were in the view but the scan never recognised a single card in the
   channel: the card format drifted away from ``bot.ui.cards``).
+- Cards are recognised in both forms the bot writes: the text form (``A♠``) and its card
+  emojis (``<:AS_1f3a:123…>``, by name, whatever the id: tests/card_markup.py ``CardsIn``).
 - ``tests/e2e/test_dms.py::test_leak_scan_catches_a_leaking_renderer`` proves it fails.
 
 The ``discord_spec_check`` fixture is autouse too: every REST request SimCord recorded
@@ -44,8 +46,9 @@ import simcord
 
 from bot.engine.base import Visibility
 from bot.tables import Outcome, Table, TableService
-from bot.ui.cards import card
+from bot.ui.cards import card_text
 from bot.ui.render.common import seated_players
+from tests.card_markup import CardsIn
 from tests.discord_api.checker import SpecChecker
 
 CODE = re.compile(r"^[A2-9TJQKX][SHDC]$")
@@ -83,11 +86,6 @@ def message_text(message: Any) -> str:
 
     parts += list(labels(message.components))
     return "\n".join(parts)
-
-
-def shown(text: str, code: str) -> int:
-    """How many times the card ``code`` appears in ``text`` as the bot writes it."""
-    return text.count(card(code))
 
 
 TABLE_VERSION = re.compile(r"Table (?:#|n°)\d+ · v(\d+)")  # the footer, in en and fr
@@ -177,6 +175,7 @@ class LeakScan:
                 continue
             seen.add(key)
             text = message_text(message)
+            in_text = CardsIn(text)
             allowed = snap.public + (
                 snap.events_public if announcements and not is_table else Counter()
             )
@@ -187,13 +186,13 @@ class LeakScan:
                 if shown_snap:
                     allowed = shown_snap.public
             for code in snap.codes:
-                count = shown(text, code)
+                count = in_text.count(code)
                 self.recognised += count if allowed[code] else 0
                 if count and not allowed[code]:
                     what = "table message" if is_table else "message"
                     out.append(
-                        f"table {table.id} v{snap.version}: {card(code)} is not public yet but "
-                        f"shown {count} time(s) in a public {what} (id {message.id}); hidden "
+                        f"table {table.id} v{snap.version}: {card_text(code)} is not public yet "
+                        f"but shown {count} time(s) in a public {what} (id {message.id}); hidden "
                         f"now: {dict(snap.hidden)}:\n{text}"
                     )
         return out

@@ -10,6 +10,7 @@ from bot.app import create_bot
 from bot.engine.base import ActionKind, Phase
 from bot.engine.shuffle import seeded_entropy
 from bot.tables import Table
+from tests.card_markup import readable_embed
 from tests.e2e.helpers import embed_text, service, table_message
 
 
@@ -34,11 +35,12 @@ async def click_move(member: Any, message: discord.Message, move: str) -> Any:
 
 
 def fresh_render(env: Any, table: Table) -> tuple[dict[str, Any], list[str]]:
-    """The embed dict and button custom_ids a fresh render of the committed state gives."""
+    """The embed dict and button custom_ids a fresh render of the committed state gives
+    (its cards as text, as tests read the messages: tests/card_markup.py)."""
     cog = env.bot.get_cog("Tables")
     embed, view = cog.render(table)
     ids = [] if view is None else view.custom_ids
-    return embed.to_dict(), ids
+    return readable_embed(env, embed.to_dict()), ids
 
 
 def shown(message: discord.Message) -> tuple[dict[str, Any], list[str]]:

@@ -31,6 +31,7 @@ from bot.engine.base import ActionKind, Phase
 from bot.engine.cards import build_deck
 from bot.engine.verify import main as verify_main
 from bot.i18n import t
+from tests.card_markup import readable
 from tests.e2e.helpers import Player, add_players, service, table_of, thread_of
 
 HEX = re.compile(r"\b[0-9a-f]{64}\b")
@@ -56,6 +57,7 @@ class Channel:
     """Records what a Discord client receives: every message created or edited."""
 
     def __init__(self, env: Any) -> None:
+        self.env = env
         self.payloads: list[dict[str, Any]] = []
         env.backend.subscribers.append(self._on_event)
 
@@ -75,7 +77,8 @@ class Channel:
                 body += [embed.get("title") or "", embed.get("description") or ""]
                 body += [f"{f.get('name')}\n{f.get('value')}" for f in embed.get("fields") or []]
                 footer.append((embed.get("footer") or {}).get("text") or "")
-            out.append(Seen(int(p["id"]), "\n".join(body), "\n".join(footer)))
+            text = readable(self.env, "\n".join(body)) or ""  # card emojis read as text
+            out.append(Seen(int(p["id"]), text, "\n".join(footer)))
         return out
 
 

@@ -1,7 +1,8 @@
 """The sandbox in a real browser: Debian's Chromium, headless, driven by Playwright.
 
 Opens the page, runs a slash command through the page's composer, presses the table's
-buttons as two players (switching "Viewing as"), and sees the table message change.
+buttons as three players (switching "Viewing as"), sees the table message change and the
+cards drawn as the bot's card pictures.
 Skipped when /usr/bin/chromium is absent (CI installs it; no browser download here).
 Set SANDBOX_SCREENSHOT=path.png to keep a screenshot of the page."""
 
@@ -73,10 +74,23 @@ async def test_play_in_the_browser(tmp_path):
             two_bets = re.compile(r"stack 190 · bet 10[\s\S]*stack 190 · bet 10")
             await expect(timeline).to_contain_text(two_bets)
 
+            # the cards are the bot's pictures, loaded as images (not broken, not text)
+            await page.locator("#viewer-picker").select_option(label="carol")
+            await expect(page.locator("#viewer-picker")).to_have_value(str(sandbox.players[2].id))
+            await page.get_by_role("button", name="Bet 10").click()  # the last bet: a deal
+            pictures = timeline.locator("img.custom-emoji")
+            await expect(pictures.first).to_be_visible()
+            await page.wait_for_function(  # each picture fetched and decoded
+                "() => [...document.querySelectorAll('#channel-message-list img.custom-emoji')]"
+                ".every(e => e.complete && e.naturalWidth > 0)"
+            )
+            loaded = await pictures.evaluate_all("els => els.map(e => e.naturalWidth)")
+            assert len(loaded) >= 5 and set(loaded) == {128}, loaded
+
             service = sandbox.env.bot.services["tables"]
             view = service.table_in(sandbox.tables.id).game.public_view()
             bets = {s["player"]: s.get("bet") for s in view["seats"]}
-            assert bets[sandbox.players[0].id] == 10 and bets[sandbox.players[1].id] == 10
+            assert set(bets.values()) == {10}
             shot = os.environ.get("SANDBOX_SCREENSHOT") or str(tmp_path / "sandbox.png")
             await page.screenshot(path=shot)
         finally:

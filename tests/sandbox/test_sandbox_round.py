@@ -130,3 +130,46 @@ async def test_without_a_table_the_help_says_how_to_open_one(tmp_path):
         )
         assert res.ephemeral
         assert _service(sandbox).table_in(sandbox.tables.id) is not None
+
+
+def _emoji_tokens(value: Any) -> list[dict[str, Any]]:
+    """The custom emojis of the preview's projection (what the page draws as images)."""
+    if isinstance(value, dict):
+        if value.get("custom") is True and "asset_id" in value:
+            return [value]
+        return [e for item in value.values() for e in _emoji_tokens(item)]
+    if isinstance(value, list):
+        return [e for item in value for e in _emoji_tokens(item)]
+    return []
+
+
+async def test_the_page_draws_the_card_pictures_in_french(tmp_path):
+    """--language fr: the players' choice, so the table is French; its cards are the
+    bot's card emojis, and the page has each one's PNG (SimCord keeps no emoji image)."""
+    from bot.i18n import t
+    from bot.sandbox import card_assets
+
+    async with running_sandbox(
+        players=2,
+        game="classic",
+        port=0,
+        db_path=tmp_path / "sandbox.sqlite3",
+        clock=False,
+        entropy=seeded_entropy("sandbox"),
+        language="fr",
+    ) as sandbox:
+        alice, bob = sandbox.players
+        prefs = sandbox.env.bot.services["prefs"]
+        assert await prefs.locale(bob.id) == "fr"
+        assert t("phase.lobby", "fr") in _text(_table_message(sandbox))
+        await alice.member.click(_table_message(sandbox), label=t("move.start", "fr"))
+        for p in (alice, bob):
+            await p.member.click(_table_message(sandbox), label=t("move.bet_n", "fr", amount=10))
+        markup = sandbox.env.bot.card_emojis.markup
+        assets = card_assets(sandbox.env.bot)
+        assert len(assets) == len(markup) == 55
+        await sandbox.preview.refresh()
+        tokens = _emoji_tokens(await sandbox.preview.snapshot())
+        names = {e["name"] for e in tokens}
+        assert len(tokens) >= 5 and f":{next(iter(names))}:" in "".join(markup.values())
+        assert all(e["available"] and e["asset_id"] for e in tokens), tokens

@@ -14,6 +14,7 @@ from bot.tables.games import seated_players
 from bot.tables.models import Table
 from bot.ui.buttons import ButtonSpec
 from bot.ui.cards import cards
+from bot.ui.limits import DESCRIPTION, add_fields, fit_text
 
 PHASE_COLOURS = {
     Phase.LOBBY: discord.Colour.blurple(),
@@ -94,9 +95,8 @@ class GameRenderer:
             lines.append(f"*{ctx.note}*")
         lines.append(self.status_line(ctx))
         lines.extend(self.body(ctx))
-        embed.description = "\n".join(line for line in lines if line)[:4000]
-        for name, value in self.fields(ctx):
-            embed.add_field(name=name[:256], value=value[:1024] or "—", inline=False)
+        embed.description = fit_text("\n".join(line for line in lines if line), DESCRIPTION)
+        add_fields(embed, self.fields(ctx))  # a long seat list goes on in more fields
         embed.set_footer(text=self.footer(ctx)[:2048])
         return embed
 

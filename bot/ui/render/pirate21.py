@@ -19,7 +19,7 @@ from typing import Any
 from bot.engine.base import ActionKind, Event, Phase, Visibility
 from bot.engine.pirate21 import MAX_PLAYERS
 from bot.ui.buttons import ButtonSpec
-from bot.ui.cards import FACE_DOWN, cards
+from bot.ui.cards import FACE_DOWN, card, cards
 
 from .common import BLUE, GREEN, GREY, RED, Ctx, GameRenderer, mention, register
 
@@ -27,7 +27,7 @@ MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 
 
 def _backs(n: int) -> str:
-    return FACE_DOWN * n
+    return card(None) * n
 
 
 class Renderer(GameRenderer):

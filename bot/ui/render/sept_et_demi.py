@@ -10,7 +10,7 @@ from typing import Any
 from bot.engine.base import ActionKind, Event, MoneyKind, Phase, Visibility
 from bot.engine.hands import format_half_points
 from bot.ui.buttons import ButtonSpec
-from bot.ui.cards import FACE_DOWN, cards
+from bot.ui.cards import card, cards
 
 from .common import GREEN, Ctx, GameRenderer, mention, register
 
@@ -158,7 +158,7 @@ class Renderer(GameRenderer):
         if shown or hidden:
             hand = cards([*([None] * hidden), *shown])
             if p.get("pending"):
-                hand += " + " + FACE_DOWN + "?"
+                hand += " + " + card(None) + "?"
             if p.get("total") is not None:
                 hand += " " + half(p["total"])
             elif shown:

@@ -1,0 +1,132 @@
+"""Screenshots of the sandbox in headless Chromium: each game, in English and in French.
+
+``python scripts/sandbox_screenshots.py [--out docs/screenshots] [--games classic ...]``
+
+For each game and language: the sandbox (``bot/sandbox.py``, SimCord's browser preview)
+with 4 players who chose that language, a round dealt and a few moves played, then a
+screenshot of the page as Debian's Chromium (``/usr/bin/chromium``, driven by Playwright)
+shows it, viewing as the host: ``<game>-<language>.png``. The shuffles are seeded, so the
+pictures are the same at every run. Needs ``pip install -e '.[dev,sandbox]'`` and
+``apt-get install chromium``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bot.engine.base import ActionKind, Phase  # noqa: E402
+from bot.engine.shuffle import seeded_entropy  # noqa: E402
+from bot.sandbox import running_sandbox  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+GAMES = ("classic", "casino21", "pirate21", "sept_et_demi")
+VIEWPORT = {"width": 1300, "height": 1000}
+# what a player does when it is their move, by preference (button move names)
+PLAN = [
+    (ActionKind.BET, "bet"),
+    (ActionKind.NO_INSURANCE, "no_insurance"),
+    (ActionKind.CHOOSE_ACE, "ace"),
+    (ActionKind.HIT, "hit"),
+    (ActionKind.DRAW, "draw"),
+]
+
+
+def buttons(message: Any) -> dict[str, str]:
+    """The table message's move buttons: move name -> custom id (first of each move)."""
+    out: dict[str, str] = {}
+    for row in message.components:
+        for child in getattr(row, "children", []):
+            custom_id = getattr(child, "custom_id", None) or ""
+            parts = custom_id.split(":")
+            if len(parts) >= 4 and parts[0] == "cr":
+                out.setdefault(parts[3], custom_id)
+    return out
+
+
+async def play_a_little(sandbox: Any, hits: int = 2) -> None:
+    """Start, every bet, then ``hits`` draws: a round mid-way, cards on the table."""
+    service = sandbox.env.bot.services["tables"]
+    table = service.table_in(sandbox.tables.id)
+    drawn = 0
+    for _ in range(40):
+        if table.game.phase in (Phase.BETWEEN_ROUNDS, Phase.FINISHED) or drawn >= hits:
+            return
+        message = next(m for m in sandbox.tables.history() if m.id == table.message_id)
+        ids = buttons(message)
+        if "start" in ids and table.game.phase is Phase.LOBBY:
+            await sandbox.host.member.click(message, custom_id=ids["start"])
+            continue
+        for player in sandbox.players:
+            legal = table.game.legal_actions(player.id)
+            move = next((m for kind, m in PLAN if kind in legal and m in ids), None)
+            if move is not None:
+                await player.member.click(message, custom_id=ids[move])
+                drawn += move in ("hit", "draw")
+                break
+        else:
+            return
+
+
+async def shoot(game: str, language: str, out: Path, tmp: Path) -> Path:
+    """One screenshot."""
+    from playwright.async_api import async_playwright
+
+    path = out / f"{game}-{language}.png"
+    async with (
+        running_sandbox(
+            players=4,
+            game=game,
+            port=0,
+            db_path=tmp / f"{game}-{language}.sqlite3",
+            clock=False,
+            entropy=seeded_entropy(f"screenshots-{game}"),
+            language=language,
+        ) as sandbox,
+        async_playwright() as pw,
+    ):
+        await play_a_little(sandbox)
+        await sandbox.preview.refresh()
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = await browser.new_page(viewport=VIEWPORT)
+            await page.goto(sandbox.url)
+            timeline = page.locator("#channel-message-list")
+            await timeline.wait_for()
+            await page.wait_for_load_state("networkidle")
+            await page.wait_for_function(  # every card picture fetched and decoded
+                "() => [...document.querySelectorAll('img.custom-emoji')]"
+                ".every(e => e.complete && e.naturalWidth > 0)"
+            )
+            await page.screenshot(path=str(path))
+        finally:
+            await browser.close()
+    return path
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        for game in args.games:
+            for language in args.languages:
+                print(await shoot(game, language, args.out, Path(tmp)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    parser.add_argument("--games", nargs="+", default=list(GAMES), choices=GAMES)
+    parser.add_argument("--languages", nargs="+", default=["en", "fr"], choices=["en", "fr"])
+    asyncio.run(main_async(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
