@@ -25,9 +25,11 @@ Money
   (``leave_during_round``); they can leave once the round is settled or after busting.
 - A stack at 0 with no live bet leaves the table at once (event ``left`` with reason
   ``empty_stack`` and a CASH_OUT of 0).
-- CLOSE (by the host, or the system for an idle table) refunds the bets of an unfinished
-  round (REFUND pot->seat) and cashes every stack out in full: no forfeit, since the player
-  did not choose to leave early.
+- CLOSE (by the host, or the system: an idle table, a table whose thread is gone) refunds
+  the bets of an unfinished round (REFUND pot->seat), then empties every seat on exactly
+  the terms of a leave (``_settle_seat``, shared with LEAVE, a kick and an empty stack): a
+  player below the wagering requirement forfeits the welcome stake and its winnings, as the
+  rules say; no confirmation is asked (the player did not choose to close).
 - When the host leaves, the host role passes to the next seated player in seat order; when
   the last player leaves, the table is finished.
 
@@ -564,11 +566,13 @@ class Casino21(Game):
                 wagered=self.wagered.get(s.player, 0),
             )
         events: list[Event] = []
-        self._remove(s, "leave", forfeit, events)
+        self._settle_seat(s, "leave", events)
         return events
 
-    def _remove(self, s: _Seat, reason: str, forfeit: int, events: list[Event]) -> None:
-        keep = s.stack - forfeit
+    def _settle_seat(self, s: _Seat, reason: str, events: list[Event]) -> None:
+        """Empty a seat on the leave terms, whatever empties it (a leave, a kick, a close,
+        an empty stack): below the wagering requirement the welcome stake is forfeited."""
+        forfeit, keep = self._leave_terms(s)
         money: list[Money] = []
         if forfeit:
             money.append(Money(MoneyKind.FORFEIT, seat(s.player), HOUSE, forfeit, s.player))
@@ -1114,7 +1118,7 @@ class Casino21(Game):
             )
         self._reveal_seed(events)
         for s in list(self.seats):
-            self._remove(s, "close", 0, events)
+            self._settle_seat(s, "close", events)
         self._phase = Phase.FINISHED
         events.append(
             Event(
@@ -1130,7 +1134,7 @@ class Casino21(Game):
         while self._phase is not Phase.FINISHED:
             for s in list(self.seats):
                 if s.stack == 0 and s.in_pot == 0:
-                    self._remove(s, "empty_stack", 0, events)
+                    self._settle_seat(s, "empty_stack", events)
             if not self.seats and self.ever_seated:
                 self._reveal_seed(events)
                 self._phase = Phase.FINISHED

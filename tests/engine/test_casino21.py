@@ -642,7 +642,7 @@ def test_join_during_first_turn_can_bet() -> None:
     assert t.game.phase is Phase.BETTING  # host has not bet yet
 
 
-def test_close_refunds_and_cashes_out_without_forfeit() -> None:
+def test_close_refunds_then_settles_every_seat_as_a_leave() -> None:
     t = rigged(2, "TS 4S TH 5H TD 7D")
     t.do(K.BET, 1, amount=10)
     t.do(K.BET, 2, amount=20)
@@ -657,17 +657,34 @@ def test_close_refunds_and_cashes_out_without_forfeit() -> None:
         "left",
         "table_closed",
     ]
-    assert all(e.data["forfeit"] == 0 for e in ev if e.kind == "left")
-    assert t.balances["claim:1"] == 100 and t.balances["claim:2"] == 100
+    # below the wagering requirement, with no own funds: the welcome stakes go back
+    left = [e for e in ev if e.kind == "left"]
+    assert [(e.data["reason"], e.data["forfeit"], e.data["keep"]) for e in left] == [
+        ("close", 100, 0),
+        ("close", 100, 0),
+    ]
+    assert t.balances["claim:1"] == 0 and t.balances["claim:2"] == 0
+    assert t.balances["house"] == 0  # everything the casino gave came back
     assert t.balances["pot"] == 0 and t.game.phase is Phase.FINISHED
     assert ev[-1].data == {"by": "host"}
 
 
-def test_system_close_between_rounds() -> None:
-    t = Table(2)
+def test_system_close_between_rounds_keeps_own_funds_and_met_requirements() -> None:
+    t = Table(3)
+    t.game.rig_next_round("TS 9S TH 9H TD 7D 9C 8D")
+    t.do(K.START, 1)
+    t.do(K.BET, 1, amount=100)  # T 9 = 19 against the bank's 17: +50, requirement met
+    t.do(K.BET, 2, amount=100)  # T 9 = 19: +50, met
+    t.do(K.SIT_OUT, 3)
+    t.do(K.DRAW, 1, amount=0)
+    t.do(K.DRAW, 2, amount=0)
+    t.do(K.LEAVE, 2)
+    t.do(K.JOIN, 2, amount=30)  # rejoins with own funds only: nothing to forfeit
     ev = t.do(K.CLOSE)
     assert ev[-1].data == {"by": "system"}
-    assert t.balances["claim:2"] == 100
+    terms = {e.player: (e.data["forfeit"], e.data["keep"]) for e in ev if e.kind == "left"}
+    assert terms == {1: (0, 150), 2: (0, 30), 3: (100, 0)}
+    assert t.balances["claim:1"] == 150 and t.balances["claim:2"] == 150 + 30
 
 
 def test_legal_actions_and_views() -> None:

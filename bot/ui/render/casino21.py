@@ -304,8 +304,14 @@ class Renderer(GameRenderer):
         lines = [ctx.t("casino21.closed")]
         for e in events:
             if e.kind == "left" and e.data.get("reason") == "close":
+                key = "casino21.claim_forfeit" if e.data.get("forfeit") else "casino21.claim"
                 lines.append(
-                    ctx.t("casino21.claim", player=mention(e.player), amount=e.data["keep"])
+                    ctx.t(
+                        key,
+                        player=mention(e.player),
+                        amount=e.data["keep"],
+                        forfeit=e.data.get("forfeit", 0),
+                    )
                 )
         lines.append(ctx.t("table.closed_summary"))
         return "\n".join(lines)
