@@ -38,6 +38,7 @@ from bot.engine.shuffle import Entropy, secure_entropy
 
 from .errors import StaleAction, TableError
 from .games import GAMES, GameSpec, coerce, parse_options, seated_players
+from .limits import check_limits
 from .models import Outcome, Table, TableSettings
 
 log = logging.getLogger(__name__)
@@ -232,10 +233,13 @@ class TableService:
             raise TableError("table_exists")
         spec = GAMES[game_key]
         game = spec.build(host_id, options, self.entropy)
+        # the guild first, in a transaction of its own: a refused table must not roll back
+        # a guild this process then believes is set up
+        await self.ensure_guild(guild_id)
+        check_limits(game_key, getattr(game, "options", None), await self.bank.guild(guild_id))
         now = self.clock()
         events: list[Event] = []
         async with self.db.transaction() as conn:
-            await self._ensure_guild(conn, guild_id)
             cur = await conn.execute(
                 "INSERT INTO tables (guild_id, channel_id, parent_id, game, host_id, settings,"
                 " state, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, '{}', 0, ?, ?)",
