@@ -334,6 +334,16 @@ class Renderer(GameRenderer):
             text = ctx.t("casino21.ping.draw", n=ctx.view.get("turn"), players=names)
         return text, players
 
+    # ----------------------------------------------------------------- DMs
+    def private_lines(self, ctx: Ctx, events: list[Event], player: int) -> list[str]:
+        """A player whose stack reached 0 learns how to keep the seat (Casino 21 has no
+        private cards)."""
+        out = super().private_lines(ctx, events, player)
+        for e in events:
+            if e.kind == "stack_empty" and e.player == player:
+                out.append(ctx.t("casino21.dm_stack_empty"))
+        return out
+
     # ----------------------------------------------------------------- /hand
     def hand_text(self, ctx: Ctx, player: int) -> str:
         seat = self._own_seat(ctx.view, player)
