@@ -27,7 +27,7 @@ from discord.ext import commands
 from bot.app import CroupierBot, send_ephemeral
 from bot.bank import Bank
 from bot.bank.errors import SelfTransfer, TransferToBot
-from bot.bank.models import MAX_AMOUNT, ClaimReceipt
+from bot.bank.models import MAX_AMOUNT, ClaimReceipt, GuildInfo
 from bot.engine.base import MoneyKind
 from bot.errors import NotAllowed
 from bot.i18n import normalize, t
@@ -551,26 +551,31 @@ class BankCog(commands.Cog, name="Bank"):
                 interaction, t("bank.error.channel_unusable", loc, channel=channel.mention)
             )
             return
-        changes: dict[str, Any] = {}
-        if starting_balance is not None:
-            changes["starting_balance"] = starting_balance
+        changes: dict[str, Any] = {
+            name: value
+            for name, value in (
+                ("starting_balance", starting_balance),
+                ("max_welcome_stake", max_welcome_stake),
+                ("max_guarantee_fund", max_guarantee_fund),
+                ("max_bank_bust_bonus", max_bank_bust_bonus),
+            )
+            if value is not None
+        }
         if claim_approval_limit is not None:
             changes["claim_approval_limit"] = (
                 None if claim_approval_limit < 0 else claim_approval_limit
             )
-        for name, value in (
-            ("max_welcome_stake", max_welcome_stake),
-            ("max_guarantee_fund", max_guarantee_fund),
-            ("max_bank_bust_bonus", max_bank_bust_bonus),
-        ):
-            if value is not None:
-                changes[name] = value
         info = (
             await self.bank.configure_guild(guild_id, **changes)
             if changes
             else await self.bank.guild(guild_id)
         )
         await self.channel.set_channel(guild_id, channel.id, loc)
+        await self.reply(interaction, self.setup_text(info, channel.mention, loc, cur))
+
+    @staticmethod
+    def setup_text(info: GuildInfo, channel: str, loc: str, cur: str) -> str:
+        """What /bank setup answers: the bank's settings and the table limits."""
         limit = (
             t("bank.setup.no_limit", loc)
             if info.claim_approval_limit is None
@@ -579,7 +584,7 @@ class BankCog(commands.Cog, name="Bank"):
         done = t(
             "bank.setup.done",
             loc,
-            channel=channel.mention,
+            channel=channel,
             limit=limit,
             start=fmt.amount(info.starting_balance, loc, cur),
             treasury=fmt.amount(info.treasury, loc, cur),
@@ -591,7 +596,7 @@ class BankCog(commands.Cog, name="Bank"):
             fund=info.max_guarantee_fund,
             bonus=info.max_bank_bust_bonus,
         )
-        await self.reply(interaction, f"{done}\n{limits}")
+        return f"{done}\n{limits}"
 
     async def _mint_or_burn(
         self, interaction: discord.Interaction, kind: str, amount: int, user: discord.Member | None

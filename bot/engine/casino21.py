@@ -896,13 +896,7 @@ class Casino21(Game):
             while s.pending:
                 self._set_ace(s, fallback_ace(s.values), True, events)
         if self._phase is Phase.BETTING:
-            for s in self.seats:
-                if s.status is Status.IDLE:
-                    s.status = Status.OUT
-                    events.append(Event("sat_out", Visibility.PUBLIC, s.player, {"auto": by}))
-            for s in list(self.seats):  # the bets close: a stack still at 0 leaves
-                if s.stack == 0 and s.in_pot == 0:
-                    self._settle_seat(s, "empty_stack", events)
+            self._close_bets(by, events)
             events.append(
                 Event(
                     "turn_ended",
@@ -959,6 +953,16 @@ class Casino21(Game):
             )
             return
         self._bank_turn(events)
+
+    def _close_bets(self, by: str, events: list[Event]) -> None:
+        """The first turn ends: who has not bet sits out, a stack still at 0 leaves."""
+        for s in self.seats:
+            if s.status is Status.IDLE:
+                s.status = Status.OUT
+                events.append(Event("sat_out", Visibility.PUBLIC, s.player, {"auto": by}))
+        for s in list(self.seats):
+            if s.stack == 0 and s.in_pot == 0:
+                self._settle_seat(s, "empty_stack", events)
 
     # --- the bank
 

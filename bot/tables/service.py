@@ -233,10 +233,7 @@ class TableService:
             raise TableError("table_exists")
         spec = GAMES[game_key]
         game = spec.build(host_id, options, self.entropy)
-        # the guild first, in a transaction of its own: a refused table must not roll back
-        # a guild this process then believes is set up
-        await self.ensure_guild(guild_id)
-        check_limits(game_key, getattr(game, "options", None), await self.bank.guild(guild_id))
+        await self._check_limits(guild_id, game_key, game)
         now = self.clock()
         events: list[Event] = []
         async with self.db.transaction() as conn:
@@ -288,6 +285,13 @@ class TableService:
         outcome = Outcome(table, events)
         self._notify(table, outcome)
         return outcome
+
+    async def _check_limits(self, guild_id: int, game_key: str, game: Any) -> None:
+        """Refuse options above the guild's limits (the guild is set up first, in a
+        transaction of its own: a refused table must not roll back a guild this process
+        then believes is set up)."""
+        await self.ensure_guild(guild_id)
+        check_limits(game_key, getattr(game, "options", None), await self.bank.guild(guild_id))
 
     async def _ensure_guild(self, conn: aiosqlite.Connection, guild_id: int) -> None:
         if guild_id not in self._guilds_ready:
