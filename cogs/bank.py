@@ -592,9 +592,9 @@ class BankCog(commands.Cog, name="Bank"):
         limits = t(
             "bank.setup.limits",
             loc,
-            welcome=info.max_welcome_stake,
-            fund=info.max_guarantee_fund,
-            bonus=info.max_bank_bust_bonus,
+            welcome=fmt.amount(info.max_welcome_stake, loc, cur),
+            fund=fmt.amount(info.max_guarantee_fund, loc, cur),
+            bonus=fmt.amount(info.max_bank_bust_bonus, loc, cur),
         )
         return f"{done}\n{limits}"
 

@@ -9,6 +9,7 @@ import pytest
 from bot.bank.models import DEFAULT_TREASURY
 from bot.bank.testing import assert_audit_clean, entry_count
 from bot.i18n import t
+from bot.ui.render.bank import amount
 from tests.e2e.helpers import add_players, service
 
 
@@ -108,7 +109,9 @@ async def test_admins_set_the_limits_with_bank_setup(simcord_env):
         max_bank_bust_bonus=10,
     )
     text = answer(res)
-    assert t("bank.setup.limits", "en", welcome=1000, fund=2000, bonus=10) in text
+    limits = {"welcome": amount(1000, "en"), "fund": amount(2000, "en"), "bonus": amount(10, "en")}
+    assert t("bank.setup.limits", "en", **limits) in text
+    assert "welcome stake at most 1,000" in text
     info = await service(env).bank.guild(guild.id)
     assert (info.max_welcome_stake, info.max_guarantee_fund, info.max_bank_bust_bonus) == (
         1000,
