@@ -27,7 +27,7 @@ from discord.ext import commands
 from bot.app import CroupierBot, send_ephemeral
 from bot.bank import Bank
 from bot.bank.errors import SelfTransfer, TransferToBot
-from bot.bank.models import MAX_AMOUNT, ClaimReceipt
+from bot.bank.models import MAX_AMOUNT, ClaimReceipt, GuildInfo
 from bot.engine.base import MoneyKind
 from bot.errors import NotAllowed
 from bot.i18n import normalize, t
@@ -491,7 +491,7 @@ class BankCog(commands.Cog, name="Bank"):
     @bank_group.command(
         name=_("setup", "name.setup"),
         description=_(
-            "Admin: the bank channel, the claim approval limit, the starting balance",
+            "Admin: bank channel, claim approval limit, starting balance, table limits",
             "cmd.bank_setup.description",
         ),
     )
@@ -504,12 +504,26 @@ class BankCog(commands.Cog, name="Bank"):
         starting_balance=_(
             "What a new player's account starts with", "cmd.bank_setup.starting_balance"
         ),
+        max_welcome_stake=_(
+            "Highest Casino 21 welcome stake a table may offer",
+            "cmd.bank_setup.max_welcome_stake",
+        ),
+        max_guarantee_fund=_(
+            "Highest Sept et demi guarantee fund a table may take",
+            "cmd.bank_setup.max_guarantee_fund",
+        ),
+        max_bank_bust_bonus=_(
+            "Highest fixed Casino 21 bank bust bonus", "cmd.bank_setup.max_bank_bust_bonus"
+        ),
     )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.rename(
         channel=_("channel", "param.channel"),
         claim_approval_limit=_("claim_approval_limit", "param.claim_approval_limit"),
         starting_balance=_("starting_balance", "param.starting_balance"),
+        max_welcome_stake=_("max_welcome_stake", "param.max_welcome_stake"),
+        max_guarantee_fund=_("max_guarantee_fund", "param.max_guarantee_fund"),
+        max_bank_bust_bonus=_("max_bank_bust_bonus", "param.max_bank_bust_bonus"),
     )
     @answers_refusals
     async def setup(
@@ -518,8 +532,12 @@ class BankCog(commands.Cog, name="Bank"):
         channel: discord.TextChannel | discord.Thread,
         claim_approval_limit: app_commands.Range[int, -1, MAX_AMOUNT] | None = None,
         starting_balance: app_commands.Range[int, 0, MAX_AMOUNT] | None = None,
+        max_welcome_stake: app_commands.Range[int, 0, MAX_AMOUNT] | None = None,
+        max_guarantee_fund: app_commands.Range[int, 0, MAX_AMOUNT] | None = None,
+        max_bank_bust_bonus: app_commands.Range[int, 0, MAX_AMOUNT] | None = None,
     ) -> None:
-        """Set the bank channel and, optionally, the money settings."""
+        """Set the bank channel and, optionally, the money settings and the limits on the
+        table options that commit the casino's money."""
         require_admin(interaction)
         guild_id, loc, cur = await self.context(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -533,9 +551,16 @@ class BankCog(commands.Cog, name="Bank"):
                 interaction, t("bank.error.channel_unusable", loc, channel=channel.mention)
             )
             return
-        changes: dict[str, Any] = {}
-        if starting_balance is not None:
-            changes["starting_balance"] = starting_balance
+        changes: dict[str, Any] = {
+            name: value
+            for name, value in (
+                ("starting_balance", starting_balance),
+                ("max_welcome_stake", max_welcome_stake),
+                ("max_guarantee_fund", max_guarantee_fund),
+                ("max_bank_bust_bonus", max_bank_bust_bonus),
+            )
+            if value is not None
+        }
         if claim_approval_limit is not None:
             changes["claim_approval_limit"] = (
                 None if claim_approval_limit < 0 else claim_approval_limit
@@ -546,22 +571,32 @@ class BankCog(commands.Cog, name="Bank"):
             else await self.bank.guild(guild_id)
         )
         await self.channel.set_channel(guild_id, channel.id, loc)
+        await self.reply(interaction, self.setup_text(info, channel.mention, loc, cur))
+
+    @staticmethod
+    def setup_text(info: GuildInfo, channel: str, loc: str, cur: str) -> str:
+        """What /bank setup answers: the bank's settings and the table limits."""
         limit = (
             t("bank.setup.no_limit", loc)
             if info.claim_approval_limit is None
             else fmt.amount(info.claim_approval_limit, loc, cur)
         )
-        await self.reply(
-            interaction,
-            t(
-                "bank.setup.done",
-                loc,
-                channel=channel.mention,
-                limit=limit,
-                start=fmt.amount(info.starting_balance, loc, cur),
-                treasury=fmt.amount(info.treasury, loc, cur),
-            ),
+        done = t(
+            "bank.setup.done",
+            loc,
+            channel=channel,
+            limit=limit,
+            start=fmt.amount(info.starting_balance, loc, cur),
+            treasury=fmt.amount(info.treasury, loc, cur),
         )
+        limits = t(
+            "bank.setup.limits",
+            loc,
+            welcome=fmt.amount(info.max_welcome_stake, loc, cur),
+            fund=fmt.amount(info.max_guarantee_fund, loc, cur),
+            bonus=fmt.amount(info.max_bank_bust_bonus, loc, cur),
+        )
+        return f"{done}\n{limits}"
 
     async def _mint_or_burn(
         self, interaction: discord.Interaction, kind: str, amount: int, user: discord.Member | None

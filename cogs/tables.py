@@ -348,8 +348,11 @@ class Tables(commands.Cog):
         if not by_player:
             return
         renderer = renderer_for(table.game_key)
+        prefs = self.bot.services.get("prefs")
         for player, events in by_player.items():
-            ctx = Ctx(table, table.settings.locale)
+            # in the player's own language when they chose one, else the table's
+            chosen = await prefs.locale(player) if prefs is not None else None
+            ctx = Ctx(table, str(chosen) if chosen else table.settings.locale)
             lines = renderer.private_lines(ctx, events, player)
             if not lines:
                 continue

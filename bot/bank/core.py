@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, Final
 
@@ -37,6 +37,7 @@ from .errors import (
 )
 from .models import (
     MAX_AMOUNT,
+    TABLE_LIMITS,
     AuditReport,
     ClaimLine,
     ClaimReceipt,
@@ -542,10 +543,14 @@ def ensure_guild(
 
 
 def guild_info(c: sqlite3.Connection, guild_id: int, *, created: bool = False) -> GuildInfo:
-    """The guild's settings and treasury balance."""
+    """The guild's settings, table limits and treasury balance."""
     starting, limit = guild_settings(c, guild_id)
     treasury = account_balance(c, system_account(c, guild_id, "house"))
-    return GuildInfo(guild_id, starting, limit, treasury, created)
+    row = c.execute(
+        f"SELECT {', '.join(TABLE_LIMITS)} FROM bank_guilds WHERE guild_id = ?", (guild_id,)
+    ).fetchone()
+    limits = {name: int(value) for name, value in zip(TABLE_LIMITS, row, strict=True)}
+    return GuildInfo(guild_id, starting, limit, treasury, created, **limits)
 
 
 def configure_guild(
@@ -553,10 +558,18 @@ def configure_guild(
     guild_id: int,
     starting_balance: int | None,
     claim_approval_limit: int | _Unset | None,
+    table_limits: Mapping[str, int] | None = None,
 ) -> GuildInfo:
-    """Change settings (None / UNSET leaves one unchanged; a None limit means no limit)."""
+    """Change settings (None / UNSET leaves one unchanged; a None limit means no limit).
+    ``table_limits`` maps names of ``TABLE_LIMITS`` to their new values."""
     with savepoint(c):
         guild_settings(c, guild_id)
+        for name, value in (table_limits or {}).items():
+            if name not in TABLE_LIMITS:
+                raise InvalidAmount("unknown table limit", name=name)
+            value = check_optional_amount(value, name)
+            # the name is one of TABLE_LIMITS (checked above), never user text
+            c.execute(f"UPDATE bank_guilds SET {name} = ? WHERE guild_id = ?", (value, guild_id))
         if starting_balance is not None:
             starting_balance = check_optional_amount(starting_balance, "starting_balance")
             c.execute(

@@ -10,16 +10,26 @@ MAX_AMOUNT = 2**53 - 1
 
 DEFAULT_TREASURY = 1_000_000
 
+# The guild's limits on the table options that commit the casino's money (/bank setup):
+# by default the documented defaults of those options (migration 0006).
+TABLE_LIMITS = ("max_welcome_stake", "max_guarantee_fund", "max_bank_bust_bonus")
+DEFAULT_MAX_WELCOME_STAKE = 100
+DEFAULT_MAX_GUARANTEE_FUND = 500
+DEFAULT_MAX_BANK_BUST_BONUS = 5
+
 
 @dataclass(frozen=True, slots=True)
 class GuildInfo:
-    """A guild's bank settings and treasury."""
+    """A guild's bank settings, its limits on table options and its treasury."""
 
     guild_id: int
     starting_balance: int
     claim_approval_limit: int | None
     treasury: int
     created: bool  # True when this call set the guild up
+    max_welcome_stake: int = DEFAULT_MAX_WELCOME_STAKE
+    max_guarantee_fund: int = DEFAULT_MAX_GUARANTEE_FUND
+    max_bank_bust_bonus: int = DEFAULT_MAX_BANK_BUST_BONUS
 
 
 @dataclass(frozen=True, slots=True)

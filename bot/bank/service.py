@@ -103,11 +103,25 @@ class Bank:
         *,
         starting_balance: int | None = None,
         claim_approval_limit: int | core._Unset | None = core.UNSET,
+        max_welcome_stake: int | None = None,
+        max_guarantee_fund: int | None = None,
+        max_bank_bust_bonus: int | None = None,
         conn: aiosqlite.Connection | None = None,
     ) -> GuildInfo:
-        """Change a guild's settings; ``claim_approval_limit=None`` removes the limit."""
+        """Change a guild's settings; ``claim_approval_limit=None`` removes the limit. The
+        ``max_*`` limits bound the table options that commit the casino's money (None:
+        unchanged)."""
+        limits = {
+            name: value
+            for name, value in (
+                ("max_welcome_stake", max_welcome_stake),
+                ("max_guarantee_fund", max_guarantee_fund),
+                ("max_bank_bust_bonus", max_bank_bust_bonus),
+            )
+            if value is not None
+        }
         return await self._call(
-            conn, core.configure_guild, guild_id, starting_balance, claim_approval_limit
+            conn, core.configure_guild, guild_id, starting_balance, claim_approval_limit, limits
         )
 
     async def guild(self, guild_id: int, *, conn: aiosqlite.Connection | None = None) -> GuildInfo:

@@ -8,9 +8,12 @@ Choices where the rules are silent (documented here and in the report):
 Money
 - Welcome stake: the first JOIN of a player at this table brings ``welcome_stake`` from the
   house (WELCOME_STAKE house->seat); never again at this table, even after a leave and a
-  rejoin. JOIN with ``amount`` > 0 also brings own funds (BUY_IN wallet->seat); TOP_UP
-  brings more own funds at any time while seated (TOP_UP wallet->seat). A JOIN that would
-  bring nothing (no welcome stake left, amount 0) is refused (``empty_stack``).
+  rejoin. Own funds (JOIN ``amount`` > 0: BUY_IN wallet->seat; TOP_UP wallet->seat) may be
+  added only once the welcome stake is spent, i.e. while the stack is below ``min_bet``
+  (``top_up_too_early``); a JOIN bringing a welcome stake takes no own funds
+  (``buy_in_with_welcome``). A sitting without a welcome stake (a rejoin, or
+  ``welcome_stake`` = 0) has none to spend: own funds are welcome at any time. A JOIN that
+  would bring nothing (no welcome stake left, amount 0) is refused (``empty_stack``).
 - Wagering requirement: the total of the bets a player placed at this table.
 - Forfeit on an early leave (only at the sitting where the welcome stake was received, and
   only while the total bet is below ``wager_requirement``): the welcome stake is spent
@@ -23,11 +26,15 @@ Money
   forfeit=..., keep=...)`` and changes nothing.
 - A player with a live bet (placed this round, not yet settled) cannot leave
   (``leave_during_round``); they can leave once the round is settled or after busting.
-- A stack at 0 with no live bet leaves the table at once (event ``left`` with reason
-  ``empty_stack`` and a CASH_OUT of 0).
-- CLOSE (by the host, or the system for an idle table) refunds the bets of an unfinished
-  round (REFUND pot->seat) and cashes every stack out in full: no forfeit, since the player
-  did not choose to leave early.
+- A stack that reaches 0 (a lost bet) does not lose the seat at once: the player is told
+  privately (PRIVATE ``stack_empty``) that they may add own funds before the next round's
+  bets close. When the bets close (the end of the first turn) a seat still at 0 is emptied
+  (event ``left`` with reason ``empty_stack`` and a CASH_OUT of 0).
+- CLOSE (by the host, or the system: an idle table, a table whose thread is gone) refunds
+  the bets of an unfinished round (REFUND pot->seat), then empties every seat on exactly
+  the terms of a leave (``_settle_seat``, shared with LEAVE, a kick and an empty stack): a
+  player below the wagering requirement forfeits the welcome stake and its winnings, as the
+  rules say; no confirmation is asked (the player did not choose to close).
 - When the host leaves, the host role passes to the next seated player in seat order; when
   the last player leaves, the table is finished.
 
@@ -115,6 +122,14 @@ CASINO21_REASONS: dict[str, str] = {
     "table_full": "The table is full.",
     "bad_amount": "The amount must be a whole number of at least {min}.",
     "empty_stack": "You would sit down with nothing to play: bring some funds.",
+    "top_up_too_early": (
+        "You can add your own funds only once the welcome stake is spent: "
+        "your stack ({stack}) must be below the minimum bet ({min})."
+    ),
+    "buy_in_with_welcome": (
+        "You receive a welcome stake of {welcome} at this table: sit down without own "
+        "funds; you can add them once it is spent."
+    ),
     "round_in_progress": "A round is already in progress.",
     "no_turn": "No turn is running.",
     "not_betting": "Bets are only taken during the first turn.",
@@ -450,7 +465,8 @@ class Casino21(Game):
             if len(self.seats) < self.options.max_players:
                 out.add(ActionKind.JOIN)
             return frozenset(out)
-        out.add(ActionKind.TOP_UP)
+        if self._may_top_up(s):
+            out.add(ActionKind.TOP_UP)
         if s.in_pot == 0:
             out.add(ActionKind.LEAVE)
         if s.pending:
@@ -462,6 +478,10 @@ class Casino21(Game):
         elif self._phase is Phase.PLAYING and s.status is Status.PLAYING and not s.moved:
             out.add(ActionKind.DRAW)
         return frozenset(out)
+
+    def _may_top_up(self, s: _Seat) -> bool:
+        """Own funds only once this sitting's welcome stake is spent (RULES.md section 2)."""
+        return s.welcome == 0 or s.stack < self.options.min_bet
 
     def leave_terms(self, player: int) -> tuple[int, int]:
         """(forfeit, keep) if ``player`` left now (raises when not seated)."""
@@ -538,6 +558,8 @@ class Casino21(Game):
         welcome = 0 if player in self.welcomed else self.options.welcome_stake
         if welcome + amount == 0:
             raise _illegal("empty_stack")
+        if welcome and amount:
+            raise _illegal("buy_in_with_welcome", welcome=welcome)
         status = Status.IDLE if self._phase is Phase.BETTING else Status.OUT
         s = _Seat(player, welcome + amount, welcome, amount, status)
         self.seats.append(s)
@@ -571,6 +593,8 @@ class Casino21(Game):
         amount = action.amount
         if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
             raise _illegal("bad_amount", min=1)
+        if not self._may_top_up(s):
+            raise _illegal("top_up_too_early", stack=s.stack, min=self.options.min_bet)
         s.stack += amount
         s.own += amount
         return [
@@ -597,11 +621,13 @@ class Casino21(Game):
                 wagered=self.wagered.get(s.player, 0),
             )
         events: list[Event] = []
-        self._remove(s, "leave", forfeit, events)
+        self._settle_seat(s, "leave", events)
         return events
 
-    def _remove(self, s: _Seat, reason: str, forfeit: int, events: list[Event]) -> None:
-        keep = s.stack - forfeit
+    def _settle_seat(self, s: _Seat, reason: str, events: list[Event]) -> None:
+        """Empty a seat on the leave terms, whatever empties it (a leave, a kick, a close,
+        an empty stack): below the wagering requirement the welcome stake is forfeited."""
+        forfeit, keep = self._leave_terms(s)
         money: list[Money] = []
         if forfeit:
             money.append(Money(MoneyKind.FORFEIT, seat(s.player), HOUSE, forfeit, s.player))
@@ -793,6 +819,15 @@ class Casino21(Game):
                 (Money(MoneyKind.LOSS, POT, HOUSE, amount, s.player),),
             )
         )
+        if s.stack == 0:  # told privately: own funds before the next bets close keep the seat
+            events.append(
+                Event(
+                    "stack_empty",
+                    Visibility.PRIVATE,
+                    s.player,
+                    {"round": self.round, "min_bet": self.options.min_bet},
+                )
+            )
 
     def _result(self, s: _Seat, outcome: str, gain: int, exact: str, back: int) -> dict[str, Any]:
         result: dict[str, Any] = {
@@ -896,10 +931,7 @@ class Casino21(Game):
             while s.pending:
                 self._set_ace(s, fallback_ace(s.values), True, events)
         if self._phase is Phase.BETTING:
-            for s in self.seats:
-                if s.status is Status.IDLE:
-                    s.status = Status.OUT
-                    events.append(Event("sat_out", Visibility.PUBLIC, s.player, {"auto": by}))
+            self._close_bets(by, events)
             events.append(
                 Event(
                     "turn_ended",
@@ -956,6 +988,16 @@ class Casino21(Game):
             )
             return
         self._bank_turn(events)
+
+    def _close_bets(self, by: str, events: list[Event]) -> None:
+        """The first turn ends: who has not bet sits out, a stack still at 0 leaves."""
+        for s in self.seats:
+            if s.status is Status.IDLE:
+                s.status = Status.OUT
+                events.append(Event("sat_out", Visibility.PUBLIC, s.player, {"auto": by}))
+        for s in list(self.seats):
+            if s.stack == 0 and s.in_pot == 0:
+                self._settle_seat(s, "empty_stack", events)
 
     # --- the bank
 
@@ -1136,7 +1178,7 @@ class Casino21(Game):
             )
         self._reveal_seed(events)
         for s in list(self.seats):
-            self._remove(s, "close", 0, events)
+            self._settle_seat(s, "close", events)
         self._phase = Phase.FINISHED
         events.append(
             Event(
@@ -1150,9 +1192,6 @@ class Casino21(Game):
 
     def _advance(self, events: list[Event]) -> None:
         while self._phase is not Phase.FINISHED:
-            for s in list(self.seats):
-                if s.stack == 0 and s.in_pot == 0:
-                    self._remove(s, "empty_stack", 0, events)
             if not self.seats and self.ever_seated:
                 self._reveal_seed(events)
                 self._phase = Phase.FINISHED

@@ -39,6 +39,7 @@ from bot.engine.shuffle import Entropy, secure_entropy
 
 from .errors import StaleAction, TableError
 from .games import GAMES, GameSpec, seated_players
+from .limits import check_limits
 from .models import Outcome, Table, TableSettings
 
 log = logging.getLogger(__name__)
@@ -223,10 +224,10 @@ class TableService:
             raise TableError("table_exists")
         spec = GAMES[game_key]
         game = spec.build(host_id, options, self.entropy)
+        await self._check_limits(guild_id, game_key, game)
         now = self.clock()
         events: list[Event] = []
         async with self.db.transaction() as conn:
-            await self._ensure_guild(conn, guild_id)
             cur = await conn.execute(
                 "INSERT INTO tables (guild_id, channel_id, parent_id, game, host_id, settings,"
                 " state, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, '{}', 0, ?, ?)",
@@ -275,6 +276,13 @@ class TableService:
         outcome = Outcome(table, events)
         self._notify(table, outcome)
         return outcome
+
+    async def _check_limits(self, guild_id: int, game_key: str, game: Any) -> None:
+        """Refuse options above the guild's limits (the guild is set up first, in a
+        transaction of its own: a refused table must not roll back a guild this process
+        then believes is set up)."""
+        await self.ensure_guild(guild_id)
+        check_limits(game_key, getattr(game, "options", None), await self.bank.guild(guild_id))
 
     async def _ensure_guild(self, conn: aiosqlite.Connection, guild_id: int) -> None:
         if guild_id not in self._guilds_ready:

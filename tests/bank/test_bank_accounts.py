@@ -8,6 +8,7 @@ from bot.bank import (
     Bank,
     Duplicate,
     InsufficientFunds,
+    InvalidAmount,
     SelfTransfer,
     TransferToBot,
     UnknownAccount,
@@ -137,3 +138,22 @@ async def test_ledger_is_append_only(bank: Bank, db: Database) -> None:
     with pytest.raises(Exception, match="CHECK"):
         async with db.transaction() as conn:
             await conn.execute("UPDATE bank_accounts SET balance = -1 WHERE kind = 'player'")
+
+
+async def test_table_limits_default_to_the_documented_options_and_can_change(bank: Bank) -> None:
+    info = await bank.guild(GUILD)
+    assert (info.max_welcome_stake, info.max_guarantee_fund, info.max_bank_bust_bonus) == (
+        100,
+        500,
+        5,
+    )
+    info = await bank.configure_guild(GUILD, max_welcome_stake=0, max_guarantee_fund=2000)
+    assert (info.max_welcome_stake, info.max_guarantee_fund, info.max_bank_bust_bonus) == (
+        0,
+        2000,
+        5,
+    )
+    for bad in (-1, True, 2**53):
+        with pytest.raises(InvalidAmount):
+            await bank.configure_guild(GUILD, max_bank_bust_bonus=bad)
+    assert (await bank.guild(GUILD)).max_bank_bust_bonus == 5  # a refusal changes nothing

@@ -150,7 +150,10 @@ async def test_top_up_and_forfeit_are_announced_in_the_bank_channel(simcord_env)
     res = await boss.slash(lobby, "bank setup", channel=bank_topic)
     assert bank_topic.mention in reply(res)
 
-    await alice.member.slash(lobby, "table open", game="casino21")
+    # a minimum bet above the welcome stake: it is spent at once, own funds are welcome
+    await alice.member.slash(
+        lobby, "table open", game="casino21", options="min_bet=101 max_bet=200"
+    )
     thread = thread_of(lobby)
     res = await bob.member.slash(thread, "table join")
     assert res.ephemeral, res.response.content

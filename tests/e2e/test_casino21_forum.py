@@ -8,6 +8,7 @@ from __future__ import annotations
 import discord
 
 from bot.bank.testing import assert_audit_clean
+from bot.i18n import t
 from bot.ui.render.bank import amount
 from tests.e2e.helpers import (
     add_players,
@@ -128,13 +129,14 @@ async def test_casino21_forum_table(simcord_env):
     assert "round 2" in text and "1st turn" in text
     assert "stack 150" in text and text.count("stack 105") == 2
 
-    # Carol adds own funds, then leaves before betting 100: confirmation first
+    # Carol's welcome stake is not spent: no own funds yet. She leaves before betting
+    # 100: confirmation first
     res = await carol.member.slash(post, "table top-up", amount=20)
-    assert res.ephemeral
-    assert any("adds" in c and "20" in c for c in contents(bank_channel))
+    assert res.ephemeral and "only once the welcome stake is spent" in res.response.content
+    assert not any("adds" in c for c in contents(bank_channel))
     res = await carol.member.slash(post, "table leave")
     assert res.ephemeral
-    assert "forfeits 105" in res.response.content and "you keep 20" in res.response.content
+    assert "forfeits 105" in res.response.content and "you keep 0" in res.response.content
     assert table.game.seats[-1].player == carol.id  # nothing changed yet
     confirm = await carol.member.click(res.response.message, label="Leave anyway")
     assert confirm.ephemeral, confirm.response.content
@@ -148,16 +150,14 @@ async def test_casino21_forum_table(simcord_env):
     assert res.ephemeral and "/bank claim" in res.response.content
     assert f"<@{bob.id}> leaves the table: 150 is waiting at the bank" in contents(post)[-1]
 
-    # Both collect at the bank: receipts in the bank channel
+    # Carol has nothing to collect; bob's receipt goes to the bank channel
     res = await carol.member.slash(lobby, "bank claim")
-    assert amount(20, "en") in embed_text(res.response)
-    assert carol.member.mention in contents(bank_channel)[-1]
-    assert amount(20, "en") in contents(bank_channel)[-1]
+    assert res.response.content == t("bank.claim.nothing", "en")
     res = await bob.member.slash(lobby, "bank claim")
     assert amount(150, "en") in embed_text(res.response)
     assert bob.member.mention in contents(bank_channel)[-1]
     assert amount(150, "en") in contents(bank_channel)[-1]
     bank = service(env).bank
     assert await bank.balance(guild.id, bob.id) == 1000 + 150
-    assert await bank.balance(guild.id, carol.id) == 1000 - 20 + 20
+    assert await bank.spendable(guild.id, carol.id) == 1000
     await assert_audit_clean(env.bot.db)

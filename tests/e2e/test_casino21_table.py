@@ -1,9 +1,10 @@
 """Casino 21 end to end in a text channel (a thread): three players play two rounds, the
-host closes the table; the table message, the round summaries, the claims and a clean
+host closes the table; the table message, the round summaries, the forfeits and a clean
 audit. Also the REST cost of one round."""
 
 from __future__ import annotations
 
+from bot.bank.models import DEFAULT_TREASURY
 from bot.bank.testing import assert_audit_clean
 from tests.e2e.helpers import add_players, embed_text, service, table_message, table_of, thread_of
 
@@ -105,23 +106,21 @@ async def test_casino21_three_players_to_the_end(simcord_env):
     text = embed_text(table_message(thread, table))
     assert "wagered 40/100" in text and "wagered 25/100" in text and "wagered 25/100" in text
 
-    # The host closes the table: every stack becomes a claim (no forfeit at a close)
+    # The host closes the table: every seat is settled as a leave, and nobody has bet the
+    # 100 the rules require, so the welcome stakes and their winnings go back to the casino
     res = await alice.member.slash(thread, "table close")
     assert res.ephemeral
     final = thread.history()[-1].content
     assert "The table is closed" in final
-    assert f"<@{alice.id}>: 112 waiting at the bank" in final
-    assert f"<@{bob.id}>: 105 waiting at the bank" in final
-    assert f"<@{carol.id}>: 105 waiting at the bank" in final
+    assert f"<@{alice.id}>: 0 waiting at the bank; 112 returns to the casino" in final
+    assert f"<@{bob.id}>: 0 waiting at the bank; 105 returns to the casino" in final
+    assert f"<@{carol.id}>: 0 waiting at the bank; 105 returns to the casino" in final
     assert service(env).table_in(thread.id) is None
     assert not table_message(thread, table).components  # no buttons on a closed table
 
     bank = service(env).bank
-    claims = {c.user_id: c.amount for c in await bank.claims(guild.id)}
-    assert claims == {alice.id: 112, bob.id: 105, carol.id: 105}
-    # the welcome stakes came from the house: nobody's own balance was touched
-    receipt = await bank.claim(guild.id, alice.id)
-    assert receipt.total == 112 and receipt.balance == 1000 + 112
+    assert await bank.claims(guild.id) == []
+    assert await bank.balance(guild.id, None) == DEFAULT_TREASURY  # all of it came back
     await assert_audit_clean(env.bot.db)
     print(f"REST calls for one 3-player round: {one_round}")
     assert one_round <= 20

@@ -43,11 +43,15 @@ async def restart_and_check(env: Any, db_path: str, thread: Any, table: Table) -
 
 
 async def close_and_check(env: Any, thread: Any, host: Any, table: Table) -> None:
-    """Close the table: each stack becomes its owner's claim; the audit is clean."""
+    """Close the table (between rounds): each seat is settled as a leave (Casino 21 below
+    the wagering requirement: only own funds are kept); the audit is clean."""
     bank = service(env).bank
     expected = {p: s for p, s in stacks(table).items() if s}
     if expected:
         assert await escrow_seats(bank, table) == expected
+    terms = getattr(table.game, "leave_terms", None)
+    if terms is not None:  # (forfeit, keep)
+        expected = {p: terms(p)[1] for p in expected if terms(p)[1]}
     res = await host.member.slash(thread, "table close")
     assert res.ephemeral
     assert service(env).table_in(thread.id) is None

@@ -35,6 +35,11 @@ async def casino_world(env: Any) -> tuple[Any, Any, Player]:
     for kwargs in ({"user": host.member}, {}):  # the host, then the treasury
         res = await boss.slash(lobby, "bank mint", amount=RICH, **kwargs)
         assert res.ephemeral, res.response.content
+    limits = {
+        f"max_{name}": RICH for name in ("welcome_stake", "guarantee_fund", "bank_bust_bonus")
+    }
+    res = await boss.slash(lobby, "bank setup", channel=lobby, **limits)  # allows any option
+    assert res.ephemeral, res.response.content
     return guild, lobby, host
 
 
@@ -59,6 +64,11 @@ def companions(game: str, spec: OptionSpec, value: str) -> dict[str, str]:
         bound = s.at_least
         if bound is not None and bound[0] == spec.name and s.default < bound[1] * typed:
             out[s.name] = str(bound[1] * typed)
+    # the server's rule: a Casino 21 wagering requirement is at least the welcome stake
+    if game == "casino21" and spec.name == "wager_requirement" and typed < 100:
+        out["welcome_stake"] = value
+    if game == "casino21" and spec.name == "welcome_stake" and typed > 100:
+        out["wager_requirement"] = value
     return out
 
 

@@ -149,23 +149,37 @@ def test_welcome_stake_once_per_table() -> None:
     assert ev[0].data["forfeit"] == 0 and t.balances["claim:2"] == 30
 
 
-def test_join_with_own_funds_and_top_up() -> None:
-    t = Table(1)
-    ev = t.do(K.JOIN, 2, amount=50)
-    assert {(m.kind, m.src, m.amount) for m in ev[0].money} == {
-        (MoneyKind.WELCOME_STAKE, "house", 100),
-        (MoneyKind.BUY_IN, "wallet:2", 50),
-    }
+def test_own_funds_only_once_the_welcome_stake_is_spent() -> None:
+    t = Table(1, min_bet=101, max_bet=200)
+    # a sitting that brings a welcome stake brings no own funds with it
+    err = t.illegal(K.JOIN, 2, amount=50)
+    assert err.code == "buy_in_with_welcome" and err.params == {"welcome": 100}
+    t.do(K.JOIN, 2)
+    assert t.stack(2) == 100  # below the minimum bet: the welcome stake is spent
+    assert K.TOP_UP in t.game.legal_actions(2)
     ev = t.do(K.TOP_UP, 2, amount=25)
     assert ev[0].kind == "top_up"
     assert [(m.kind, m.src, m.dst, m.amount) for m in ev[0].money] == [
         (MoneyKind.TOP_UP, "wallet:2", "seat:2", 25)
     ]
-    assert t.stack(2) == 175
+    assert t.stack(2) == 125
+    # the stack allows a bet again: no more own funds until it is spent
+    assert K.TOP_UP not in t.game.legal_actions(2)
+    err = t.illegal(K.TOP_UP, 2, amount=5)
+    assert err.code == "top_up_too_early" and err.params == {"stack": 125, "min": 101}
     assert t.illegal(K.TOP_UP, 2, amount=0).code == "bad_amount"
     assert t.illegal(K.TOP_UP, 3, amount=5).code == "not_seated"
     assert t.illegal(K.JOIN, 2).code == "already_seated"
     assert t.illegal(K.JOIN, 3, amount=-1).code == "bad_amount"
+
+
+def test_own_funds_at_any_time_without_a_welcome_stake() -> None:
+    t = Table(0, welcome_stake=0, wager_requirement=0)
+    t.do(K.JOIN, 1, amount=50)
+    ev = t.do(K.JOIN, 2, amount=50)
+    assert [(m.kind, m.amount) for m in ev[0].money] == [(MoneyKind.BUY_IN, 50)]
+    t.do(K.TOP_UP, 2, amount=25)
+    assert t.stack(2) == 75 and K.TOP_UP in t.game.legal_actions(2)
 
 
 def test_table_full() -> None:
@@ -174,60 +188,58 @@ def test_table_full() -> None:
     assert K.JOIN not in t.game.legal_actions(9)
 
 
+def play(t: Table, cards: str, bets: dict[int, int]) -> list[Event]:
+    """A round: the host starts, each player bets in seat order, everybody stands."""
+    t.game.rig_next_round(cards)
+    events = t.do(K.START, t.game.host)
+    for p, amount in bets.items():
+        events += t.do(K.BET, p, amount=amount)
+    for p in bets:
+        if t.game.phase is Phase.PLAYING:
+            events += t.do(K.DRAW, p, amount=0)
+    return events
+
+
+LOSE_2 = "TS 9S TH 5H TD 8D"  # host 19, player 2 15, bank 18
+WIN_2 = "TS 9S TH 8H TD 7D"  # host 19, player 2 18, bank 17
+
+
 def test_early_leave_forfeits_welcome_stake_and_winnings() -> None:
-    t = Table(2)
-    t.do(K.TOP_UP, 2, amount=40)  # own = 40, stack 140
+    t = Table(2, wager_requirement=200)
+    ev = play(t, LOSE_2, {1: 1, 2: 100})  # the welcome stake is lost: stack 0
+    assert t.stack(2) == 0
+    told = [e for e in ev if e.kind == "stack_empty"]
+    assert [(e.visibility, e.player) for e in told] == [(Visibility.PRIVATE, 2)]
+    t.do(K.TOP_UP, 2, amount=40)  # own = 40, stack 40
+    assert t.game.leave_terms(2) == (0, 40)
+    # a winning round below the requirement: the winnings are forfeited
+    play(t, WIN_2, {1: 10, 2: 20})
+    assert t.stack(2) == 40 - 20 + 30
+    assert t.game.leave_terms(2) == (10, 40)
     err = t.illegal(K.LEAVE, 2)
     assert err.code == "forfeit_needs_confirmation"
-    assert err.params["forfeit"] == 100 and err.params["keep"] == 40
-    # a winning round below the requirement: winnings are forfeited too
-    t.game.rig_next_round("TS 9S TH 8H TD 7D")
-    t.do(K.START, 1)
-    t.do(K.BET, 1, amount=10)
-    t.do(K.BET, 2, amount=20)  # T 8 = 18; bank T 7 = 17
-    t.do(K.DRAW, 1, amount=0)
-    t.do(K.DRAW, 2, amount=0)
-    assert t.stack(2) == 140 - 20 + 30
-    assert t.game.leave_terms(2) == (110, 40)
+    assert err.params["forfeit"] == 10 and err.params["keep"] == 40
     ev = t.do(K.LEAVE, 2, confirm=True)
     left = ev[0]
-    assert left.data == {"reason": "leave", "keep": 40, "forfeit": 110, "wagered": 20}
+    assert left.data == {"reason": "leave", "keep": 40, "forfeit": 10, "wagered": 120}
     assert [(m.kind, m.src, m.dst, m.amount) for m in left.money] == [
-        (MoneyKind.FORFEIT, "seat:2", "house", 110),
+        (MoneyKind.FORFEIT, "seat:2", "house", 10),
         (MoneyKind.CASH_OUT, "seat:2", "claim:2", 40),
     ]
 
 
 def test_early_leave_after_losses_keeps_what_is_left() -> None:
     # the welcome stake is spent first: losses eat it before the own funds
-    t = Table(2)
-    t.do(K.TOP_UP, 2, amount=30)  # stack 130, own 30
-    t.game.rig_next_round("TS 9S TH 5H TD 8D")
-    t.do(K.START, 1)
-    t.do(K.BET, 1, amount=1)
-    t.do(K.BET, 2, amount=80)  # T 5 = 15 vs bank 18
-    t.do(K.DRAW, 1, amount=0)
-    t.do(K.DRAW, 2, amount=0)
-    assert t.stack(2) == 50
-    assert t.game.leave_terms(2) == (20, 30)
-    # lose more: stack below own funds -> nothing forfeited, no confirmation
-    t.game.rig_next_round("TS 9S TH 5H TD 8D")
-    t.do(K.START, 1)
-    t.do(K.BET, 1, amount=1)
-    t.do(K.BET, 2, amount=15)  # wagered 95 < 100
-    t.do(K.DRAW, 1, amount=0)
-    t.do(K.DRAW, 2, amount=0)
-    assert t.stack(2) == 35 and t.game.wagered[2] == 95
-    assert t.game.leave_terms(2) == (5, 30)
-    t.game.rig_next_round("TS 9S TH 5H TD 8D")
-    t.do(K.START, 1)
-    t.do(K.BET, 1, amount=1)
-    t.do(K.BET, 2, amount=4)  # wagered 99
-    t.do(K.DRAW, 1, amount=0)
-    t.do(K.DRAW, 2, amount=0)
-    assert t.stack(2) == 31 and t.game.leave_terms(2) == (1, 30)
-    t.do(K.TOP_UP, 2, amount=0 + 1)
-    assert t.game.leave_terms(2) == (1, 31)
+    t = Table(2, min_bet=20, wager_requirement=300)
+    play(t, LOSE_2, {1: 20, 2: 90})
+    assert t.stack(2) == 10  # below the minimum bet: own funds are welcome
+    t.do(K.TOP_UP, 2, amount=30)  # stack 40, own 30
+    assert t.game.leave_terms(2) == (10, 30)
+    play(t, LOSE_2, {1: 20, 2: 20})  # lose more: stack below the own funds
+    assert t.stack(2) == 20 and t.game.wagered[2] == 110
+    assert t.game.leave_terms(2) == (0, 20)
+    ev = t.do(K.LEAVE, 2)  # nothing forfeited, no confirmation
+    assert ev[0].data["forfeit"] == 0 and t.balances["claim:2"] == 20
 
 
 def test_leave_after_wagering_requirement_keeps_everything() -> None:
@@ -254,33 +266,44 @@ def test_cannot_leave_with_a_live_bet() -> None:
     assert K.LEAVE in t.game.legal_actions(1)
 
 
-def test_auto_leave_at_zero_and_host_passes() -> None:
-    t = Table(2)
-    t.game.rig_next_round("TS 5S TH 8H TD 8D")
-    t.do(K.START, 1)
-    t.do(K.BET, 1, amount=100)  # host: T 5 = 15, loses; player 2 pushes
+def test_a_stack_at_zero_keeps_the_seat_until_the_bets_close() -> None:
+    t = Table(2, max_bet=200)
+    play(t, "TS 5S TH 8H TD 8D", {1: 100, 2: 10})  # host: T 5 = 15, loses; 2 pushes
+    assert t.stack(1) == 0 and [s.player for s in t.game.seats] == [1, 2]
+    assert t.last("stack_empty").player == 1
+    assert K.TOP_UP in t.game.legal_actions(1) and K.BET not in t.game.legal_actions(1)
+    t.game.rig_next_round("TS 9S TD 7D")
+    t.do(K.START, 1)  # the host at 0 may still deal the next round
     t.do(K.BET, 2, amount=10)
-    t.do(K.DRAW, 1, amount=0)
-    t.do(K.DRAW, 2, amount=0)
-    left = [e for e in t.events if e.kind == "left"]
+    assert t.game.phase is Phase.BETTING  # the bets wait for the player at 0
+    ev = t.do(K.TIMEOUT)  # nothing added: the bets close without them
+    left = [e for e in ev if e.kind == "left"]
     assert len(left) == 1 and left[0].player == 1
     assert left[0].data["reason"] == "empty_stack"
     assert [(m.kind, m.amount) for m in left[0].money] == [(MoneyKind.CASH_OUT, 0)]
     assert t.game.host == 2 and t.last("host_changed").data == {"previous": 1}
-    assert [s.player for s in t.game.seats] == [2]
-    # the last player busting at 0 empties and finishes the table
-    t.game.rig_next_round("TS 5S TH 9H")
+    assert [s.player for s in t.game.seats] == [2] and t.game.phase is Phase.PLAYING
+    t.do(K.DRAW, 2, amount=0)
+    # the last player at 0 who adds nothing: the table is empty and finishes
+    play(t, "TS 5S TH 9H", {2: t.stack(2)})
+    assert t.stack(2) == 0 and t.game.phase is Phase.BETWEEN_ROUNDS
     t.do(K.START, 2)
-    t.do(K.BET, 2, amount=100)
-    ev = t.do(K.DRAW, 2, amount=0)
-    assert t.game.phase is Phase.FINISHED
-    assert t.kinds(ev)[-4:] == ["round_settled", "seed_revealed", "left", "table_closed"]
+    ev = t.do(K.END_TURN, 2)
+    assert "left" in t.kinds(ev) and t.game.phase is Phase.FINISHED
     assert t.last("table_closed").data == {"by": "empty"}
     assert t.game.legal_actions(2) == frozenset()
     assert t.illegal(K.JOIN, 3).code == "table_finished"
 
 
-# ------------------------------------------------------------------ a full round
+def test_a_stack_at_zero_topped_up_stays_in_the_game() -> None:
+    t = Table(2)
+    play(t, LOSE_2, {1: 1, 2: 100})
+    t.game.rig_next_round(WIN_2)
+    t.do(K.START, 1)
+    t.do(K.BET, 1, amount=10)
+    t.do(K.TOP_UP, 2, amount=20)
+    t.do(K.BET, 2, amount=20)
+    assert t.game.phase is Phase.PLAYING and not [e for e in t.events if e.kind == "left"]
 
 
 def test_golden_round_win_push_lose_with_rounding() -> None:
@@ -642,7 +665,7 @@ def test_join_during_first_turn_can_bet() -> None:
     assert t.game.phase is Phase.BETTING  # host has not bet yet
 
 
-def test_close_refunds_and_cashes_out_without_forfeit() -> None:
+def test_close_refunds_then_settles_every_seat_as_a_leave() -> None:
     t = rigged(2, "TS 4S TH 5H TD 7D")
     t.do(K.BET, 1, amount=10)
     t.do(K.BET, 2, amount=20)
@@ -657,28 +680,45 @@ def test_close_refunds_and_cashes_out_without_forfeit() -> None:
         "left",
         "table_closed",
     ]
-    assert all(e.data["forfeit"] == 0 for e in ev if e.kind == "left")
-    assert t.balances["claim:1"] == 100 and t.balances["claim:2"] == 100
+    # below the wagering requirement, with no own funds: the welcome stakes go back
+    left = [e for e in ev if e.kind == "left"]
+    assert [(e.data["reason"], e.data["forfeit"], e.data["keep"]) for e in left] == [
+        ("close", 100, 0),
+        ("close", 100, 0),
+    ]
+    assert t.balances["claim:1"] == 0 and t.balances["claim:2"] == 0
+    assert t.balances["house"] == 0  # everything the casino gave came back
     assert t.balances["pot"] == 0 and t.game.phase is Phase.FINISHED
     assert ev[-1].data == {"by": "host"}
 
 
-def test_system_close_between_rounds() -> None:
-    t = Table(2)
+def test_system_close_between_rounds_keeps_own_funds_and_met_requirements() -> None:
+    t = Table(3)
+    t.game.rig_next_round("TS 9S TH 9H TD 7D 9C 8D")
+    t.do(K.START, 1)
+    t.do(K.BET, 1, amount=100)  # T 9 = 19 against the bank's 17: +50, requirement met
+    t.do(K.BET, 2, amount=100)  # T 9 = 19: +50, met
+    t.do(K.SIT_OUT, 3)
+    t.do(K.DRAW, 1, amount=0)
+    t.do(K.DRAW, 2, amount=0)
+    t.do(K.LEAVE, 2)
+    t.do(K.JOIN, 2, amount=30)  # rejoins with own funds only: nothing to forfeit
     ev = t.do(K.CLOSE)
     assert ev[-1].data == {"by": "system"}
-    assert t.balances["claim:2"] == 100
+    terms = {e.player: (e.data["forfeit"], e.data["keep"]) for e in ev if e.kind == "left"}
+    assert terms == {1: (0, 150), 2: (0, 30), 3: (100, 0)}
+    assert t.balances["claim:1"] == 150 and t.balances["claim:2"] == 150 + 30
 
 
 def test_legal_actions_and_views() -> None:
     t = Table(2)
     g = t.game
-    assert g.legal_actions(1) == {K.START, K.CLOSE, K.TOP_UP, K.LEAVE}
-    assert g.legal_actions(2) == {K.TOP_UP, K.LEAVE}
+    assert g.legal_actions(1) == {K.START, K.CLOSE, K.LEAVE}
+    assert g.legal_actions(2) == {K.LEAVE}
     assert g.legal_actions(3) == {K.JOIN}
     assert g.legal_actions(None) == {K.CLOSE}
     t.do(K.START, 1)
-    assert g.legal_actions(2) == {K.TOP_UP, K.LEAVE, K.BET, K.SIT_OUT}
+    assert g.legal_actions(2) == {K.LEAVE, K.BET, K.SIT_OUT}
     assert g.legal_actions(None) == {K.CLOSE, K.TIMEOUT}
     view = g.private_view(2)
     assert view["you"] == 2 and "bet" in view["legal_actions"]

@@ -146,8 +146,9 @@ def test_random_play_invariants_and_snapshot_future(
 ) -> None:
     game = new_game(options)
     ledger = Ledger()
+    own = 0 if options["welcome_stake"] else 30  # own funds only once the stake is spent
     for p in range(1, data.draw(st.integers(1, 4)) + 1):
-        ledger.post(game.apply(Action(K.JOIN, p, amount=30)))
+        ledger.post(game.apply(Action(K.JOIN, p, amount=own)))
     for _ in range(data.draw(st.integers(5, 80))):
         action = draw_action(data, game)
         before = snapshot(game)

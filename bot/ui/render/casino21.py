@@ -304,8 +304,14 @@ class Renderer(GameRenderer):
         lines = [ctx.t("casino21.closed")]
         for e in events:
             if e.kind == "left" and e.data.get("reason") == "close":
+                key = "casino21.claim_forfeit" if e.data.get("forfeit") else "casino21.claim"
                 lines.append(
-                    ctx.t("casino21.claim", player=mention(e.player), amount=e.data["keep"])
+                    ctx.t(
+                        key,
+                        player=mention(e.player),
+                        amount=e.data["keep"],
+                        forfeit=e.data.get("forfeit", 0),
+                    )
                 )
         lines.append(ctx.t("table.closed_summary"))
         return "\n".join(lines)
@@ -327,6 +333,16 @@ class Renderer(GameRenderer):
         else:
             text = ctx.t("casino21.ping.draw", n=ctx.view.get("turn"), players=names)
         return text, players
+
+    # ----------------------------------------------------------------- DMs
+    def private_lines(self, ctx: Ctx, events: list[Event], player: int) -> list[str]:
+        """A player whose stack reached 0 learns how to keep the seat (Casino 21 has no
+        private cards)."""
+        out = super().private_lines(ctx, events, player)
+        for e in events:
+            if e.kind == "stack_empty" and e.player == player:
+                out.append(ctx.t("casino21.dm_stack_empty"))
+        return out
 
     # ----------------------------------------------------------------- /hand
     def hand_text(self, ctx: Ctx, player: int) -> str:

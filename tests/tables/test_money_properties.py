@@ -1,0 +1,130 @@
+"""Money can never be created: a property test per game through the table service, the
+real bank and a real SQLite database (machinery and the invariant: ``money_model.py``).
+
+Each example plays random sequences of commands by four players and checks, after every
+step, a clean audit and that nobody holds more than they started with plus what settled
+results paid them. The tests at the end inject one-unit faucets (and the old Casino 21
+close) and show that the property fails on each."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from bot.engine import casino21
+from bot.engine.base import HOUSE, Event, Money, MoneyKind, seat
+from bot.tables import service as table_service
+from tests.tables import money_model
+from tests.tables.money_model import MoneyCreated, run
+
+GAMES = ("classic", "casino21", "sept_et_demi", "pirate21")
+QUICK = settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    database=None,
+)
+LONG = settings(QUICK, max_examples=150)
+# the faucet tests: a fixed search that must fail (no shrinking: the failure is the point)
+FIND = settings(QUICK, max_examples=60, derandomize=True, phases=[Phase.generate])
+
+
+@pytest.mark.parametrize("game", GAMES)
+@QUICK
+@given(data=st.data())
+def test_money_is_never_created(game: str, data: st.DataObject) -> None:
+    world = run(game, data, steps=40)
+    assert world.steps and world.tables  # the example played
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+@LONG
+@given(data=st.data())
+def test_money_is_never_created_long(game: str, data: st.DataObject) -> None:
+    run(game, data, steps=150)
+
+
+# ----------------------------------------------------------------- the property has teeth
+
+
+def faucet_on_close(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every table that closes credits one unit from the treasury to a player's seat."""
+    write = table_service._write_move
+
+    def leaky(c: Any, posting: Any, table_id: int, *args: Any) -> None:
+        closing = args[3]
+        if closing:
+            extra = Money(MoneyKind.PAYOUT, HOUSE, seat(money_model.PLAYERS[0]), 1)
+            if posting is None:
+                posting = (money_model.GUILD, table_id, None, [extra], f"leak:{table_id}", None)
+            else:
+                posting = (*posting[:3], [*posting[3], extra], *posting[4:])
+        write(c, posting, table_id, *args)
+
+    monkeypatch.setattr(table_service, "_write_move", leaky)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_one_unit_faucet_on_close_fails_the_property(game, monkeypatch):
+    faucet_on_close(monkeypatch)
+
+    @FIND
+    @given(data=st.data())
+    def prop(data: st.DataObject) -> None:
+        run(game, data, steps=12)
+
+    with pytest.raises(MoneyCreated):
+        prop()
+
+
+def test_one_unit_extra_on_a_casino21_push_fails_the_property(monkeypatch):
+    settle = casino21.Casino21._settle
+
+    def generous(self: casino21.Casino21, events: list[Event]) -> None:
+        start = len(events)
+        settle(self, events)
+        for e in events[start:]:
+            if e.kind == "push" and e.player is not None:
+                s = self._seat(e.player)
+                assert s is not None
+                s.stack += 1  # the engine and the bank agree: the audit stays clean
+                money = (Money(MoneyKind.PAYOUT, HOUSE, seat(e.player), 1, e.player),)
+                events.append(Event("tip", money=money))
+
+    monkeypatch.setattr(casino21.Casino21, "_settle", generous)
+
+    @FIND
+    @given(data=st.data())
+    def prop(data: st.DataObject) -> None:
+        run("casino21", data, steps=40)
+
+    with pytest.raises(MoneyCreated):
+        prop()
+
+
+def test_the_old_casino21_close_fails_the_property(monkeypatch):
+    """The bug of issue 21: a close cashed every stack out, welcome stake included."""
+    settle_seat = casino21.Casino21._settle_seat
+
+    def old(self: casino21.Casino21, s: Any, reason: str, events: list[Event]) -> None:
+        if reason != "close":
+            settle_seat(self, s, reason, events)
+            return
+        self.seats.remove(s)
+        money = (Money(MoneyKind.CASH_OUT, seat(s.player), f"claim:{s.player}", s.stack),)
+        data = {"reason": reason, "keep": s.stack, "forfeit": 0}
+        events.append(Event("left", player=s.player, data=data, money=money))
+
+    monkeypatch.setattr(casino21.Casino21, "_settle_seat", old)
+
+    @FIND
+    @given(data=st.data())
+    def prop(data: st.DataObject) -> None:
+        run("casino21", data, steps=12)
+
+    with pytest.raises(MoneyCreated):
+        prop()
