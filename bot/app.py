@@ -12,17 +12,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
-from bot.db import Database, migrate
+from bot.db import Database, migrate, open_database
 from bot.db.lock import ProcessLock, claim
 from bot.engine.shuffle import Entropy, secure_entropy
 from bot.heap import settle_after_startup
 from bot.i18n import t
 from bot.shards import (
-    USERS_SCHEMA,
     ShardLayout,
     check_files,
     check_layout,
     users_database_path,
+    users_schema,
 )
 from bot.ui.card_emojis import CardEmojis
 from bot.ui.errors import refusal_text
@@ -70,18 +70,18 @@ class CroupierBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Open the database, migrate, load the cogs and sync the slash commands."""
         base = self.settings.database_path
-        check_files(base, self.layout)
+        await check_files(base, self.layout)
         path = self.layout.database_path(base)
         self._file_lock = claim(path)
-        self.db = await Database.open(path)
+        self.db = await open_database(path)
         applied = await migrate(self.db)
         if applied:
             log.info("applied migrations: %s", ", ".join(applied))
-        await self.db.run_transaction(check_layout, self.layout, path)
+        await self.db.write(check_layout, self.layout, path)
         self.users_db = self.db
         if self.layout.sharded:
-            self.users_db = await Database.open(users_database_path(base))
-            await self.users_db.run_transaction(lambda c: c.execute(USERS_SCHEMA))
+            self.users_db = await open_database(users_database_path(base))
+            await self.users_db.write(users_schema)
             log.info("shard %s on %s", self.layout.stamp, path)
         await self.tree.set_translator(CroupierTranslator())
         from cogs import EXTENSIONS

@@ -28,6 +28,7 @@ from bot.app import CroupierBot, send_ephemeral
 from bot.bank import Bank
 from bot.bank.errors import SelfTransfer, TransferToBot
 from bot.bank.models import MAX_AMOUNT, ClaimReceipt, GuildInfo
+from bot.db import Conn, Row
 from bot.engine.base import MoneyKind
 from bot.errors import NotAllowed
 from bot.i18n import normalize, t
@@ -94,6 +95,31 @@ def mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
 
+async def _guild_row(conn: Conn, guild_id: int) -> Row | None:
+    return await conn.fetchone(
+        "SELECT bank_channel_id, locale, currency_name FROM guild_settings WHERE guild_id = ?",
+        (guild_id,),
+    )
+
+
+async def _store_channel(conn: Conn, guild_id: int, channel_id: int, locale: str) -> None:
+    await conn.execute(
+        "INSERT INTO guild_settings (guild_id, bank_channel_id, locale) VALUES (?, ?, ?)"
+        " ON CONFLICT (guild_id) DO UPDATE SET"
+        " bank_channel_id = excluded.bank_channel_id,"
+        " locale = COALESCE(guild_settings.locale, excluded.locale)",
+        (guild_id, channel_id, locale),
+    )
+
+
+async def _has_account(conn: Conn, guild_id: int, user_id: int) -> bool:
+    row = await conn.fetchone(
+        "SELECT 1 FROM bank_accounts WHERE guild_id = ? AND kind = 'player' AND user_id = ?",
+        (guild_id, user_id),
+    )
+    return row is not None
+
+
 class BankChannel:
     """The guild's bank channel: where the bank posts receipts and table money news."""
 
@@ -106,10 +132,7 @@ class BankChannel:
         cached = self._guilds.get(guild_id)
         if cached is not None:
             return cached
-        row = await self.bot.db.fetchone(
-            "SELECT bank_channel_id, locale, currency_name FROM guild_settings WHERE guild_id = ?",
-            (guild_id,),
-        )
+        row = await self.bot.db.read(_guild_row, guild_id)
         if row is None:
             prefs = GuildPrefs(None, "en", fmt.DEFAULT_CURRENCY)
         else:
@@ -123,14 +146,7 @@ class BankChannel:
 
     async def set_channel(self, guild_id: int, channel_id: int, locale: str) -> None:
         """Store the bank channel (and the guild's language if it has none yet)."""
-        async with self.bot.db.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO guild_settings (guild_id, bank_channel_id, locale) VALUES (?, ?, ?)"
-                " ON CONFLICT (guild_id) DO UPDATE SET"
-                " bank_channel_id = excluded.bank_channel_id,"
-                " locale = COALESCE(guild_settings.locale, excluded.locale)",
-                (guild_id, channel_id, normalize(locale)),
-            )
+        await self.bot.db.write(_store_channel, guild_id, channel_id, normalize(locale))
         self._guilds.pop(guild_id, None)
 
     async def announce(
@@ -271,11 +287,7 @@ class BankCog(commands.Cog, name="Bank"):
 
     async def has_account(self, guild_id: int, user_id: int) -> bool:
         """True when the member has a player account in this guild."""
-        row = await self.bot.db.fetchone(
-            "SELECT 1 FROM bank_accounts WHERE guild_id = ? AND kind = 'player' AND user_id = ?",
-            (guild_id, user_id),
-        )
-        return row is not None
+        return await self.bot.db.read(_has_account, guild_id, user_id)
 
     # ================================================================ /bank
 

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import CroupierBot
-from bot.db import Database
+from bot.db import Conn, Database, Row
 from bot.engine.cards import build_deck
 from bot.engine.shuffle import SEED_BYTES, commitment, verify
 from bot.errors import UserError
@@ -33,6 +33,21 @@ RULE_FIELDS = ("round", "settle", "money")
 FIELD_MAX = 1024  # characters in an embed field's value
 
 
+async def _fetch(conn: Conn, sql: str, params: tuple[object, ...]) -> Row | None:
+    return await conn.fetchone(sql, params)
+
+
+async def _store_locale(conn: Conn, user_id: int, locale: str | None) -> None:
+    if locale is None:
+        await conn.execute("DELETE FROM user_prefs WHERE user_id = ?", (user_id,))
+    else:
+        await conn.execute(
+            "INSERT INTO user_prefs (user_id, locale) VALUES (?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale",
+            (user_id, locale),
+        )
+
+
 class Prefs:
     """Users' reply language (``user_prefs``), cached in memory.
 
@@ -47,8 +62,8 @@ class Prefs:
         self.shared = shared
         self._version: object = None
 
-    def _drop_if_changed(self) -> None:
-        row = self.db.read_committed("PRAGMA data_version")
+    async def _drop_if_changed(self) -> None:
+        row = await self.db.read(_fetch, "PRAGMA data_version", ())
         version = None if row is None else row[0]
         if version != self._version:
             self._cache.clear()
@@ -57,25 +72,19 @@ class Prefs:
     async def locale(self, user_id: int) -> str | None:
         """The user's chosen language (``fr``/``en``), or None for Discord's."""
         if self.shared:
-            self._drop_if_changed()
+            await self._drop_if_changed()
         if user_id in self._cache:
             return self._cache[user_id]
-        row = await self.db.fetchone("SELECT locale FROM user_prefs WHERE user_id = ?", (user_id,))
+        row = await self.db.read(
+            _fetch, "SELECT locale FROM user_prefs WHERE user_id = ?", (user_id,)
+        )
         value = None if row is None or not row[0] else str(row[0])
         self._cache[user_id] = value
         return value
 
     async def set_locale(self, user_id: int, locale: str | None) -> None:
         """Remember the choice (None: back to Discord's language)."""
-        async with self.db.transaction() as conn:
-            if locale is None:
-                await conn.execute("DELETE FROM user_prefs WHERE user_id = ?", (user_id,))
-            else:
-                await conn.execute(
-                    "INSERT INTO user_prefs (user_id, locale) VALUES (?, ?)"
-                    " ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale",
-                    (user_id, locale),
-                )
+        await self.db.write(_store_locale, user_id, locale)
         self._cache[user_id] = locale
 
 

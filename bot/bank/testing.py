@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.db import Database
+from bot.db import Conn, Database
 
 from .audit import audit
 from .models import AuditReport
@@ -17,6 +17,10 @@ async def assert_audit_clean(db: Database, guild_id: int | None = None) -> Audit
 
 async def entry_count(db: Database) -> int:
     """Number of ledger entries (to prove a refused call posted nothing)."""
-    row = await db.fetchone("SELECT COUNT(*) FROM bank_entries")
-    assert row is not None
-    return int(row[0])
+
+    async def count(conn: Conn) -> int:
+        row = await conn.fetchone("SELECT COUNT(*) FROM bank_entries")
+        assert row is not None
+        return int(row[0])
+
+    return await db.read(count)

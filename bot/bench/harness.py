@@ -17,6 +17,7 @@ import discord
 
 from bot.bank import Bank
 from bot.db import Database, migrate
+from bot.db.sqlite import SqliteDatabase
 from bot.engine.base import ActionKind
 from bot.engine.shuffle import seeded_entropy
 
@@ -167,11 +168,11 @@ class Interaction:
         self.responded_at: float | None = None
 
 
-async def world(path: Path) -> tuple[Database, Any, Transport]:
+async def world(path: Path) -> tuple[SqliteDatabase, Any, Transport]:
     """A migrated database, the real Tables cog on a stub bot, and its transport."""
     from cogs.tables import Tables
 
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     await migrate(db)
     transport = Transport()
     cog = Tables(StubBot(db, transport))  # type: ignore[arg-type]

@@ -51,13 +51,12 @@ async def build(path: Path, count: int, game: str) -> int:
             "guild_id, parent_id, message_id, game, host_id, settings, state, version,"
             " status, created_at, updated_at"
         )
-        async with db.transaction() as conn:
-            await conn.execute(
-                f"WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < ?)"
-                f" INSERT INTO tables (channel_id, {cols}) SELECT i, {cols} FROM tables, n"
-                f" WHERE tables.id = ?",
-                (count, table.id),
-            )
+        sql = (
+            f"WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < ?)"
+            f" INSERT INTO tables (channel_id, {cols}) SELECT i, {cols} FROM tables, n"
+            f" WHERE tables.id = ?"
+        )
+        await db.write(lambda conn: conn.execute(sql, (count, table.id)))
         return len(table.snapshot_json())
     finally:
         await db.close()

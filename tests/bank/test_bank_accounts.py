@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bot.bank import (
@@ -14,7 +16,8 @@ from bot.bank import (
     UnknownAccount,
 )
 from bot.bank.testing import assert_audit_clean, entry_count
-from bot.db import Database
+from bot.db import Conn, Database
+from tests.sql import execute
 
 GUILD = 1001
 ALICE, BOB, CAROL, ADMIN = 11, 12, 13, 99
@@ -117,10 +120,12 @@ async def test_history_pages_and_leaderboard(bank: Bank) -> None:
 
 
 async def test_mutations_inside_caller_transaction(bank: Bank, db: Database) -> None:
-    async with db.transaction() as conn:
+    async def _tx(conn: Conn) -> Any:
         await bank.mint(GUILD, 100, user_id=ALICE, conn=conn)
         await bank.transfer(GUILD, ALICE, BOB, 30, conn=conn)
         assert await bank.balance(GUILD, BOB, conn=conn) == 30
+
+    await db.write(_tx)
     assert await bank.balance(GUILD, ALICE) == 70
 
 
@@ -133,11 +138,9 @@ async def test_ledger_is_append_only(bank: Bank, db: Database) -> None:
         "DELETE FROM bank_postings",
     ):
         with pytest.raises(Exception, match="append-only"):
-            async with db.transaction() as conn:
-                await conn.execute(sql)
+            await execute(db, sql)
     with pytest.raises(Exception, match="CHECK"):
-        async with db.transaction() as conn:
-            await conn.execute("UPDATE bank_accounts SET balance = -1 WHERE kind = 'player'")
+        await execute(db, "UPDATE bank_accounts SET balance = -1 WHERE kind = 'player'")
 
 
 async def test_table_limits_default_to_the_documented_options_and_can_change(bank: Bank) -> None:

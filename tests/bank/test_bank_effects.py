@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sqlite3
+from typing import Any
+
 import pytest
 
 from bot.bank import (
@@ -12,8 +15,9 @@ from bot.bank import (
     WelcomeStakeTaken,
 )
 from bot.bank.testing import entry_count
-from bot.db import Database
+from bot.db import Conn, Database
 from bot.engine.base import FUND, HOUSE, POT, Money, MoneyKind, claim, seat, wallet
+from tests.sql import fetchall
 
 GUILD = 1001
 TABLE = 7
@@ -32,8 +36,10 @@ def join(p: int, buy_in: int, welcome: int = 100) -> list[Money]:
 async def post(
     bank: Bank, db: Database, effects: list[Money], prefix: str, round_no: int | None = None
 ) -> None:
-    async with db.transaction() as conn:
+    async def _tx(conn: Conn) -> Any:
         await bank.post_effects(conn, GUILD, TABLE, round_no, effects, prefix)
+
+    await db.write(_tx)
 
 
 async def test_a_round_of_play(bank: Bank, db: Database) -> None:
@@ -72,20 +78,29 @@ async def test_a_round_of_play(bank: Bank, db: Database) -> None:
 async def test_game_row_and_postings_commit_together(bank: Bank, db: Database) -> None:
     """Atomicity: the caller's own row and the postings share one transaction."""
     await bank.mint(GUILD, 100, user_id=ALICE)
-    async with db.transaction() as conn:
+
+    async def _tx(conn: Conn) -> Any:
         await conn.execute("CREATE TABLE game_rows (id INTEGER PRIMARY KEY, v TEXT)")
+
+    await db.write(_tx)
     with pytest.raises(RuntimeError, match="boom"):
-        async with db.transaction() as conn:
+
+        async def _tx(conn: Conn) -> Any:
             await conn.execute("INSERT INTO game_rows (v) VALUES ('snapshot')")
             await bank.post_effects(conn, GUILD, TABLE, 1, join(ALICE, 60), "t7:j")
             raise RuntimeError("boom")
-    assert await db.fetchall("SELECT * FROM game_rows") == []
+
+        await db.write(_tx)
+    assert await fetchall(db, "SELECT * FROM game_rows") == []
     assert await bank.balance(GUILD, ALICE) == 100
     assert await bank.table_escrow(GUILD, TABLE) == {}
-    async with db.transaction() as conn:  # the same key posts fine after the rollback
+
+    async def _tx(conn: Conn) -> Any:  # the same key posts fine after the rollback
         await conn.execute("INSERT INTO game_rows (v) VALUES ('snapshot')")
         await bank.post_effects(conn, GUILD, TABLE, 1, join(ALICE, 60), "t7:j")
-    assert len(await db.fetchall("SELECT * FROM game_rows")) == 1
+
+    await db.write(_tx)
+    assert len(await fetchall(db, "SELECT * FROM game_rows")) == 1
     assert await bank.balance(GUILD, ALICE) == 40
 
 
@@ -93,7 +108,8 @@ async def test_refused_batch_leaves_caller_transaction_untouched(bank: Bank, db:
     await bank.mint(GUILD, 100, user_id=ALICE)
     await post(bank, db, join(ALICE, 100, 0), "j")
     before = await entry_count(db)
-    async with db.transaction() as conn:
+
+    async def _tx(conn: Conn) -> Any:
         with pytest.raises(InsufficientFunds):  # the second bet overdraws: nothing posts
             await bank.post_effects(
                 conn,
@@ -107,6 +123,8 @@ async def test_refused_batch_leaves_caller_transaction_untouched(bank: Bank, db:
                 "bets",
             )
         assert (await bank.seat(GUILD, TABLE, ALICE, conn=conn)).stack == 100
+
+    await db.write(_tx)
     assert await entry_count(db) == before
     assert (await bank.seat(GUILD, TABLE, ALICE)).wagered == 0
 
@@ -114,10 +132,18 @@ async def test_refused_batch_leaves_caller_transaction_untouched(bank: Bank, db:
 async def test_replayed_batch_posts_once(bank: Bank, db: Database) -> None:
     await bank.mint(GUILD, 100, user_id=ALICE)
     effects = [*join(ALICE, 40), Money(K.CASH_OUT, seat(ALICE), claim(ALICE), 140, ALICE)]
-    async with db.transaction() as conn:
+
+    async def _tx(conn: Conn) -> Any:
         first = await bank.post_effects(conn, GUILD, TABLE, None, effects, "x")
-    async with db.transaction() as conn:
+        return first
+
+    first = await db.write(_tx)
+
+    async def _tx(conn: Conn) -> Any:
         second = await bank.post_effects(conn, GUILD, TABLE, None, effects, "x")
+        return second
+
+    second = await db.write(_tx)
     assert not first.replayed and second.replayed
     assert first.entry_ids == second.entry_ids and first.claim_ids == second.claim_ids
     assert len(first.claim_ids) == 1
@@ -130,8 +156,11 @@ async def test_welcome_stake_once_per_table(bank: Bank, db: Database) -> None:
     await post(bank, db, [Money(K.CASH_OUT, seat(ALICE), claim(ALICE), 100)], "a2")
     with pytest.raises(WelcomeStakeTaken):
         await post(bank, db, join(ALICE, 0), "a3")
-    async with db.transaction() as conn:  # another table is another seat
+
+    async def _tx(conn: Conn) -> Any:  # another table is another seat
         await bank.post_effects(conn, GUILD, TABLE + 1, None, join(ALICE, 0), "a4")
+
+    await db.write(_tx)
 
 
 async def test_fund_open_pay_close(bank: Bank, db: Database) -> None:
@@ -189,7 +218,7 @@ async def test_bad_effects_are_refused(
 
 
 async def test_post_effects_needs_set_up_guild_and_table(bank: Bank, db: Database) -> None:
-    async with db.transaction() as conn:
+    async def _tx(conn: Conn) -> Any:
         with pytest.raises(UnknownAccount):
             await bank.post_effects(conn, 4242, TABLE, None, join(ALICE, 0), "g")
         with pytest.raises(UnknownAccount):
@@ -197,7 +226,15 @@ async def test_post_effects_needs_set_up_guild_and_table(bank: Bank, db: Databas
         with pytest.raises(InvalidEffect):
             await bank.post_effects(conn, GUILD, TABLE, None, ["bet"], "g")  # type: ignore[list-item]
 
+    await db.write(_tx)
 
-async def test_post_effects_outside_a_transaction_is_refused(bank: Bank, db: Database) -> None:
-    with pytest.raises(RuntimeError, match="open transaction"):
-        await bank.post_effects(db.conn, GUILD, TABLE, None, join(ALICE, 0), "g")
+
+async def test_post_effects_outside_a_write_transaction_is_refused(
+    bank: Bank, db: Database
+) -> None:
+    """A connection exists only inside ``write``/``read``; a read's cannot move money."""
+    await bank.mint(GUILD, 100, user_id=ALICE)
+    before = await entry_count(db)
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        await db.read(bank.post_effects, GUILD, TABLE, None, join(ALICE, 0), "g")
+    assert await entry_count(db) == before

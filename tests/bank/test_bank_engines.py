@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.bank import Bank
-from bot.db import Database
+from bot.db import Conn, Database
 from bot.engine.base import Action, ActionKind, Game, IllegalAction, Phase
 from bot.engine.shuffle import seeded_entropy
 
@@ -65,8 +65,11 @@ async def test_engine_money_posts_and_close_empties_escrow(
         nonlocal posted
         events = game.apply(action)
         money = [m for e in events for m in e.money]
-        async with db.transaction() as conn:
+
+        async def _tx(conn: Conn) -> Any:
             await bank.post_effects(conn, GUILD, table, None, money, f"{name}:{n}")
+
+        await db.write(_tx)
         posted += len(money)
 
     for p in (P2, P3):

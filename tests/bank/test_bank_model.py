@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from bot.bank import Bank, BankError
 from bot.bank.testing import assert_audit_clean
-from bot.db import Database, migrate
+from bot.db import SqliteDatabase, migrate
 from bot.engine.base import HOUSE, POT, Money, MoneyKind, seat
 
 GUILD = 1001
@@ -41,7 +41,7 @@ ops = st.lists(
 
 
 async def _play(path: Path, script: list[tuple[Any, ...]]) -> None:
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     await migrate(db)
     bank = Bank(db)
     await bank.ensure_guild(GUILD, treasury_initial=TREASURY)
@@ -79,8 +79,7 @@ async def _play(path: Path, script: list[tuple[Any, ...]]) -> None:
                         effects.append(Money(MoneyKind.LOSS, POT, HOUSE, a))
                     else:
                         effects.append(Money(MoneyKind.REFUND, POT, seat(u), a))
-                    async with db.transaction() as conn:
-                        await bank.post_effects(conn, GUILD, t, n, effects, f"h{n}")
+                    await db.write(bank.post_effects, GUILD, t, n, effects, f"h{n}")
                     delta = {"win": a, "lose": -a, "push": 0}[result]
                     seats[t, u] += delta
                     house -= delta

@@ -42,6 +42,7 @@ from bot.bank.testing import assert_audit_clean
 from bot.engine.shuffle import seeded_entropy
 from bot.tables import GAMES
 from bot.tables.moves import MOVES
+from tests.sql import fetchall
 
 NAMES = ["alice", "bob", "carol", "dave"]
 LOBBIES = 3  # tables at once, one per lobby channel
@@ -88,7 +89,7 @@ async def check(env: Any) -> tuple[int, int]:
     db = env.bot.db
     await assert_audit_clean(db)
     service = env.bot.services["tables"]
-    rows = await db.fetchall("SELECT id, guild_id, status, game FROM tables")
+    rows = await fetchall(db, "SELECT id, guild_id, status, game FROM tables")
     opened = closed = 0
     for table_id, guild_id, status, game in rows:
         escrow = await service.bank.table_escrow(guild_id, table_id)

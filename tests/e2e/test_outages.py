@@ -22,6 +22,7 @@ from tests.e2e.recovery_helpers import (
     stacks,
 )
 from tests.e2e.test_restart import play_round
+from tests.sql import fetchall, fetchone
 
 REPAIR = 16  # seconds: a little more than the repair period of the timer loop
 
@@ -66,7 +67,7 @@ async def classic_in_play(env: Any, bets: bool = True) -> tuple[Any, Any, list[A
 
 async def assert_closed_with_refunds(env: Any, table: Any, before: dict[int, int]) -> None:
     """Closed in the database; each player's claim is their stack plus their refunded bet."""
-    row = await env.bot.db.fetchone("SELECT status FROM tables WHERE id = ?", (table.id,))
+    row = await fetchone(env.bot.db, "SELECT status FROM tables WHERE id = ?", (table.id,))
     assert row[0] == "closed"
     bank = service(env).bank
     claims: dict[int, int] = {}
@@ -148,11 +149,13 @@ async def test_injected_5xx_and_429_lose_and_repeat_nothing(simcord_env, db_path
     await play_round(env, thread, [alice, bob], table)
     await env.advance_time(REPAIR)
     assert shown(table_message(thread, table)) == fresh_render(env, table)
-    actions = await env.bot.db.fetchall(
-        "SELECT version FROM table_actions WHERE table_id = ? ORDER BY version", (table.id,)
+    actions = await fetchall(
+        env.bot.db,
+        "SELECT version FROM table_actions WHERE table_id = ? ORDER BY version",
+        (table.id,),
     )
     assert [r[0] for r in actions] == list(range(1, table.version + 1))  # one row per version
-    keys = await env.bot.db.fetchone("SELECT COUNT(*), COUNT(DISTINCT idem_key) FROM bank_entries")
+    keys = await fetchone(env.bot.db, "SELECT COUNT(*), COUNT(DISTINCT idem_key) FROM bank_entries")
     assert keys[0] == keys[1]
     expected = {p: s for p, s in stacks(table).items() if s}
     assert await escrow_seats(service(env).bank, table) == expected

@@ -42,19 +42,19 @@ async def test_recent_replay_is_answered_from_memory(db, monkeypatch):
     table = await open_table(svc)
     iid = snowflake(NOW, 1)
     await svc.act(table.id, HOST, Action(ActionKind.START, HOST), interaction_id=iid)
-    reads: list[str] = []
-    real = db.fetchone
+    reads: list[object] = []
+    real = db.read
 
-    async def spy(sql, params=()):
-        reads.append(sql)
-        return await real(sql, params)
+    async def spy(fn, *args, **kwargs):
+        reads.append(fn)
+        return await real(fn, *args, **kwargs)
 
-    monkeypatch.setattr(db, "fetchone", spy)
+    monkeypatch.setattr(db, "read", spy)
     again = await svc.act(table.id, HOST, Action(ActionKind.START, HOST), interaction_id=iid)
     assert again.replayed and again.events == []
     bet = Action(ActionKind.BET, HOST, amount=10)
     await svc.act(table.id, HOST, bet, interaction_id=snowflake(NOW, 2))
-    assert reads == []  # no SELECT for a new nor for a replayed interaction
+    assert reads == []  # no read for a new nor for a replayed interaction
 
 
 async def test_replay_after_a_restart_is_refused_by_the_database(db):

@@ -15,7 +15,7 @@ import pytest
 
 from bot.bank import Bank
 from bot.bank.testing import assert_audit_clean
-from bot.db import Database, migrate
+from bot.db import SqliteDatabase, migrate
 from bot.engine.base import Action, ActionKind, IllegalAction, Phase
 from bot.engine.shuffle import seeded_entropy
 from bot.tables import TableService
@@ -46,7 +46,7 @@ class Clock:
 async def restored(tmp_path: Path):
     path = tmp_path / "old.sqlite3"
     shutil.copy(FIXTURES / "tables-v0.sqlite3", path)
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     await migrate(db)
     svc = TableService(db, Bank(db), clock=Clock(), entropy=seeded_entropy("restore"))
     await svc.load_open_tables()
