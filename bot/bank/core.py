@@ -42,10 +42,8 @@ from .models import (
     GuildInfo,
     HistoryItem,
     HistoryPage,
-    LeaveResult,
     PostResult,
     Receipt,
-    SeatStats,
 )
 
 NOW: Final = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
@@ -60,6 +58,7 @@ class _Unset:
 
 
 UNSET: Final = _Unset()
+SUPPLY_KINDS: Final = ("mint", "burn")  # the two entries that touch the issuer
 
 
 # --------------------------------------------------------------------------- validation
@@ -178,17 +177,8 @@ async def player_account(c: Conn, guild_id: int, user_id: int, *, create: bool =
     starting, _ = await guild_settings(c, guild_id)
     account = await _create_account(c, guild_id, "player", 0, user_id)
     if starting > 0:
-        await post_entry(
-            c,
-            guild_id,
-            "mint",
-            f"start:{guild_id}:{user_id}",
-            await system_account(c, guild_id, "issuer"),
-            account,
-            starting,
-            reason="starting balance",
-            issuer_debit=True,
-        )
+        key = f"start:{guild_id}:{user_id}"
+        await _issue(c, guild_id, "mint", key, account, starting, reason="starting balance")
     return account
 
 
@@ -274,6 +264,35 @@ async def _replay(
     if (int(row[1]), row[2], postings) != (guild_id, kind, [(src, -amount), (dst, amount)]):
         raise Duplicate("idempotency key already used for another movement", key=key)
     return int(row[0])
+
+
+async def _issue(
+    c: Conn,
+    guild_id: int,
+    kind: str,
+    key: str,
+    account: int,
+    amount: int,
+    *,
+    actor: int | None = None,
+    reason: str | None = None,
+) -> tuple[int, bool]:
+    """One mint (issuer -> ``account``) or burn (``account`` -> issuer) entry: the only
+    code that changes how much money exists."""
+    issuer = await system_account(c, guild_id, "issuer")
+    src, dst = (issuer, account) if kind == "mint" else (account, issuer)
+    return await post_entry(
+        c,
+        guild_id,
+        kind,
+        key,
+        src,
+        dst,
+        amount,
+        actor=actor,
+        reason=reason,
+        issuer_debit=kind == "mint",
+    )
 
 
 # --------------------------------------------------------------------------- game effects
@@ -506,16 +525,10 @@ async def ensure_guild(
             for kind in ("issuer", "house", "claims"):
                 await _create_account(c, guild_id, kind)
             if treasury_initial > 0:
-                await post_entry(
-                    c,
-                    guild_id,
-                    "mint",
-                    f"treasury:{guild_id}",
-                    await system_account(c, guild_id, "issuer"),
-                    await system_account(c, guild_id, "house"),
-                    treasury_initial,
-                    reason="initial treasury",
-                    issuer_debit=True,
+                house = await system_account(c, guild_id, "house")
+                key = f"treasury:{guild_id}"
+                await _issue(
+                    c, guild_id, "mint", key, house, treasury_initial, reason="initial treasury"
                 )
         return await guild_info(c, guild_id, created=created)
 
@@ -587,8 +600,9 @@ async def _subject(c: Conn, guild_id: int, user_id: int | None) -> int:
     return await player_account(c, guild_id, user_id)
 
 
-async def mint(
+async def change_supply(
     c: Conn,
+    kind: str,
     guild_id: int,
     amount: int,
     user_id: int | None,
@@ -596,82 +610,19 @@ async def mint(
     reason: str | None,
     key: str | None,
 ) -> Receipt:
-    """Create money into a player's account (or the treasury when user_id is None)."""
+    """Mint (create) money into, or burn (destroy) money from, a player's account, or the
+    treasury's when user_id is None."""
+    if kind not in SUPPLY_KINDS:
+        raise ValueError(f"kind must be one of {SUPPLY_KINDS}, not {kind!r}")
     check_id(guild_id, "guild_id")
     amount = check_amount(amount)
-    key = check_key(key, "mint")
+    key = check_key(key, kind)
     async with c.savepoint():
-        target = await _subject(c, guild_id, user_id)
-        entry, replayed = await post_entry(
-            c,
-            guild_id,
-            "mint",
-            key,
-            await system_account(c, guild_id, "issuer"),
-            target,
-            amount,
-            actor=actor,
-            reason=reason,
-            issuer_debit=True,
+        account = await _subject(c, guild_id, user_id)
+        entry, replayed = await _issue(
+            c, guild_id, kind, key, account, amount, actor=actor, reason=reason
         )
-        return Receipt(entry, key, "mint", amount, await account_balance(c, target), replayed)
-
-
-async def burn(
-    c: Conn,
-    guild_id: int,
-    amount: int,
-    user_id: int | None,
-    actor: int | None,
-    reason: str | None,
-    key: str | None,
-) -> Receipt:
-    """Destroy money from a player's account (or the treasury when user_id is None)."""
-    check_id(guild_id, "guild_id")
-    amount = check_amount(amount)
-    key = check_key(key, "burn")
-    async with c.savepoint():
-        source = await _subject(c, guild_id, user_id)
-        entry, replayed = await post_entry(
-            c,
-            guild_id,
-            "burn",
-            key,
-            source,
-            await system_account(c, guild_id, "issuer"),
-            amount,
-            actor=actor,
-            reason=reason,
-        )
-        return Receipt(entry, key, "burn", amount, await account_balance(c, source), replayed)
-
-
-async def admin_adjust(
-    c: Conn,
-    guild_id: int,
-    user_id: int,
-    delta: int,
-    actor: int | None,
-    reason: str | None,
-    key: str | None,
-) -> Receipt:
-    """Move money between the treasury and a player: delta > 0 pays the player."""
-    check_id(guild_id, "guild_id")
-    check_id(user_id, "user_id")
-    if isinstance(delta, bool) or not isinstance(delta, int) or delta == 0:
-        raise InvalidAmount("delta must be a non-zero integer", amount=repr(delta))
-    amount = check_amount(abs(delta))
-    key = check_key(key, "admin_adjust")
-    async with c.savepoint():
-        house = await system_account(c, guild_id, "house")
-        player = await player_account(c, guild_id, user_id)
-        src, dst = (house, player) if delta > 0 else (player, house)
-        entry, replayed = await post_entry(
-            c, guild_id, "admin_adjust", key, src, dst, amount, actor=actor, reason=reason
-        )
-        return Receipt(
-            entry, key, "admin_adjust", amount, await account_balance(c, player), replayed
-        )
+        return Receipt(entry, key, kind, amount, await account_balance(c, account), replayed)
 
 
 async def transfer(
@@ -702,145 +653,6 @@ async def transfer(
             c, guild_id, "transfer", key, src, dst, amount, actor=sender, reason=reason
         )
         return Receipt(entry, key, "transfer", amount, await account_balance(c, src), replayed)
-
-
-# ------------------------------------------------------------------------------- tables
-
-
-async def _table_op(
-    c: Conn,
-    guild_id: int,
-    table_id: int,
-    effects: list[Money],
-    prefix: str,
-    actor: int | None,
-) -> PostResult:
-    _, limit = await guild_settings(c, guild_id)
-    return await _post_effects(c, guild_id, table_id, None, effects, prefix, actor, limit)
-
-
-async def sit_down(
-    c: Conn,
-    guild_id: int,
-    table_id: int,
-    user_id: int,
-    buy_in: int,
-    welcome_stake: int,
-    key: str | None,
-) -> SeatStats:
-    """Fill a seat: ``buy_in`` from the player's balance, ``welcome_stake`` from the house."""
-    check_id(guild_id, "guild_id")
-    check_id(table_id, "table_id")
-    check_id(user_id, "user_id")
-    buy_in = check_optional_amount(buy_in, "buy_in")
-    welcome_stake = check_optional_amount(welcome_stake, "welcome_stake")
-    if buy_in == 0 and welcome_stake == 0:
-        raise InvalidAmount("nothing to sit down with", amount=0)
-    key = check_key(key, "sit_down")
-    seat_ep = f"seat:{user_id}"
-    effects = [
-        Money(MoneyKind.BUY_IN, f"wallet:{user_id}", seat_ep, buy_in, user_id),
-        Money(MoneyKind.WELCOME_STAKE, "house", seat_ep, welcome_stake, user_id),
-    ]
-    async with c.savepoint():
-        await _table_op(c, guild_id, table_id, effects, key, user_id)
-        return await seat_stats(c, guild_id, table_id, user_id)
-
-
-async def top_up(
-    c: Conn, guild_id: int, table_id: int, user_id: int, amount: int, key: str | None
-) -> SeatStats:
-    """Add own funds from the player's balance to their seat."""
-    check_id(guild_id, "guild_id")
-    check_id(table_id, "table_id")
-    check_id(user_id, "user_id")
-    amount = check_amount(amount)
-    key = check_key(key, "top_up")
-    effects = [Money(MoneyKind.TOP_UP, f"wallet:{user_id}", f"seat:{user_id}", amount, user_id)]
-    async with c.savepoint():
-        await _table_op(c, guild_id, table_id, effects, key, user_id)
-        return await seat_stats(c, guild_id, table_id, user_id)
-
-
-async def leave_seat(
-    c: Conn, guild_id: int, table_id: int, user_id: int, forfeit: int, key: str | None
-) -> LeaveResult:
-    """Empty the seat: ``forfeit`` back to the house, the rest into a claim."""
-    check_id(guild_id, "guild_id")
-    check_id(table_id, "table_id")
-    check_id(user_id, "user_id")
-    forfeit = check_optional_amount(forfeit, "forfeit")
-    key = check_key(key, "leave")
-    async with c.savepoint():
-        prior = await _prior_leave(c, key)
-        if prior is not None:
-            return prior
-        seat_id = await find_account(c, guild_id, "seat", table_id, user_id)
-        stack = 0 if seat_id is None else await account_balance(c, seat_id)
-        if forfeit > stack:
-            raise InsufficientFunds("forfeit above the stack", amount=forfeit, available=stack)
-        seat_ep = f"seat:{user_id}"
-        effects = [
-            Money(MoneyKind.FORFEIT, seat_ep, "house", forfeit, user_id),
-            Money(MoneyKind.CASH_OUT, seat_ep, f"claim:{user_id}", stack - forfeit, user_id),
-        ]
-        result = await _table_op(c, guild_id, table_id, effects, key, user_id)
-        claim_id = result.claim_ids[0] if result.claim_ids else None
-        status = None
-        if claim_id is not None:
-            row = await _one(c, "SELECT status FROM bank_claims WHERE id = ?", (claim_id,))
-            status = str(row[0])
-        return LeaveResult(forfeit, stack - forfeit, claim_id, status)
-
-
-async def _prior_leave(c: Conn, key: str) -> LeaveResult | None:
-    """The result of a leave already posted under ``key`` (its seat is empty now)."""
-    rows = await c.fetchall(
-        "SELECT e.kind, p.amount, cl.id, cl.status FROM bank_entries e"
-        " JOIN bank_postings p ON p.entry_id = e.id AND p.amount > 0"
-        " LEFT JOIN bank_claims cl ON cl.entry_id = e.id WHERE e.idem_key IN (?, ?)",
-        (f"{key}:0", f"{key}:1"),
-    )
-    if not rows:
-        return None
-    forfeited = sum(int(r[1]) for r in rows if r[0] == "forfeit")
-    cashed = [r for r in rows if r[0] == "cash_out"]
-    if not cashed:
-        return LeaveResult(forfeited, 0, None, None)
-    return LeaveResult(forfeited, int(cashed[0][1]), int(cashed[0][2]), str(cashed[0][3]))
-
-
-async def open_fund(c: Conn, guild_id: int, table_id: int, amount: int, key: str | None) -> int:
-    """Set a table's guarantee fund aside from the treasury; return the fund's balance."""
-    check_id(guild_id, "guild_id")
-    check_id(table_id, "table_id")
-    amount = check_amount(amount)
-    key = check_key(key, "fund_open")
-    async with c.savepoint():
-        await _table_op(
-            c, guild_id, table_id, [Money(MoneyKind.FUND_OPEN, "house", "fund", amount)], key, None
-        )
-        return await account_balance(c, await escrow_account(c, guild_id, "fund", table_id))
-
-
-async def close_fund(c: Conn, guild_id: int, table_id: int, key: str | None) -> int:
-    """Return what is left of the table's fund to the treasury; return that amount."""
-    check_id(guild_id, "guild_id")
-    check_id(table_id, "table_id")
-    key = check_key(key, "fund_close")
-    async with c.savepoint():
-        fund = await find_account(c, guild_id, "fund", table_id)
-        left = 0 if fund is None else await account_balance(c, fund)
-        if left:
-            await _table_op(
-                c,
-                guild_id,
-                table_id,
-                [Money(MoneyKind.FUND_CLOSE, "fund", "house", left)],
-                key,
-                None,
-            )
-        return left
 
 
 # ------------------------------------------------------------------------------- claims
@@ -993,31 +805,6 @@ async def spendable(c: Conn, guild_id: int, user_id: int) -> int:
     if account is not None:
         return await account_balance(c, account)
     return (await guild_settings(c, guild_id))[0]
-
-
-async def seat_stats(c: Conn, guild_id: int, table_id: int, user_id: int) -> SeatStats:
-    """The seat's stack and counters (zeros for a seat never used)."""
-    seat_id = await find_account(c, guild_id, "seat", table_id, user_id)
-    stack = 0 if seat_id is None else await account_balance(c, seat_id)
-    row = await c.fetchone(
-        "SELECT welcome_received, own_funds, wagered, forfeited, cashed_out FROM bank_seats"
-        " WHERE guild_id = ? AND table_id = ? AND user_id = ?",
-        (guild_id, table_id, user_id),
-    )
-    counters = (0, 0, 0, 0, 0) if row is None else tuple(int(v) for v in row)
-    return SeatStats(guild_id, table_id, user_id, stack, *counters)
-
-
-async def table_escrow(c: Conn, guild_id: int, table_id: int) -> dict[str, int]:
-    """The table's escrow balances by engine endpoint: seat:<p>, pot, fund."""
-    out: dict[str, int] = {}
-    for kind, user, amount in await c.fetchall(
-        "SELECT kind, user_id, balance FROM bank_accounts"
-        " WHERE guild_id = ? AND table_id = ? AND kind IN ('seat', 'pot', 'fund') ORDER BY id",
-        (guild_id, table_id),
-    ):
-        out[f"seat:{user}" if kind == "seat" else str(kind)] = int(amount)
-    return out
 
 
 async def history(

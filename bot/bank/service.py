@@ -10,7 +10,7 @@ transaction as it was, so the caller may go on or roll back.
 from __future__ import annotations
 
 from collections.abc import Callable, Coroutine, Sequence
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypedDict, TypeVar, Unpack
 
 from bot.db import Conn, Database
 from bot.engine.base import Money
@@ -23,15 +23,23 @@ from .models import (
     ClaimReceipt,
     GuildInfo,
     HistoryPage,
-    LeaveResult,
     PostResult,
     Receipt,
-    SeatStats,
 )
 
 P = ParamSpec("P")
 T = TypeVar("T")
 CoreFn = Callable[Concatenate[Conn, P], Coroutine[Any, Any, T]]
+
+
+class Supply(TypedDict, total=False):
+    """The options of :meth:`Bank.mint` and :meth:`Bank.burn`."""
+
+    user_id: int | None
+    actor: int | None
+    reason: str | None
+    key: str | None
+    conn: Conn | None
 
 
 class Bank:
@@ -126,8 +134,9 @@ class Bank:
 
     # ---------------------------------------------------------------------------- admin
 
-    async def mint(
+    async def change_supply(
         self,
+        kind: str,
         guild_id: int,
         amount: int,
         *,
@@ -137,38 +146,19 @@ class Bank:
         key: str | None = None,
         conn: Conn | None = None,
     ) -> Receipt:
-        """Admin: create money into a player's balance (the treasury when user_id is None)."""
-        return await self._call(conn, core.mint, guild_id, amount, user_id, actor, reason, key)
-
-    async def burn(
-        self,
-        guild_id: int,
-        amount: int,
-        *,
-        user_id: int | None = None,
-        actor: int | None = None,
-        reason: str | None = None,
-        key: str | None = None,
-        conn: Conn | None = None,
-    ) -> Receipt:
-        """Admin: destroy money from a player's balance (the treasury when user_id is None)."""
-        return await self._call(conn, core.burn, guild_id, amount, user_id, actor, reason, key)
-
-    async def admin_adjust(
-        self,
-        guild_id: int,
-        user_id: int,
-        delta: int,
-        *,
-        actor: int | None = None,
-        reason: str | None = None,
-        key: str | None = None,
-        conn: Conn | None = None,
-    ) -> Receipt:
-        """Admin: move money treasury -> player (delta > 0) or player -> treasury."""
+        """Admin: ``"mint"`` creates money into a player's balance, ``"burn"`` destroys
+        money from it (the treasury's when user_id is None)."""
         return await self._call(
-            conn, core.admin_adjust, guild_id, user_id, delta, actor, reason, key
+            conn, core.change_supply, kind, guild_id, amount, user_id, actor, reason, key
         )
+
+    async def mint(self, guild_id: int, amount: int, **options: Unpack[Supply]) -> Receipt:
+        """Admin: create money (see :meth:`change_supply`)."""
+        return await self.change_supply("mint", guild_id, amount, **options)
+
+    async def burn(self, guild_id: int, amount: int, **options: Unpack[Supply]) -> Receipt:
+        """Admin: destroy money (see :meth:`change_supply`)."""
+        return await self.change_supply("burn", guild_id, amount, **options)
 
     # -------------------------------------------------------------------------- players
 
@@ -244,88 +234,6 @@ class Bank:
             actor,
             own_savepoint=own_savepoint,
         )
-
-    async def sit_down(
-        self,
-        guild_id: int,
-        table_id: int,
-        user_id: int,
-        *,
-        buy_in: int = 0,
-        welcome_stake: int = 0,
-        key: str | None = None,
-        conn: Conn | None = None,
-    ) -> SeatStats:
-        """Fill a seat: buy-in from the balance and/or the welcome stake from the house."""
-        return await self._call(
-            conn, core.sit_down, guild_id, table_id, user_id, buy_in, welcome_stake, key
-        )
-
-    async def top_up(
-        self,
-        guild_id: int,
-        table_id: int,
-        user_id: int,
-        amount: int,
-        *,
-        key: str | None = None,
-        conn: Conn | None = None,
-    ) -> SeatStats:
-        """Own funds from the player's balance to their seat."""
-        return await self._call(conn, core.top_up, guild_id, table_id, user_id, amount, key)
-
-    async def leave_seat(
-        self,
-        guild_id: int,
-        table_id: int,
-        user_id: int,
-        *,
-        forfeit: int = 0,
-        key: str | None = None,
-        conn: Conn | None = None,
-    ) -> LeaveResult:
-        """Empty a seat: ``forfeit`` back to the house, the rest becomes a claim."""
-        return await self._call(conn, core.leave_seat, guild_id, table_id, user_id, forfeit, key)
-
-    async def seat(
-        self,
-        guild_id: int,
-        table_id: int,
-        user_id: int,
-        *,
-        conn: Conn | None = None,
-    ) -> SeatStats:
-        """The seat's stack and counters."""
-        return await self._read(conn, core.seat_stats, guild_id, table_id, user_id)
-
-    async def table_escrow(
-        self, guild_id: int, table_id: int, *, conn: Conn | None = None
-    ) -> dict[str, int]:
-        """Escrow balances of a table by engine endpoint (seat:<p>, pot, fund)."""
-        return await self._read(conn, core.table_escrow, guild_id, table_id)
-
-    async def open_fund(
-        self,
-        guild_id: int,
-        table_id: int,
-        amount: int,
-        *,
-        key: str | None = None,
-        conn: Conn | None = None,
-    ) -> int:
-        """Treasury -> the table's guarantee fund; returns the fund balance."""
-        return await self._call(conn, core.open_fund, guild_id, table_id, amount, key)
-
-    async def close_fund(
-        self,
-        guild_id: int,
-        table_id: int,
-        *,
-        key: str | None = None,
-        conn: Conn | None = None,
-    ) -> int:
-        """What is left of the fund -> treasury; returns that amount."""
-        return await self._call(conn, core.close_fund, guild_id, table_id, key)
 
     # --------------------------------------------------------------------------- claims
 

@@ -10,6 +10,7 @@ import pytest
 from bot.bank import Bank, audit
 from bot.bank.audit import main
 from bot.db import Conn, Database, SqliteDatabase, migrate
+from tests.bank.ledger import leave_seat, sit_down
 
 GUILD = 1001
 ALICE, BOB = 11, 12
@@ -18,8 +19,8 @@ ALICE, BOB = 11, 12
 async def _setup(bank: Bank) -> None:
     await bank.mint(GUILD, 300, user_id=ALICE)
     await bank.transfer(GUILD, ALICE, BOB, 100)
-    await bank.sit_down(GUILD, 4, ALICE, buy_in=50, welcome_stake=100)
-    await bank.leave_seat(GUILD, 4, ALICE, forfeit=100)
+    await sit_down(bank, GUILD, 4, ALICE, buy_in=50, welcome_stake=100)
+    await leave_seat(bank, GUILD, 4, ALICE, forfeit=100)
 
 
 async def test_clean_report(bank: Bank, db: Database) -> None:

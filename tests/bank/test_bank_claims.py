@@ -15,9 +15,10 @@ from bot.bank import (
     SelfApproval,
     UnknownClaim,
 )
-from bot.bank.testing import entry_count
 from bot.db import Conn, Database
 from bot.engine.base import Money, MoneyKind, claim, seat
+from tests.bank.ledger import leave_seat, sit_down
+from tests.bank_audit import entry_count
 from tests.sql import fetchall
 
 GUILD = 1001
@@ -111,8 +112,8 @@ async def test_claim_above_limit_waits_for_another_admin(bank: Bank, db: Databas
 
 async def test_leave_seat_with_limit_holds_claim(bank: Bank) -> None:
     await bank.configure_guild(GUILD, claim_approval_limit=50)
-    await bank.sit_down(GUILD, 5, ALICE, welcome_stake=100)
-    left = await bank.leave_seat(GUILD, 5, ALICE)
+    await sit_down(bank, GUILD, 5, ALICE, welcome_stake=100)
+    left = await leave_seat(bank, GUILD, 5, ALICE)
     assert left.claim_status == "held" and left.claim_id is not None
     assert (await bank.claim(GUILD, ALICE)).held[0].claim_id == left.claim_id
 

@@ -6,8 +6,8 @@ import asyncio
 from pathlib import Path
 
 from bot.bank import Bank, InsufficientFunds
-from bot.bank.testing import assert_audit_clean
 from bot.db import Database, SqliteDatabase
+from tests.bank_audit import assert_audit_clean
 
 GUILD = 1001
 ALICE, BOB = 11, 12

@@ -30,6 +30,9 @@ async def _prepare(path: Path) -> None:
     await bank.ensure_guild(GUILD)
     for player in range(1, 7):
         await bank.mint(GUILD, 1_000_000, user_id=player)
+    # every seat's welcome stake and every win come from the treasury: enough for the
+    # thousands of tables the children open (a write takes no thread hop since fa08466)
+    await bank.mint(GUILD, 10**12)
 
     async def _tx(conn: Conn) -> Any:
         await conn.execute("CREATE TABLE crash_games (table_id INTEGER PRIMARY KEY, state TEXT)")

@@ -14,6 +14,7 @@ from bot.bank import Bank
 from bot.db import Conn, Database
 from bot.engine.base import Action, ActionKind, Game, IllegalAction, Phase
 from bot.engine.shuffle import seeded_entropy
+from tests.bank.ledger import table_escrow
 
 GUILD = 1001
 HOST, P2, P3 = 1, 2, 3
@@ -90,7 +91,7 @@ async def test_engine_money_posts_and_close_empties_escrow(
             continue
     if game.phase is not Phase.FINISHED:
         await apply(Action(ActionKind.CLOSE), 1000)
-    escrow: dict[str, Any] = await bank.table_escrow(GUILD, table)
+    escrow: dict[str, Any] = await table_escrow(bank.db, GUILD, table)
     assert all(v == 0 for v in escrow.values()), escrow
     assert (posted > 0) == (name != "pirate21")  # Pirate 21 coins are not money
     for p in (HOST, P2, P3):

@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 
 from bot.bank import Bank
-from bot.bank.testing import assert_audit_clean
 from bot.config import ConfigError
 from bot.db import Conn, Database, SqliteDatabase, latest_level, migrate
 from bot.db import split as split_mod
@@ -32,6 +31,7 @@ from bot.shards import (
     users_database_path,
 )
 from bot.tables import TableService
+from tests.bank_audit import assert_audit_clean
 from tests.sql import fetchall, fetchone
 
 K = 3

@@ -38,10 +38,11 @@ from simcord.actors import MemberActor
 from simcord.builders import ChannelHandle, GuildHandle, UserHandle
 
 from bot.app import create_bot
-from bot.bank.testing import assert_audit_clean
 from bot.engine.shuffle import seeded_entropy
 from bot.tables import GAMES
 from bot.tables.moves import MOVES
+from tests.bank.ledger import table_escrow
+from tests.bank_audit import assert_audit_clean
 from tests.sql import fetchall
 
 NAMES = ["alice", "bob", "carol", "dave"]
@@ -92,7 +93,7 @@ async def check(env: Any) -> tuple[int, int]:
     rows = await fetchall(db, "SELECT id, guild_id, status, game FROM tables")
     opened = closed = 0
     for table_id, guild_id, status, game in rows:
-        escrow = await service.bank.table_escrow(guild_id, table_id)
+        escrow = await table_escrow(service.bank.db, guild_id, table_id)
         if status == "closed":
             closed += 1
             assert not any(escrow.values()), (table_id, escrow)

@@ -10,6 +10,7 @@ from bot.app import create_bot
 from bot.engine.base import ActionKind, Phase
 from bot.engine.shuffle import seeded_entropy
 from bot.tables import Table
+from tests.bank.ledger import table_escrow
 from tests.card_markup import readable_embed
 from tests.e2e.helpers import embed_text, service, table_message
 
@@ -74,7 +75,7 @@ def stacks(table: Table) -> dict[int, int]:
 
 async def escrow_seats(bank: Any, table: Table) -> dict[int, int]:
     """The bank's seat escrows of a table, by player (zero seats left out)."""
-    escrow = await bank.table_escrow(table.guild_id, table.id)
+    escrow = await table_escrow(bank.db, table.guild_id, table.id)
     return {int(k.split(":", 1)[1]): v for k, v in escrow.items() if k.startswith("seat:") and v}
 
 

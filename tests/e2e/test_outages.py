@@ -8,9 +8,10 @@ from typing import Any
 
 import discord
 
-from bot.bank.testing import assert_audit_clean
 from bot.engine.base import Phase
 from bot.i18n import t
+from tests.bank.ledger import table_escrow
+from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import add_players, embed_text, service, table_message, table_of, thread_of
 from tests.e2e.recovery_helpers import (
     click_move,
@@ -75,7 +76,7 @@ async def assert_closed_with_refunds(env: Any, table: Any, before: dict[int, int
         claims[c.user_id] = claims.get(c.user_id, 0) + c.amount
     assert claims == before
     assert await escrow_seats(bank, table) == {}
-    assert (await bank.table_escrow(table.guild_id, table.id)).get("pot", 0) == 0
+    assert (await table_escrow(bank.db, table.guild_id, table.id)).get("pot", 0) == 0
     await assert_audit_clean(env.bot.db)
 
 

@@ -3,7 +3,7 @@ in French, and a host closing mid-round (the hidden cards stay hidden)."""
 
 from __future__ import annotations
 
-from bot.bank.testing import assert_audit_clean
+from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import (
     add_players,
     assert_never_public,

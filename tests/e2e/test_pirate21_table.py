@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.bank.testing import assert_audit_clean
 from bot.engine.cards import pirate54
 from bot.engine.shuffle import commitment, shuffled
+from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import (
     Player,
     add_players,

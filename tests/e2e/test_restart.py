@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from bot.bank.testing import assert_audit_clean
 from bot.engine.base import ActionKind, Phase
 from bot.tables import Table
+from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import add_players, embed_text, service, table_message, table_of, thread_of
 from tests.e2e.recovery_helpers import (
     click_move,

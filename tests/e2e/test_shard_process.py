@@ -13,12 +13,12 @@ import pytest
 import simcord
 
 from bot.app import CroupierBot, create_bot
-from bot.bank.testing import assert_audit_clean
 from bot.config import Settings
 from bot.db import SqliteDatabase
 from bot.engine.shuffle import seeded_entropy
 from bot.shards import LAYOUT_KEY, ShardLayout, users_database_path
 from cogs.help import Prefs
+from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import add_players, table_message, table_of, thread_of
 from tests.e2e.recovery_helpers import click_move, play_round, stacks
 from tests.sql import fetchall, fetchone

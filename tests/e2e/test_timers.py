@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.bank.testing import assert_audit_clean
+from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import classic_table, embed_text, service, table_message
 
 # alice 10♠ 8♠ = 18, bob 9♥ 7♥ = 16, carol 5♣ 6♦ = 11, the dealer 10♦ + K♣; then 2♦ 5♠...

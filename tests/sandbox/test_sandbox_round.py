@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.bank.testing import assert_audit_clean
 from bot.engine.shuffle import seeded_entropy
 from bot.sandbox import BANK_CHANNEL, FORUM_CHANNEL, GUILD_NAME, TABLES_CHANNEL, running_sandbox
+from tests.bank_audit import assert_audit_clean
 
 
 def _service(sandbox: Any) -> Any:

@@ -52,6 +52,7 @@ from bot.engine.base import Action, ActionKind, Event, IllegalAction, InvalidOpt
 from bot.engine.shuffle import seeded_entropy
 from bot.errors import UserError
 from bot.tables import Outcome, Table, TableService
+from tests.bank.ledger import seat_stats
 from tests.sql import fetchall
 
 K = ActionKind
@@ -452,7 +453,7 @@ class World:
         total = sitting.welcome + sitting.net
         if not sitting.welcome:
             return total
-        wagered = (await self.bank.seat(GUILD, table.id, player)).wagered
+        wagered = (await seat_stats(self.bank.db, GUILD, table.id, player)).wagered
         if wagered >= int(table.game.options.wager_requirement):
             return total
         return min(total, 0)

@@ -8,6 +8,7 @@ from bot.engine.base import Action, ActionKind, Phase
 from bot.engine.shuffle import seeded_entropy
 from bot.tables import TableService
 from bot.tables import service as service_module
+from tests.bank.ledger import table_escrow
 
 GUILD, HOST, BOB = 1, 101, 102
 NOW = 1_800_000_000.0
@@ -73,7 +74,7 @@ async def test_replay_after_a_restart_is_refused_by_the_database(db):
     assert replay.replayed and reloaded.version == version
     assert reloaded.game.phase is Phase.BETTING  # Bob's bet was rolled back in memory too
     assert BOB in [s["player"] for s in reloaded.game.public_view()["seats"]]
-    escrow = await fresh.bank.table_escrow(GUILD, reloaded.id)
+    escrow = await table_escrow(fresh.bank.db, GUILD, reloaded.id)
     assert escrow.get("pot", 0) == 10  # only the host's bet
     # an interaction from before the process started is looked up in the database
     old = make(db)

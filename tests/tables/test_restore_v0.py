@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 from bot.bank import Bank
-from bot.bank.testing import assert_audit_clean
 from bot.db import SqliteDatabase, migrate
 from bot.engine.base import Action, ActionKind, IllegalAction, Phase
 from bot.engine.shuffle import seeded_entropy
 from bot.tables import TableService
 from bot.tables.games import seated_players
+from tests.bank_audit import assert_audit_clean
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 MANIFEST = json.loads((FIXTURES / "tables-v0.json").read_text())

@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 
 from bot.bank import Bank
-from bot.bank.testing import assert_audit_clean
 from bot.engine.base import Action, ActionKind, IllegalAction, InvalidOptions, Phase
 from bot.engine.shuffle import seeded_entropy
 from bot.tables import StaleAction, TableError, TableService
+from tests.bank.ledger import table_escrow
+from tests.bank_audit import assert_audit_clean
 from tests.sql import fetchall, fetchone
 
 GUILD = 1
@@ -50,7 +51,7 @@ async def test_open_seats_the_host_with_a_buy_in(service, db):
     assert table.version == 1 and service.table_in(500) is table
     bank = service.bank
     assert await bank.balance(GUILD, HOST) == 800
-    escrow = await bank.table_escrow(GUILD, table.id)
+    escrow = await table_escrow(bank.db, GUILD, table.id)
     assert escrow[f"seat:{HOST}"] == 200
     with pytest.raises(TableError) as err:
         await open_classic(service)

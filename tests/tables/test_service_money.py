@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bot.bank import Bank
-from bot.bank.testing import assert_audit_clean, entry_count
 from bot.engine.shuffle import seeded_entropy
 from bot.tables import TableError, TableService
+from tests.bank_audit import assert_audit_clean, entry_count
 from tests.sql import fetchone
 
 GUILD = 1

@@ -1,11 +1,10 @@
-"""Test helpers other packages may use: ``await assert_audit_clean(db)`` after each test."""
+"""Bank checks for tests: ``await assert_audit_clean(db)`` after each test."""
 
 from __future__ import annotations
 
+from bot.bank.audit import audit
+from bot.bank.models import AuditReport
 from bot.db import Conn, Database
-
-from .audit import audit
-from .models import AuditReport
 
 
 async def assert_audit_clean(db: Database, guild_id: int | None = None) -> AuditReport:
