@@ -162,12 +162,12 @@ async def build_world(
         message="Cannot send messages to this user",
         times=None,
     )
-    service = env.bot.services["tables"]
+    service = env.bot.tables
     await service.ensure_guild(guild.id)
     for player in seated:
         await service.bank.open_account(guild.id, player.id)
         if language:
-            await env.bot.services["prefs"].set_locale(player.id, language)
+            await env.bot.prefs.set_locale(player.id, language)
     await post_guide(sandbox, table=open_table)
     if open_table:
         await open_sandbox_table(sandbox)
@@ -180,7 +180,7 @@ async def open_sandbox_table(sandbox: Sandbox) -> None:
     result = await host.member.slash(
         sandbox.tables, "table open", game=sandbox.game, name="Sandbox", here=True
     )
-    service = sandbox.env.bot.services["tables"]
+    service = sandbox.env.bot.tables
     if service.table_in(sandbox.tables.id) is None:
         sandbox.notes.append(f"the table did not open: {_reply_text(result)}")
         return

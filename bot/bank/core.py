@@ -798,6 +798,11 @@ async def balance(c: Conn, guild_id: int, user_id: int | None) -> int:
     return 0 if account is None else await account_balance(c, account)
 
 
+async def has_account(c: Conn, guild_id: int, user_id: int) -> bool:
+    """Whether the player has an account in the guild."""
+    return await find_account(c, guild_id, "player", 0, user_id) is not None
+
+
 async def spendable(c: Conn, guild_id: int, user_id: int) -> int:
     """What the player could spend now: the balance, or the starting balance an account
     would open with (read only: nothing is created)."""

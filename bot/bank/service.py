@@ -123,6 +123,10 @@ class Bank:
         return the balance."""
         return await self._call(conn, core.open_account, guild_id, user_id)
 
+    async def has_account(self, guild_id: int, user_id: int, *, conn: Conn | None = None) -> bool:
+        """Whether the player has an account in the guild."""
+        return await self._read(conn, core.has_account, guild_id, user_id)
+
     async def spendable(self, guild_id: int, user_id: int, *, conn: Conn | None = None) -> int:
         """The player's balance, or the starting balance a new account would receive
         (creates nothing: the first posting from the wallet opens the account)."""

@@ -8,7 +8,8 @@ first moves, lazy caches) are in both runs and cancel out.
 
 A move is what ``bench latency`` times as the handler plus the rest of its publish (DMs,
 announcements) and the simulated player's choice of move: button clicks on ``--tables``
-tables in turn, through ``Tables.on_move_button``, on a real SQLite file. The background
+tables in turn, through the click handler (``cogs.tables.moves.on_click``), on a real
+SQLite file. The background
 checkpointer is stopped (it runs on its own thread, not on the event loop). Without
 valgrind (``--no-valgrind``) it prints CPU time per move instead: quick, but as noisy as
 any timing here.
@@ -33,7 +34,7 @@ import time
 from pathlib import Path
 
 from .drive import Player, seated
-from .harness import next_click, open_tables, world
+from .harness import click, next_click, open_tables, world
 
 GAMES = ("classic", "casino21", "pirate21", "sept_et_demi")
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
@@ -42,24 +43,24 @@ _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 async def run_moves(folder: Path, game: str, tables: int, moves: int) -> float:
     """Open ``tables`` tables, then make ``moves`` button moves on them in turn (a table
     whose game is over is replaced by a new one); the CPU seconds the moves took."""
-    db, cog, _transport = await world(folder / f"cost-{game}.sqlite3")
+    db, bot, _transport = await world(folder / f"cost-{game}.sqlite3")
     if db._checkpointer is not None:
         db._checkpointer.stop()
     try:
-        opened = await open_tables(cog, tables, game, 3)
+        opened = await open_tables(bot, tables, game, 3)
         players = {t.id: (Player(), seated(t.game)) for t in opened}
         cpu = 0.0
         for n in range(moves):
             slot = n % len(opened)
             if not opened[slot].is_open:  # a game over (Pirate 21): a new table takes its place
-                (table,) = await open_tables(cog, 1, game, 3, first_channel=10**6 + n)
+                (table,) = await open_tables(bot, 1, game, 3, first_channel=10**6 + n)
                 opened[slot], players[table.id] = table, (Player(), seated(table.game))
             table = opened[slot]
             strategy, seats = players[table.id]
             began = time.process_time()
-            interaction, name, arg = next_click(cog, table, strategy, seats)
+            interaction, name, arg = next_click(bot, table, strategy, seats)
             version = table.version
-            await cog.on_move_button(interaction, table.id, version, name, arg)
+            await click(bot, interaction, table.id, version, name, arg)
             cpu += time.process_time() - began
             if table.version != version + 1:
                 raise RuntimeError(f"{name} was not applied at table {table.id}")

@@ -119,7 +119,7 @@ async def run_game(game_key: str, players: int, rounds: int, folder: Path) -> Re
         lobby = guild.create_text_channel("casino")
         members = [guild.add_member(env.create_user(f"p{i}")) for i in range(players)]
         by_id = {int(m.id): m for m in members}
-        service = env.bot.services["tables"]
+        service = env.bot.tables
         outcomes: list[Any] = []
         real_act, real_join = service.act, service.join
 

@@ -3,11 +3,11 @@
 Two figures per move:
 
 - ``latency``: from the click (the instant the simulated player clicks) to the moment the
-  cog hands the interaction response (the edited table message: embed + buttons,
+  handler hands the interaction response (the edited table message: embed + buttons,
   serialised as discord.py would) to the stubbed transport. It includes the wait for the
   event loop when other tables' moves are running: what a player would feel, minus the
   network. (An idle loop wakes a timer up to ~1 ms late: epoll counts in milliseconds.)
-- ``handler``: from the moment ``Tables.on_move_button`` (what ``MoveButton.callback``
+- ``handler``: from the moment ``on_click`` (what ``MoveButton.callback``
   calls) starts to that response: locale, the table lock, ``TableService.act`` (engine
   apply, snapshot, postings, action row, timers, one SQLite transaction on the real
   database file) and the render.
@@ -60,7 +60,7 @@ from typing import Any
 from bot.heap import settle_after_startup
 
 from .drive import Player, seated
-from .harness import next_click, open_tables, world
+from .harness import click, next_click, open_tables, world
 from .steps import StepWatch
 
 
@@ -91,7 +91,7 @@ def queue_model(
 
 
 async def play(
-    cog: Any,
+    bot: Any,
     table: Any,
     until: float,
     think: float,
@@ -112,9 +112,9 @@ async def play(
         if clicked >= until:  # a click after the window is not made: the rate stays N / think
             break
         await asyncio.sleep(max(0.0, clicked - clock()))  # saturated: the other tables' turn
-        interaction, name, arg = next_click(cog, table, strategy, seats)
+        interaction, name, arg = next_click(bot, table, strategy, seats)
         began = clock()
-        await cog.on_move_button(interaction, table.id, table.version, name, arg)
+        await click(bot, interaction, table.id, table.version, name, arg)
         if interaction.responded_at is None:
             raise RuntimeError(f"no response to {name}")
         out["latency"].append(interaction.responded_at - clicked)
@@ -156,12 +156,12 @@ async def measure(
     if path is None:
         run = len(list(folder.glob("latency-*.sqlite3")))  # a fresh file for every run
         path = folder / f"latency-{game}-{tables}-{run}.sqlite3"
-    db, cog, _transport = await world(path)
+    db, bot, _transport = await world(path)
     try:
-        opened = await open_tables(cog, tables + 1, game, players, first_channel=first_channel)
+        opened = await open_tables(bot, tables + 1, game, players, first_channel=first_channel)
         warm = opened.pop()  # first moves pay for lazy imports and caches: not timed
         await play(
-            cog,
+            bot,
             warm,
             time.perf_counter() + 0.5,
             0.0,
@@ -180,11 +180,11 @@ async def measure(
         cpu = time.thread_time()  # the event loop's thread: the bot's work and the players'
         until = began + seconds
         with watch:
-            counts = await asyncio.gather(*(play(cog, t, until, think, rng, out) for t in opened))
+            counts = await asyncio.gather(*(play(bot, t, until, think, rng, out) for t in opened))
         took = time.perf_counter() - began
         window.append(time.time())
         cpu = time.thread_time() - cpu
-        timers = cog.service.timer_entries
+        timers = bot.tables.timer_entries
     finally:
         await db.close()
     latency, handler = out["latency"], out["handler"]

@@ -10,7 +10,7 @@ what a restarted bot finds in its database. Each N runs in a fresh child process
   ``/proc/self/status`` VmRSS the process growth over the same load (it includes SQLite's
   page cache and the rows fetched, and what the allocator does not give back). Per-table
   figures are growth / N (the baseline is the same process with 0 tables loaded).
-- startup: ``load_open_tables()`` then ``Tables.render(table)`` (embed + buttons, built as
+- startup: ``load_open_tables()`` then ``render(table)`` (embed + buttons, built as
   the restart re-render does) for every table; seconds for each part.
 """
 
@@ -28,6 +28,8 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
+from bot.publisher import render
+
 from .harness import open_tables, world
 
 GAMES = ("classic", "casino21", "pirate21", "sept_et_demi")
@@ -44,9 +46,9 @@ def rss_kib() -> int:
 async def build(path: Path, count: int, game: str) -> int:
     """A database with ``count`` open tables of ``game`` (copies of one played table).
     Returns the size of one snapshot in bytes."""
-    db, cog, _ = await world(path)
+    db, bot, _ = await world(path)
     try:
-        [table] = await open_tables(cog, 1, game, 3, first_channel=1)
+        [table] = await open_tables(bot, 1, game, 3, first_channel=1)
         cols = (
             "guild_id, parent_id, message_id, game, host_id, settings, state, version,"
             " status, created_at, updated_at"
@@ -64,9 +66,9 @@ async def build(path: Path, count: int, game: str) -> int:
 
 async def child(path: Path, mode: str) -> dict[str, Any]:
     """Measure in this (fresh) process: memory of loading, or load + render time."""
-    db, cog, _ = await world(path)
+    db, bot, _ = await world(path)
     try:
-        service = cog.service
+        service = bot.tables
         gc.collect()
         if mode == "rss":  # tracemalloc's own bookkeeping would inflate RSS: not here
             rss0 = rss_kib()
@@ -96,7 +98,7 @@ async def child(path: Path, mode: str) -> dict[str, Any]:
         tables = await service.load_open_tables()
         loaded = time.perf_counter()
         for table in tables:
-            cog.render(table, note="back")
+            render(table, note="back")
         done = time.perf_counter()
         return {"tables": len(tables), "load": loaded - began, "render": done - loaded}
     finally:
@@ -146,7 +148,7 @@ def _main(argv: list[str], mode: str) -> int:
             )
             print("|---|--:|--:|--:|--:|--:|--:|--:|")
         else:
-            print("startup bench: load_open_tables + Tables.render of each table (embed + buttons)")
+            print("startup bench: load_open_tables + render of each table (embed + buttons)")
             print("| game | tables | load s | render s | total s | tables/s |")
             print("|---|--:|--:|--:|--:|--:|")
         for game in args.games.split(","):

@@ -29,7 +29,7 @@ READY_TIMEOUT = 600.0  # seconds a process waits for the others to be ready
 
 
 async def _migrate(path: Path) -> None:
-    db, _cog, _transport = await world(path)
+    db, _bot, _transport = await world(path)
     await db.close()
 
 

@@ -34,9 +34,10 @@ from bot.engine.options import parse_text
 from bot.engine.shuffle import Entropy, secure_entropy
 
 from .errors import StaleAction, TableError
-from .games import GAMES, GameSpec, seated_players
+from .games import GAMES, GameSpec
 from .limits import check_limits
 from .models import Outcome, Table, TableSettings
+from .seats import seated
 
 log = logging.getLogger(__name__)
 
@@ -268,7 +269,7 @@ class TableService:
                 0,
             )
             events: list[Event] = []
-            if spec.host_plays and host_id not in self._seated(game):
+            if spec.host_plays and host_id not in seated(game):
                 amount = await self._buy_in_amount(conn, table, host_id, buy_in)
                 events = game.apply(Action(ActionKind.JOIN, host_id, amount=amount))
             table.last_acted[host_id] = 1  # stored with the snapshot, as a move's is
@@ -313,22 +314,6 @@ class TableService:
         """Remember the public table message."""
         await self.db.write(_set_message, table.id, message_id)
         table.message_id = message_id
-
-    @staticmethod
-    def _seated_ids(game: Any) -> list[int]:
-        """Seated players in seat order (players who left are not seated)."""
-        view = game.public_view()
-        out: list[int] = []
-        for s in view.get("seats") or view.get("players") or []:
-            if isinstance(s, dict) and s.get("seated", True):
-                pid = s.get("player", s.get("id"))
-                if isinstance(pid, int):
-                    out.append(pid)
-        return out
-
-    @staticmethod
-    def _seated(game: Any) -> set[int]:
-        return set(seated_players(game.public_view()))
 
     async def _buy_in_amount(
         self, conn: Conn | None, table: Table, user_id: int, asked: int | None
@@ -453,11 +438,11 @@ class TableService:
             and game.phase in (Phase.BETWEEN_ROUNDS, Phase.LOBBY)
         ):
             host = getattr(game, "host", None)
-            if host is None or host not in self._seated_ids(game):
+            players = seated(game)
+            if host is None or host not in players:
                 # the host left (Sept et demi: out of chips): the first seated player who may
                 # start does, so the next round does not wait for a click
-                seated = self._seated_ids(game)
-                host = next((p for p in seated if ActionKind.START in game.legal_actions(p)), host)
+                host = next((p for p in players if ActionKind.START in game.legal_actions(p)), host)
             if host is not None and ActionKind.START in game.legal_actions(host):
                 outcome.auto_started = self._try(table, outcome, Action(ActionKind.START, host))
 

@@ -89,7 +89,7 @@ async def check(env: Any) -> tuple[int, int]:
     stacks, closed tables with nothing left in escrow. Returns (open, closed)."""
     db = env.bot.db
     await assert_audit_clean(db)
-    service = env.bot.services["tables"]
+    service = env.bot.tables
     rows = await fetchall(db, "SELECT id, guild_id, status, game FROM tables")
     opened = closed = 0
     for table_id, guild_id, status, game in rows:
@@ -122,7 +122,7 @@ async def step(
     env: Any, rng: random.Random, guild: Any, lobbies: list[Any], players: list[Player]
 ) -> str:
     """One random thing a user (or time) does; returns what it was."""
-    service = env.bot.services["tables"]
+    service = env.bot.tables
     tables = service.open_tables()
     roll = rng.random()
     if len(tables) < LOBBIES and (roll < 0.15 or not tables):
@@ -243,7 +243,7 @@ async def main(db_path: str, world_path: Path, seed: int) -> int:
                 for u in meta["users"]
             ]
         try:
-            assert env.bot.get_cog("Tables")._restored
+            assert env.bot.publisher.restored
             opened, closed = await check(env)
         except Exception:
             print("FAIL " + traceback.format_exc().replace("\n", " | "), flush=True)

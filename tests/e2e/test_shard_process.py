@@ -16,8 +16,8 @@ from bot.app import CroupierBot, create_bot
 from bot.config import Settings
 from bot.db import SqliteDatabase
 from bot.engine.shuffle import seeded_entropy
+from bot.prefs import Prefs
 from bot.shards import LAYOUT_KEY, ShardLayout, users_database_path
-from cogs.help import Prefs
 from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import add_players, table_message, table_of, thread_of
 from tests.e2e.recovery_helpers import click_move, play_round, stacks
@@ -147,7 +147,7 @@ async def test_a_casino_split_mid_round_goes_on_in_each_shard(tmp_path):
             )
             played[shard] = (guild, thread, players, table.id, stacks(table))
         balances = {
-            shard: await env.bot.services["tables"].bank.balance(guild.id, players[0].id)
+            shard: await env.bot.tables.bank.balance(guild.id, players[0].id)
             for shard, (guild, _t, players, _id, _s) in played.items()
         }
 
@@ -165,7 +165,7 @@ async def test_a_casino_split_mid_round_goes_on_in_each_shard(tmp_path):
             await env.bot.tree.sync()
             table = table_of(env, thread)
             assert table.id == table_id and stacks(table) == before  # mid-round, as it was
-            bank = env.bot.services["tables"].bank
+            bank = env.bot.tables.bank
             assert await bank.balance(guild.id, host.id) == balances[shard]
             # the old message's buttons work on the shard: the guest bets, the round ends
             await click_move(guest.member, table_message(thread, table), "bet:20")

@@ -11,7 +11,7 @@ from tests.bank_audit import assert_audit_clean
 
 
 def _service(sandbox: Any) -> Any:
-    return sandbox.env.bot.services["tables"]
+    return sandbox.env.bot.tables
 
 
 def _table_message(sandbox: Any) -> Any:
@@ -159,7 +159,7 @@ async def test_the_page_draws_the_card_pictures_in_french(tmp_path):
         language="fr",
     ) as sandbox:
         alice, bob = sandbox.players
-        prefs = sandbox.env.bot.services["prefs"]
+        prefs = sandbox.env.bot.prefs
         assert await prefs.locale(bob.id) == "fr"
         assert t("phase.lobby", "fr") in _text(_table_message(sandbox))
         await alice.member.click(_table_message(sandbox), label=t("move.start", "fr"))
