@@ -405,6 +405,60 @@ async def post_effects(
         )
 
 
+def _skipped(m: object, index: int) -> bool:
+    """True for a zero amount (nothing to post); InvalidEffect for what is not Money."""
+    if not isinstance(m, Money) or not isinstance(m.kind, MoneyKind):
+        raise InvalidEffect("not a Money effect", index=index)
+    return m.amount == 0
+
+
+async def _claim_of(c: Conn, entry_id: int) -> int | None:
+    """The claim a cash-out entry opened."""
+    row = await c.fetchone("SELECT id FROM bank_claims WHERE entry_id = ?", (entry_id,))
+    return None if row is None else int(row[0])
+
+
+async def _book(
+    c: Conn,
+    kind: MoneyKind,
+    amount: int,
+    players: tuple[int, int],
+    guild_id: int,
+    table_id: int,
+    entry_id: int,
+    limit: int | _Unset | None,
+) -> int | None:
+    """The seat counters of one newly posted effect (``players``: its source's and its
+    destination's), and for a cash-out its claim (held above ``limit``): its id."""
+    src, dst = players
+    if kind is MoneyKind.WELCOME_STAKE:
+        row = await c.fetchone(
+            "SELECT welcome_received FROM bank_seats"
+            " WHERE guild_id = ? AND table_id = ? AND user_id = ?",
+            (guild_id, table_id, dst),
+        )
+        if row is not None and row[0] > 0:
+            raise WelcomeStakeTaken(
+                "welcome stake already given at this table", table_id=table_id, user_id=dst
+            )
+        await _seat_counters(c, guild_id, table_id, dst, welcome=amount)
+    elif kind in (MoneyKind.BUY_IN, MoneyKind.TOP_UP):
+        await _seat_counters(c, guild_id, table_id, dst, own=amount)
+    elif kind is MoneyKind.BET:
+        await _seat_counters(c, guild_id, table_id, src, wagered=amount)
+    elif kind is MoneyKind.FORFEIT:
+        await _seat_counters(c, guild_id, table_id, src, forfeited=amount)
+    elif kind is MoneyKind.CASH_OUT:
+        await _seat_counters(c, guild_id, table_id, src, cashed_out=amount)
+        held = isinstance(limit, int) and amount > limit
+        return await c.insert(
+            "INSERT INTO bank_claims (guild_id, user_id, table_id, amount, status, entry_id)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (guild_id, src, table_id, amount, "held" if held else "pending", entry_id),
+        )
+    return None
+
+
 async def _post_effects(
     c: Conn,
     guild_id: int,
@@ -435,9 +489,7 @@ async def _post_effects(
     claim_ids: list[int] = []
     all_replayed = True
     for index, m in enumerate(effects):
-        if not isinstance(m, Money) or not isinstance(m.kind, MoneyKind):
-            raise InvalidEffect("not a Money effect", index=index)
-        if m.amount == 0:
+        if _skipped(m, index):
             continue
         amount = check_amount(m.amount)
         src, dst = parse_endpoint(m.src), parse_endpoint(m.dst)
@@ -457,40 +509,14 @@ async def _post_effects(
         )
         entry_ids.append(entry_id)
         if replayed:
-            if m.kind is MoneyKind.CASH_OUT:
-                row = await c.fetchone("SELECT id FROM bank_claims WHERE entry_id = ?", (entry_id,))
-                if row is not None:
-                    claim_ids.append(int(row[0]))
-            continue
-        all_replayed = False
-        if m.kind is MoneyKind.WELCOME_STAKE:
-            row = await c.fetchone(
-                "SELECT welcome_received FROM bank_seats"
-                " WHERE guild_id = ? AND table_id = ? AND user_id = ?",
-                (guild_id, table_id, dst[1]),
-            )
-            if row is not None and row[0] > 0:
-                raise WelcomeStakeTaken(
-                    "welcome stake already given at this table", table_id=table_id, user_id=dst[1]
-                )
-            await _seat_counters(c, guild_id, table_id, dst[1], welcome=amount)
-        elif m.kind in (MoneyKind.BUY_IN, MoneyKind.TOP_UP):
-            await _seat_counters(c, guild_id, table_id, dst[1], own=amount)
-        elif m.kind is MoneyKind.BET:
-            await _seat_counters(c, guild_id, table_id, src[1], wagered=amount)
-        elif m.kind is MoneyKind.FORFEIT:
-            await _seat_counters(c, guild_id, table_id, src[1], forfeited=amount)
-        elif m.kind is MoneyKind.CASH_OUT:
-            await _seat_counters(c, guild_id, table_id, src[1], cashed_out=amount)
-            if isinstance(limit, _Unset):
+            claim_id = await _claim_of(c, entry_id) if m.kind is MoneyKind.CASH_OUT else None
+        else:
+            all_replayed = False
+            if m.kind is MoneyKind.CASH_OUT and isinstance(limit, _Unset):
                 limit = (await guild_settings(c, guild_id))[1]
-            status = "held" if limit is not None and amount > limit else "pending"
-            claim_id = await c.insert(
-                "INSERT INTO bank_claims (guild_id, user_id, table_id, amount, status, entry_id)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (guild_id, src[1], table_id, amount, status, entry_id),
-            )
-            assert claim_id is not None
+            players = (src[1], dst[1])
+            claim_id = await _book(c, m.kind, amount, players, guild_id, table_id, entry_id, limit)
+        if claim_id is not None:
             claim_ids.append(claim_id)
     return PostResult(tuple(entry_ids), tuple(claim_ids), bool(entry_ids) and all_replayed)
 
@@ -849,138 +875,134 @@ async def leaderboard(c: Conn, guild_id: int, limit: int) -> list[tuple[int, int
 # -------------------------------------------------------------------------------- audit
 
 
-async def audit(c: Conn, guild_id: int | None) -> AuditReport:
-    """Recompute everything from the ledger and compare (see ``bot.bank.audit``)."""
+async def _ledger_problems(c: Conn, guild_id: int | None) -> list[str]:
+    """Unbalanced entries, cross-guild postings, stale or negative balances, and issuer
+    postings outside mint/burn."""
     where_e = "" if guild_id is None else " WHERE e.guild_id = ?"
     where_a = "" if guild_id is None else " WHERE a.guild_id = ?"
     gp: tuple[int, ...] = () if guild_id is None else (guild_id,)
-    problems: list[str] = []
-
-    for entry_id, key, net, count in await c.fetchall(
-        "SELECT e.id, e.idem_key, COALESCE(SUM(p.amount), 0), COUNT(p.id) FROM bank_entries e"
-        " LEFT JOIN bank_postings p ON p.entry_id = e.id" + where_e + " GROUP BY e.id"
-        " HAVING COUNT(p.id) < 2 OR SUM(p.amount) <> 0",
-        gp,
-    ):
-        problems.append(f"entry {entry_id} ({key}) unbalanced: {count} postings sum to {net}")
-
-    for entry_id, account_id in await c.fetchall(
-        "SELECT e.id, a.id FROM bank_entries e JOIN bank_postings p ON p.entry_id = e.id"
-        " JOIN bank_accounts a ON a.id = p.account_id WHERE a.guild_id <> e.guild_id"
-        + ("" if guild_id is None else " AND e.guild_id = ?"),
-        gp,
-    ):
-        problems.append(f"entry {entry_id} posts to account {account_id} of another guild")
-
-    for account_id, kind, g, t, u, cached, computed in await c.fetchall(
-        "SELECT a.id, a.kind, a.guild_id, a.table_id, a.user_id, a.balance,"
-        " COALESCE(SUM(p.amount), 0) FROM bank_accounts a"
-        " LEFT JOIN bank_postings p ON p.account_id = a.id" + where_a + " GROUP BY a.id"
-        " HAVING a.balance <> COALESCE(SUM(p.amount), 0)",
-        gp,
-    ):
-        problems.append(
-            f"account {account_id} ({kind} guild={g} table={t} user={u}): cached {cached}"
-            f" != ledger {computed}"
+    problems = [
+        f"entry {entry_id} ({key}) unbalanced: {count} postings sum to {net}"
+        for entry_id, key, net, count in await c.fetchall(
+            "SELECT e.id, e.idem_key, COALESCE(SUM(p.amount), 0), COUNT(p.id) FROM bank_entries e"
+            " LEFT JOIN bank_postings p ON p.entry_id = e.id" + where_e + " GROUP BY e.id"
+            " HAVING COUNT(p.id) < 2 OR SUM(p.amount) <> 0",
+            gp,
         )
-
-    for account_id, kind, amount in await c.fetchall(
-        "SELECT a.id, a.kind, a.balance FROM bank_accounts a"
-        + where_a
-        + (" AND" if where_a else " WHERE")
-        + " a.kind <> 'issuer' AND a.balance < 0",
-        gp,
-    ):
-        problems.append(f"account {account_id} ({kind}) is negative: {amount}")
-
-    for entry_id, kind in await c.fetchall(
-        "SELECT e.id, e.kind FROM bank_entries e JOIN bank_postings p ON p.entry_id = e.id"
-        " JOIN bank_accounts a ON a.id = p.account_id" + where_e + " GROUP BY e.id"
-        " HAVING SUM(a.kind = 'issuer') <> (e.kind IN ('mint', 'burn'))",
-        gp,
-    ):
-        problems.append(
-            f"entry {entry_id} ({kind}): a mint/burn touches the issuer once, nothing else does"
+    ]
+    problems += [
+        f"entry {entry_id} posts to account {account_id} of another guild"
+        for entry_id, account_id in await c.fetchall(
+            "SELECT e.id, a.id FROM bank_entries e JOIN bank_postings p ON p.entry_id = e.id"
+            " JOIN bank_accounts a ON a.id = p.account_id WHERE a.guild_id <> e.guild_id"
+            + ("" if guild_id is None else " AND e.guild_id = ?"),
+            gp,
         )
+    ]
+    problems += [
+        f"account {account_id} ({kind} guild={g} table={t} user={u}): cached {cached}"
+        f" != ledger {computed}"
+        for account_id, kind, g, t, u, cached, computed in await c.fetchall(
+            "SELECT a.id, a.kind, a.guild_id, a.table_id, a.user_id, a.balance,"
+            " COALESCE(SUM(p.amount), 0) FROM bank_accounts a"
+            " LEFT JOIN bank_postings p ON p.account_id = a.id" + where_a + " GROUP BY a.id"
+            " HAVING a.balance <> COALESCE(SUM(p.amount), 0)",
+            gp,
+        )
+    ]
+    problems += [
+        f"account {account_id} ({kind}) is negative: {amount}"
+        for account_id, kind, amount in await c.fetchall(
+            "SELECT a.id, a.kind, a.balance FROM bank_accounts a"
+            + (where_a + " AND" if where_a else " WHERE")
+            + " a.kind <> 'issuer' AND a.balance < 0",
+            gp,
+        )
+    ]
+    problems += [
+        f"entry {entry_id} ({kind}): a mint/burn touches the issuer once, nothing else does"
+        for entry_id, kind in await c.fetchall(
+            "SELECT e.id, e.kind FROM bank_entries e JOIN bank_postings p ON p.entry_id = e.id"
+            " JOIN bank_accounts a ON a.id = p.account_id" + where_e + " GROUP BY e.id"
+            " HAVING SUM(a.kind = 'issuer') <> (e.kind IN ('mint', 'burn'))",
+            gp,
+        )
+    ]
+    return problems
 
-    guilds = (
-        [guild_id]
-        if guild_id is not None
-        else [
-            int(r[0])
-            for r in await c.fetchall("SELECT guild_id FROM bank_guilds ORDER BY guild_id")
-        ]
+
+async def _guild_totals(c: Conn, g: int, problems: list[str]) -> tuple[int, int, int]:
+    """A guild's (minted, burned, circulating); what does not add up goes to ``problems``:
+    the accounts hold what was minted minus burned, the issuer the opposite, the claims
+    account the open claims."""
+    minted, burned = (
+        int(v)
+        for v in await _one(
+            c,
+            "SELECT COALESCE(SUM(CASE WHEN e.kind = 'mint' THEN p.amount END), 0),"
+            " COALESCE(SUM(CASE WHEN e.kind = 'burn' THEN -p.amount END), 0)"
+            " FROM bank_entries e JOIN bank_postings p ON p.entry_id = e.id"
+            " JOIN bank_accounts a ON a.id = p.account_id"
+            " WHERE e.guild_id = ? AND a.kind <> 'issuer'",
+            (g,),
+        )
     )
-    minted_all = burned_all = circulating_all = 0
-    for g in guilds:
-        minted, burned = (
-            int(v)
-            for v in await _one(
-                c,
-                "SELECT COALESCE(SUM(CASE WHEN e.kind = 'mint' THEN p.amount END), 0),"
-                " COALESCE(SUM(CASE WHEN e.kind = 'burn' THEN -p.amount END), 0)"
-                " FROM bank_entries e JOIN bank_postings p ON p.entry_id = e.id"
-                " JOIN bank_accounts a ON a.id = p.account_id"
-                " WHERE e.guild_id = ? AND a.kind <> 'issuer'",
-                (g,),
-            )
+    circulating, issuer, in_claims = (
+        int(v)
+        for v in await _one(
+            c,
+            "SELECT COALESCE(SUM(CASE WHEN kind <> 'issuer' THEN balance END), 0),"
+            " COALESCE(SUM(CASE WHEN kind = 'issuer' THEN balance END), 0),"
+            " COALESCE(SUM(CASE WHEN kind = 'claims' THEN balance END), 0)"
+            " FROM bank_accounts WHERE guild_id = ?",
+            (g,),
         )
-        circulating, issuer = (
-            int(v)
-            for v in await _one(
-                c,
-                "SELECT COALESCE(SUM(CASE WHEN kind <> 'issuer' THEN balance END), 0),"
-                " COALESCE(SUM(CASE WHEN kind = 'issuer' THEN balance END), 0)"
-                " FROM bank_accounts WHERE guild_id = ?",
-                (g,),
-            )
+    )
+    owed = await _one(
+        c,
+        "SELECT COALESCE(SUM(amount), 0) FROM bank_claims WHERE guild_id = ? AND status <> 'paid'",
+        (g,),
+    )
+    if circulating != minted - burned:
+        problems.append(
+            f"guild {g}: accounts hold {circulating} but minted {minted}"
+            f" - burned {burned} = {minted - burned}"
         )
-        if circulating != minted - burned:
-            problems.append(
-                f"guild {g}: accounts hold {circulating} but minted {minted}"
-                f" - burned {burned} = {minted - burned}"
-            )
-        if issuer != -(minted - burned):
-            problems.append(f"guild {g}: issuer balance {issuer} != {-(minted - burned)}")
-        in_claims = int(
-            (
-                await _one(
-                    c,
-                    "SELECT COALESCE(SUM(balance), 0) FROM bank_accounts"
-                    " WHERE guild_id = ? AND kind = 'claims'",
-                    (g,),
-                )
-            )[0]
-        )
-        owed = int(
-            (
-                await _one(
-                    c,
-                    "SELECT COALESCE(SUM(amount), 0) FROM bank_claims"
-                    " WHERE guild_id = ? AND status <> 'paid'",
-                    (g,),
-                )
-            )[0]
-        )
-        if in_claims != owed:
-            problems.append(f"guild {g}: claims account holds {in_claims}, open claims {owed}")
-        minted_all += minted
-        burned_all += burned
-        circulating_all += circulating
+    if issuer != -(minted - burned):
+        problems.append(f"guild {g}: issuer balance {issuer} != {-(minted - burned)}")
+    if in_claims != int(owed[0]):
+        problems.append(f"guild {g}: claims account holds {in_claims}, open claims {owed[0]}")
+    return minted, burned, circulating
 
-    async def total(sql: str) -> int:
+
+async def audit(c: Conn, guild_id: int | None) -> AuditReport:
+    """Recompute everything from the ledger and compare (see ``bot.bank.audit``)."""
+    problems = await _ledger_problems(c, guild_id)
+    if guild_id is not None:
+        guilds = [guild_id]
+    else:
+        rows = await c.fetchall("SELECT guild_id FROM bank_guilds ORDER BY guild_id")
+        guilds = [int(r[0]) for r in rows]
+    totals = [await _guild_totals(c, g, problems) for g in guilds]
+    where_e = "" if guild_id is None else " WHERE e.guild_id = ?"
+    gp: tuple[int, ...] = () if guild_id is None else (guild_id,)
+
+    async def count(sql: str) -> int:
         return int((await _one(c, sql, gp))[0])
 
     return AuditReport(
         guilds=len(guilds),
-        accounts=await total("SELECT COUNT(*) FROM bank_accounts a" + where_a),
-        entries=await total("SELECT COUNT(*) FROM bank_entries e" + where_e),
-        postings=await total(
+        accounts=await count(
+            "SELECT COUNT(*) FROM bank_accounts a"
+            + ("" if guild_id is None else " WHERE a.guild_id = ?")
+        ),
+        entries=await count("SELECT COUNT(*) FROM bank_entries e" + where_e),
+        postings=await count(
             "SELECT COUNT(*) FROM bank_postings p JOIN bank_entries e"
             " ON e.id = p.entry_id" + where_e
         ),
-        minted=minted_all,
-        burned=burned_all,
-        circulating=circulating_all,
+        minted=sum(t[0] for t in totals),
+        burned=sum(t[1] for t in totals),
+        circulating=sum(t[2] for t in totals),
         problems=tuple(problems),
     )

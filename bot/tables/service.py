@@ -80,6 +80,26 @@ async def _write_row(
     )
 
 
+async def _insert_table(c: Conn, table: Table, now: float) -> int:
+    """A new table's row (its snapshot comes with its first store); its id."""
+    table_id = await c.insert(
+        "INSERT INTO tables (guild_id, channel_id, parent_id, game, host_id, settings,"
+        " state, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, '{}', 0, ?, ?)",
+        (
+            table.guild_id,
+            table.channel_id,
+            table.parent_id,
+            table.game_key,
+            table.host_id,
+            json.dumps(table.settings.to_dict()),
+            now,
+            now,
+        ),
+    )
+    assert table_id is not None
+    return table_id
+
+
 async def _open_rows(c: Conn) -> list[Row]:
     return await c.fetchall("SELECT * FROM tables WHERE status = 'open' ORDER BY id")
 
@@ -240,52 +260,22 @@ class TableService:
         await self._check_limits(guild_id, game_key, game)
         now = self.clock()
 
-        async def create(conn: Conn) -> tuple[Table, list[Event]]:
-            table_id = await conn.insert(
-                "INSERT INTO tables (guild_id, channel_id, parent_id, game, host_id, settings,"
-                " state, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, '{}', 0, ?, ?)",
-                (
-                    guild_id,
-                    channel_id,
-                    parent_id,
-                    game_key,
-                    host_id,
-                    json.dumps(settings.to_dict()),
-                    now,
-                    now,
-                ),
-            )
-            assert table_id is not None
-            table = Table(
-                table_id,
-                guild_id,
-                channel_id,
-                parent_id,
-                None,
-                game_key,
-                host_id,
-                settings,
-                game,
-                0,
-            )
+        table = Table(
+            0, guild_id, channel_id, parent_id, None, game_key, host_id, settings, game, 0
+        )
+
+        async def create(conn: Conn) -> list[Event]:
+            table.id = await _insert_table(conn, table, now)
             events: list[Event] = []
             if spec.host_plays and host_id not in seated(game):
                 amount = await self._buy_in_amount(conn, table, host_id, buy_in)
                 events = game.apply(Action(ActionKind.JOIN, host_id, amount=amount))
             table.last_acted[host_id] = 1  # stored with the snapshot, as a move's is
-            await self._store(
-                conn,
-                table,
-                events,
-                host_id,
-                None,
-                Action(ActionKind.JOIN, host_id),
-                new_version=1,
-                now=now,
-            )
-            return table, events
+            join = Action(ActionKind.JOIN, host_id)
+            await self._store(conn, table, events, host_id, None, join, new_version=1, now=now)
+            return events
 
-        table, events = await self.db.write(create)
+        events = await self.db.write(create)
         table.version = 1
         self._remember(table)
         outcome = Outcome(table, events)
