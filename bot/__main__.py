@@ -124,8 +124,6 @@ DELEGATED: dict[str, Callable[[list[str]], int]] = {
     "simulate": _delegate("bot.engine.sim"),
     "audit": _delegate("bot.bank.audit"),
     "verify": _delegate("bot.engine.verify"),
-    "bench": _delegate("bot.bench"),
-    "sandbox": _delegate("bot.sandbox"),
     "split": _delegate("bot.db.split"),
 }
 

@@ -2,7 +2,7 @@
 
 ``python scripts/sandbox_screenshots.py [--out docs/screenshots] [--games classic ...]``
 
-For each game and language: the sandbox (``bot/sandbox.py``, SimCord's browser preview)
+For each game and language: the sandbox (``sandbox/``, SimCord's browser preview)
 with 4 players who chose that language, a round dealt and a few moves played, then a
 screenshot of the page as Debian's Chromium (``/usr/bin/chromium``, driven by Playwright)
 shows it, viewing as the host: ``<game>-<language>.png``. The shuffles are seeded, so the
@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from bot.engine.base import ActionKind, Phase  # noqa: E402
 from bot.engine.shuffle import seeded_entropy  # noqa: E402
-from bot.sandbox import running_sandbox  # noqa: E402
+from sandbox import running_sandbox  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.engine.shuffle import seeded_entropy
-from bot.sandbox import running_sandbox
+from sandbox import running_sandbox
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [

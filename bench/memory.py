@@ -108,7 +108,7 @@ async def child(path: Path, mode: str) -> dict[str, Any]:
 def run_child(path: Path, mode: str) -> dict[str, Any]:
     """Run :func:`child` in a new interpreter (clean RSS)."""
     out = subprocess.run(
-        [sys.executable, "-m", "bot.bench.memory", "--child", mode, str(path)],
+        [sys.executable, "-m", "bench.memory", "--child", mode, str(path)],
         check=True,
         capture_output=True,
         text=True,
@@ -130,7 +130,7 @@ def _main(argv: list[str], mode: str) -> int:
     import logging
 
     logging.disable(logging.WARNING)
-    ap = argparse.ArgumentParser(prog=f"python -m bot bench {mode}")
+    ap = argparse.ArgumentParser(prog=f"python -m bench {mode}")
     default = "1000,10000" if mode == "memory" else "10000"
     ap.add_argument("--tables", default=default)
     ap.add_argument("--games", default="classic" if mode == "startup" else ",".join(GAMES))

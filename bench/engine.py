@@ -78,7 +78,7 @@ def measure(game: str, rounds: int) -> dict[str, Any]:
 
 def main(argv: list[str]) -> int:
     """``bench engine [--rounds N] [--games ...]``."""
-    ap = argparse.ArgumentParser(prog="python -m bot bench engine")
+    ap = argparse.ArgumentParser(prog="python -m bench engine")
     ap.add_argument("--rounds", type=int, default=20_000)
     ap.add_argument("--games", default=",".join(GAMES))
     args = ap.parse_args(argv)

@@ -78,7 +78,6 @@ def _counted(game: str, tables: int, moves: int) -> int:
         "--callgrind-out-file=/dev/null",
         sys.executable,
         "-m",
-        "bot",
         "bench",
         "cost",
         "--inner",
@@ -101,7 +100,7 @@ def main(argv: list[str]) -> int:
     import logging
 
     logging.disable(logging.WARNING)
-    ap = argparse.ArgumentParser(prog="python -m bot bench cost")
+    ap = argparse.ArgumentParser(prog="python -m bench cost")
     ap.add_argument("--game", default="classic", help=f"one of {', '.join(GAMES)}, or all")
     ap.add_argument("--tables", type=int, default=20)
     ap.add_argument("--moves", type=int, default=200, help="N: the runs make N and 2N moves")

@@ -1,6 +1,6 @@
 """Bank benchmark: bet + payout pairs per second, through the service and in plain sqlite3.
 
-``python -m bot.bank.bench [--rounds N] [--dir PATH]``
+``python -m bench bank [--rounds N] [--dir PATH]``
 
 Every round is one transaction posting a BET (seat -> pot) and a PAYOUT (pot -> seat):
 two entries, four postings, as the table service does after a hand. Each variant gets its
@@ -184,7 +184,7 @@ async def run(rounds: int, trials: int, folder: Path) -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> int:
     """Print postings per second for each variant and its ratio to plain sqlite3."""
-    parser = argparse.ArgumentParser(prog="python -m bot.bank.bench")
+    parser = argparse.ArgumentParser(prog="python -m bench bank")
     parser.add_argument("--rounds", type=int, default=1000, help="rounds per trial")
     parser.add_argument("--trials", type=int, default=7, help="trials (best one counts)")
     parser.add_argument("--dir", default=None, help="folder for the database files (temp)")

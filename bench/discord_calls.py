@@ -2,7 +2,7 @@
 
 The real bot (``create_bot``, a temporary database, seeded shuffles) runs against SimCord;
 simulated members open a table in a thread, join it, start, then play with the bench
-strategy (:mod:`bot.bench.drive`) by clicking the table message's buttons (a slash command
+strategy (:mod:`bench.drive`) by clicking the table message's buttons (a slash command
 only when the renderer shows no button for the move). ``env.http_requests`` is read before
 and after every interaction.
 """
@@ -248,7 +248,7 @@ def main(argv: list[str]) -> int:
     import logging
 
     logging.disable(logging.WARNING)  # renderers being finished log missing keys
-    ap = argparse.ArgumentParser(prog="python -m bot bench discord")
+    ap = argparse.ArgumentParser(prog="python -m bench discord")
     ap.add_argument("--rounds", type=int, default=10)
     ap.add_argument("--games", default=",".join(GAMES))
     ap.add_argument("--players", default="3,7")

@@ -1,4 +1,4 @@
-"""``python -m bot sandbox``: play Croupier in a browser, without Discord.
+"""``python -m sandbox``: play Croupier in a browser, without Discord.
 
 The real bot (same cogs, same database code, on a sandbox database file) runs against
 SimCord's simulated Discord. The sandbox builds a guild "Croupier" with a text channel for
@@ -384,11 +384,11 @@ async def serve(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m bot sandbox [--players 3] [--port 8765] [--game classic] [--language fr]``."""
+    """``python -m sandbox [--players 3] [--port 8765] [--game classic] [--language fr]``."""
     from bot.tables import GAMES
 
     parser = argparse.ArgumentParser(
-        prog="croupier sandbox",
+        prog="python -m sandbox",
         description="Play Croupier in your browser against a simulated Discord (SimCord).",
     )
     parser.add_argument(
