@@ -77,7 +77,7 @@ class CroupierBot(commands.Bot):
         # test processes start hundreds of bots and skip it
         self.settle_heap = settle_heap
         self._file_lock: ProcessLock | None = None
-        self.tree.on_error = self.on_app_command_error
+        self.tree.error(self.on_app_command_error)
 
     async def setup_hook(self) -> None:
         """Open the database, migrate, build the services, load the cogs, sync commands."""

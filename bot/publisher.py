@@ -289,7 +289,7 @@ class Publisher:
         text = fit_content("\n".join([head, *lines]))
         try:
             # create_dm answers from the cache once the DM channel is known: no user fetch
-            dm = await self.client.create_dm(discord.Object(player))  # type: ignore[arg-type]
+            dm = await self.client.create_dm(discord.Object(player))
             await dm.send(text)
             return
         except discord.HTTPException:

@@ -66,8 +66,9 @@ class Scheduler:
             return
         # discord.py counts a relative loop's interval from the start of its last
         # iteration, not from now: that start is the planned wake-up minus the interval
-        seconds = max(0.0, target - (planned.timestamp() - loop.seconds))
-        if abs(seconds - loop.seconds) > 1e-3:
+        interval = loop.seconds or 0.0  # a loop built with ``seconds`` always has it
+        seconds = max(0.0, target - (planned.timestamp() - interval))
+        if abs(seconds - interval) > 1e-3:
             loop.change_interval(seconds=seconds)
 
     async def _run(self) -> None:

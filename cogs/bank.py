@@ -16,7 +16,7 @@ import functools
 import inspect
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import discord
 from discord import app_commands
@@ -106,7 +106,7 @@ def supply_command(group: app_commands.Group, kind: str, description: str) -> An
     )(decorated)
     return group.command(
         name=_(kind, f"name.{kind}"), description=_(description, f"cmd.bank_{kind}.description")
-    )(decorated)
+    )(cast(Any, decorated))
 
 
 class BankCog(commands.Cog, name="Bank"):

@@ -95,18 +95,19 @@ class Help(commands.Cog):
         """The rules, the options and their defaults; a table's own options in its thread."""
         locale = await self.bot.locale_for(interaction)
         table = self.bot.tables.table_in(interaction.channel_id or 0)
-        if game is None:
-            if table is None:
-                raise UserError("rules.error.which_game")
-            game = table.game_key
-        assert game is not None
+        if game is not None:
+            key: str = game
+        elif table is not None:
+            key = table.game_key
+        else:
+            raise UserError("rules.error.which_game")
         table_options: dict[str, Any] | None = None
         settings: dict[str, Any] | None = None
-        if table is not None and table.game_key == game:
-            table_options = dict(table.game.options.to_dict())
+        if table is not None and table.game_key == key:
+            table_options = table.options()
             values = table.settings.to_dict()
             settings = {k: values[k] for k in TableSettings.NAMES if values.get(k) is not None}
-        embed = rules_embed(game, locale, table_options, settings)
+        embed = rules_embed(key, locale, table_options, settings)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     # ================================================================ /language

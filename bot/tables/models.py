@@ -154,6 +154,11 @@ class Table:
         """True until the table is closed."""
         return self.status == "open"
 
+    def options(self) -> dict[str, Any]:
+        """The game's options as the table was opened with them."""
+        game: Any = self.game  # every game has options (typed by the base of issue 23)
+        return dict(game.options.to_dict())
+
     def snapshot_json(self) -> str:
         """The whole table state as stored in ``tables.state``: the engine snapshot and the
         service's own fields."""

@@ -312,19 +312,20 @@ class TableService:
         spec = GAMES[table.game_key]
         if not spec.money:
             return 0
+        options = table.options()
         if table.game_key == "sept_et_demi":
-            required = int(table.game.options.buy_in)  # type: ignore[attr-defined]
+            required = int(options["buy_in"])
             if asked is not None and asked != required:
                 raise TableError("buy_in_fixed", amount=required)
             return required
         if asked is not None:
             return asked
-        if spec.welcome and getattr(table.game.options, "welcome_stake", 0) > 0:
+        if spec.welcome and options.get("welcome_stake", 0) > 0:
             return 0
         await self._ensure_guild(conn, table.guild_id)
         # read only: a refused join must not open an account (and mint its starting balance)
         balance = await self.bank.spendable(table.guild_id, user_id, conn=conn)
-        min_bet = int(getattr(table.game.options, "min_bet", 1))  # type: ignore[attr-defined]
+        min_bet = int(options.get("min_bet", 1))
         # at least one minimum bet: a table opened with min_bet above the default buy-in
         # (or with no welcome stake) seats its host rather than refusing to open
         amount = min(balance, max(spec.default_buy_in, min_bet))

@@ -235,9 +235,7 @@ class Lobby(commands.Cog):
         table = table_here(self.bot, interaction)
         embed, _view = render(table)
         locale = await self.bot.locale_for(interaction)
-        values = table_values_text(
-            GAMES[table.game_key].options, table.game.options.to_dict(), table.settings
-        )
+        values = table_values_text(GAMES[table.game_key].options, table.options(), table.settings)
         embed.add_field(
             name=t("rules.field.table_options", locale), value=values[:1024], inline=False
         )

@@ -52,7 +52,7 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> MoveButton:
         """Rebuild the button from its custom_id (after a restart too)."""
         arg = match["arg"]

@@ -62,10 +62,10 @@ async def run_move(
     except IllegalAction as exc:
         if exc.code == "forfeit_needs_confirmation":
             await confirm_leave(bot, interaction, table_id, exc, locale)
-            return
-        if move == "join" and exc.code == "wrong_phase":
-            exc = TableError("join_between_rounds")  # say when a seat can be taken
-        await refuse(interaction, exc, locale)
+        elif move == "join" and exc.code == "wrong_phase":  # say when a seat can be taken
+            await refuse(interaction, TableError("join_between_rounds"), locale)
+        else:
+            await refuse(interaction, exc, locale)
         return
     except Exception as exc:  # refusals answered; bugs re-raised with a reference
         await refuse(interaction, exc, locale)

@@ -163,9 +163,8 @@ class GameRenderer:
     def commitment(ctx: Ctx) -> str | None:
         """The commitment of the deck in use, wherever the game's view keeps it."""
         view = ctx.view
-        if isinstance(view.get("shoe"), dict):
-            return view["shoe"].get("commitment")
-        value = view.get("commitment")
+        shoe = view.get("shoe")
+        value = shoe.get("commitment") if isinstance(shoe, dict) else view.get("commitment")
         return value if isinstance(value, str) else None
 
     # ----------------------------------------------------------------- buttons
