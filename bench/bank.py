@@ -35,13 +35,12 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from bot.bank import core
+from bot.bank.service import Bank
 from bot.db import Conn, Database, migrate, open_database
 from bot.db.base import Memo
 from bot.db.sqlite import transaction
 from bot.engine.base import POT, Money, MoneyKind, seat
-
-from . import core
-from .service import Bank
 
 GUILD = 1
 TABLE = 1

@@ -138,3 +138,15 @@ def test_the_shipped_packages_import_no_development_tool() -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_every_development_tool_module_imports() -> None:
+    """The benchmarks and the sandbox live outside the package: each of their modules
+    still imports (a moved module's relative imports would not)."""
+    names = sorted(n for n in modules(ROOT, ("bench", "sandbox")) if not n.endswith("__main__"))
+    code = f"import importlib\nfor name in {names!r}:\n    importlib.import_module(name)\n"
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+

@@ -1,6 +1,6 @@
 """TableService: the path of one move, from an action to a committed snapshot.
 
-Under the table's lock the game applies the action in memory; then one SQLite transaction
+Under the table's lock the game applies the action in memory; then one database transaction
 stores the new snapshot and version, the money postings and the action log row (with the
 interaction id); the timers are re-armed in memory (at start-up they are derived from the
 rows). If anything in that transaction fails, the game is restored from the last
