@@ -36,7 +36,7 @@ def http_bodies() -> bool:
 
 
 @pytest.fixture
-def log(http_bodies: bool) -> Iterator[io.StringIO]:
+def log(http_bodies: bool, fresh_logging: None) -> Iterator[io.StringIO]:
     """What the root handler writes, set up as ``python -m bot`` does (at DEBUG)."""
     buffer = io.StringIO()
     undo = setup_logging("DEBUG", http_bodies=http_bodies, secrets=[BOT_TOKEN], stream=buffer)
@@ -132,7 +132,7 @@ def test_log_http_bodies_leaves_discord_lines_raw_but_never_the_bot_token(log: i
     assert "'AS'" not in out  # the switch is about HTTP: the database's values stay hidden
 
 
-def test_the_undo_puts_logging_back():
+def test_the_undo_puts_logging_back(fresh_logging: None):
     root = logging.getLogger()
     factory, level, handlers = logging.getLogRecordFactory(), root.level, list(root.handlers)
     undo = setup_logging("DEBUG", stream=io.StringIO())
@@ -142,7 +142,9 @@ def test_the_undo_puts_logging_back():
     assert root.handlers == handlers
 
 
-def test_bad_message_parameters_are_logged_by_name_only(caplog: pytest.LogCaptureFixture):
+def test_bad_message_parameters_are_logged_by_name_only(
+    caplog: pytest.LogCaptureFixture, fresh_logging: None
+):
     """The i18n warning names the parameters given, never their values (a DM's card)."""
     with caplog.at_level(logging.WARNING, logger="bot.i18n"):
         text = t("sept.dm.deal", "en", card="A♠")  # round and total missing

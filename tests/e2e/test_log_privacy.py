@@ -50,7 +50,7 @@ def http_bodies() -> bool:
 
 
 @pytest.fixture
-def captured_log(http_bodies: bool) -> Iterator[io.StringIO]:
+def captured_log(http_bodies: bool, fresh_logging: None) -> Iterator[io.StringIO]:
     """Everything logged, installed as ``python -m bot`` does it, at DEBUG."""
     buffer = io.StringIO()
     undo = setup_logging("DEBUG", http_bodies=http_bodies, secrets=[BOT_TOKEN], stream=buffer)
