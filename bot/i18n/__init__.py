@@ -42,7 +42,8 @@ def t(key: str, locale: str | None = None, /, **params: Any) -> str:
     try:
         return template.format(**params)
     except (KeyError, IndexError, ValueError):
-        log.warning("bad parameters for message key %s: %s", key, params)
+        # the names only: the values can be a player's private cards
+        log.warning("bad parameters for message key %s: given %s", key, ", ".join(sorted(params)))
         return template
 
 
