@@ -34,6 +34,7 @@ GAMES = ("classic", "casino21", "pirate21", "sept_et_demi")
 LOCALES = ("fr", "en")
 BUTTON = re.compile(r"cr:\d+:\d+:(?P<move>[a-z_]+)(?::(?P<arg>-?\d+))?")
 KEY = re.compile(r"[a-z_]+(\.[a-z0-9_]+)+")  # a whole text that is a catalog key
+FRENCH_SPACING = re.compile(r"\S[ \u00a0][:;!](?!\S)|\w[ \u00a0]\?")  # "x :" in English
 TEXT_FIELDS = {"content", "title", "description", "name", "value", "text", "label"}
 ASIDE = {ActionKind.JOIN, ActionKind.LEAVE, ActionKind.TOP_UP, ActionKind.VOTE_STOP}
 
@@ -81,7 +82,8 @@ def place(r: Any, dms: set[int], table_message_id: int, bank_channel: int) -> st
     path = re.sub(r"\d+", "N", r.path)
     ids = [int(n) for n in re.findall(r"\d+", r.path)]
     if path.endswith("/callback"):
-        return {8: "autocomplete", 9: "modal"}.get(r.json.get("type"), "answer")
+        kind = r.json.get("type")
+        return {7: "table message", 8: "autocomplete", 9: "modal"}.get(kind, "answer")
     if path.startswith("/webhooks"):
         return "follow-up"
     if ids and ids[0] in dms:
@@ -207,7 +209,7 @@ async def play_everything(
     start = len(env.http_requests)
     await boss.member.slash(lobby, "bank setup", channel=bank_channel)
     await alice.member.autocomplete(lobby, "table open", "options", "dec", game=game)
-    await alice.member.slash(lobby, "table open", game=game)
+    await alice.member.slash(lobby, "table open", game=game, intro="🎲 🃏")
     thread = thread_of(lobby)
     table = table_of(env, thread)
     join = {"classic": {"buy_in": 100}}.get(game, {})
@@ -274,8 +276,36 @@ async def test_a_round_reads_in_one_language(simcord_env, game: str, locale: str
         (what, text, found)
         for what, text in texts
         if (found := foreign_words(text, locale))
+        or (locale == "en" and FRENCH_SPACING.search(text.replace("Carte !", "Carte")))
         or "{" in text
         or "}" in text
         or KEY.fullmatch(text)
     ]
     assert wrong == [], "\n".join(f"{w}: {f} in {text!r}" for w, text, f in wrong)
+
+
+async def test_every_command_text_has_its_french(simcord_env) -> None:
+    """Every command, option and choice description synced to Discord has a French text
+    (a catalog key), different from the English one, within Discord's 100 characters."""
+    synced = [
+        r for r in simcord_env.http_requests if r.method == "PUT" and r.path.endswith("/commands")
+    ]
+    assert synced
+    missing, same, long = [], [], []
+
+    def check(item: dict[str, Any], path: str) -> None:
+        english = item.get("description") or ""
+        french = (item.get("description_localizations") or {}).get("fr")
+        if english and english != "…":
+            if not french:
+                missing.append(f"{path}: {english}")
+            elif french == english:
+                same.append(path)
+            elif len(french) > 100:
+                long.append(path)
+        for option in item.get("options") or []:
+            check(option, f"{path} {option['name']}")
+
+    for command in synced[-1].json:
+        check(command, command["name"])
+    assert missing == [] and same == [] and long == [], (missing, same, long)
