@@ -23,7 +23,7 @@ from tests.e2e.helpers import (
 
 # ----------------------------------------------------------------------------- helpers
 
-GENERIC = ("Not possible now (", "The bank refused (", "Invalid table option (")
+GENERIC = ("That move is not possible now (", "The bank refused (", "Invalid table option (")
 
 
 def reply(res: Any) -> str:

@@ -195,6 +195,8 @@ SAME_REFUSAL = [
     # an amount that is not a positive whole number (tables, bank)
     [("illegal.bad_amount", {}), ("bank.error.invalid_amount", {})],
     [("illegal.no_player", {}), ("illegal.player_required", {})],
+    # no card left to draw (Sept et demi's deck, Pirate 21's pile)
+    [("illegal.deck_empty", {}), ("illegal.pile_empty", {})],
 ]
 
 
