@@ -196,7 +196,9 @@ class Help(commands.Cog):
     @app_commands.describe(
         seed=_("The revealed seed (64 hexadecimal digits)", "cmd.verify.seed"),
         commitment_=_("The SHA-256 commitment posted before the deal", "cmd.verify.commitment"),
-        deck=_("The deck: std52, std52*6, pirate54, sept40, sept32", "cmd.verify.deck"),
+        deck=_(
+            "The deck: std52, std52*6, pirate54, pirate:36/14/4, sept40, sept32", "cmd.verify.deck"
+        ),
     )
     @app_commands.rename(
         seed=_("seed", "param.seed"),

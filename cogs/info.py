@@ -12,7 +12,6 @@ from bot.ui.translator import _
 from bot.version import __version__
 
 GAMES = ("classic", "casino21", "pirate21", "sept_et_demi")
-RULES_URL = "docs/RULES.md (in the bot's repository)"
 
 
 class Info(commands.Cog):
@@ -41,7 +40,9 @@ class Info(commands.Cog):
         games = ", ".join(t(f"game.{g}", locale) for g in GAMES)
         embed = discord.Embed(
             title=t("info.about.title", locale, version=__version__),
-            description=t("info.about.body", locale, games=games, rules=RULES_URL),
+            description=t(
+                "info.about.body", locale, games=games, rules=t("info.about.rules", locale)
+            ),
             colour=discord.Colour.dark_green(),
         )
         embed.set_footer(text=t("info.about.footer", locale))

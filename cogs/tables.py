@@ -664,7 +664,8 @@ class Tables(commands.Cog):
                 home = created
                 if intro:
                     await created.send(
-                        f"{interaction.user.mention} : {intro}", allowed_mentions=NO_PINGS
+                        t("table.intro_line", locale, host=interaction.user.mention, intro=intro),
+                        allowed_mentions=NO_PINGS,
                     )
             else:
                 home = target

@@ -47,6 +47,12 @@ def t(key: str, locale: str | None = None, /, **params: Any) -> str:
         return template
 
 
+def decimal(value: object, locale: str | None) -> str:
+    """A decimal figure as the reader writes it: ``7.5`` in English, ``7,5`` in French."""
+    text = str(value)
+    return text.replace(".", ",") if normalize(locale) == "fr" else text
+
+
 def has(key: str, locale: str = FALLBACK) -> bool:
     """True when ``key`` exists in the catalog of ``locale``."""
     return key in catalog(normalize(locale))

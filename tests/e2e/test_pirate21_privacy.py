@@ -176,7 +176,7 @@ async def test_a_bust_shows_nothing_a_safe_hit_does_not(simcord_env, pace):
     assert "total **20**" in safe_dm and "Over 21" not in safe_dm
 
     await step("Servi")  # she ends her turn like anyone
-    assert f"<@{carol.id}> · 🪙 0 · {BACKS} K♣ 2♥ · ✋ stands" in text(bust.thread, bust.table)
+    assert f"<@{carol.id}> · 🪙 0 · {BACKS} K♣ 2♥ · ✋ stood" in text(bust.thread, bust.table)
     assert f"turn: <@{alice.id}>" in text(bust.thread, bust.table)
     posts = [m.content for m in bust.thread.history() if m.id != bust.table.message_id]
     assert any(f"<@{alice.id}>" in c for c in posts) == (pace == "forum")  # her turn's ping
@@ -272,13 +272,13 @@ async def test_turn_timer_stands_for_a_silent_player(simcord_env):
     await env.advance_time(31)
     t = text(thread, table)
     assert f"turn: <@{carol.id}>" in t
-    assert f"<@{bob.id}> · 🪙 0 · {BACKS} · ✋ stands" in t
+    assert f"<@{bob.id}> · 🪙 0 · {BACKS} · ✋ stood" in t
     assert f"⏰ <@{bob.id}> did not act in time: servi." in [m.content for m in thread.history()]
 
     # carol hits (17) then goes silent: she stands with her public card; then alice too
     await carol.member.click(table_message(thread, table), label="Carte !")
     await env.advance_time(91)
-    assert f"<@{carol.id}> · 🪙 0 · {BACKS} K♣ · ✋ stands" in text(thread, table)
+    assert f"<@{carol.id}> · 🪙 0 · {BACKS} K♣ · ✋ stood" in text(thread, table)
     await env.advance_time(91)
     result = [m.content for m in thread.history() if "Round 1 — showdown" in m.content]
     assert result and f"🏆 <@{bob.id}> takes the pot: +1." in result[0]

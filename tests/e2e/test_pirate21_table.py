@@ -149,7 +149,7 @@ async def test_full_standard_game_three_players(simcord_env):
     res = await carol.member.click(table_message(thread, table), label="Servi")
     assert res.ephemeral and "not your turn" in res.response.content
     await bob.member.click(table_message(thread, table), label="Servi")
-    assert seat(thread, table, bob) == f"<@{bob.id}> · 🪙 0 · {BACKS} · ✋ stands"
+    assert seat(thread, table, bob) == f"<@{bob.id}> · 🪙 0 · {BACKS} · ✋ stood"
     assert seat(thread, table, carol).startswith("▶ ")
     await carol.member.click(table_message(thread, table), label="Carte !")
     # the bust looks like any hit: K♣ public, the turn stays, no word of it in public
@@ -158,7 +158,7 @@ async def test_full_standard_game_three_players(simcord_env):
     assert "**22**" not in text(thread, table) and announcements(thread, table) == []
     assert "bust" in dm_texts(carol)[-1] and "K♣" in dm_texts(carol)[-1]
     await carol.member.click(table_message(thread, table), label="Servi")
-    assert seat(thread, table, carol) == f"<@{carol.id}> · 🪙 0 · {BACKS} K♣ · ✋ stands"
+    assert seat(thread, table, carol) == f"<@{carol.id}> · 🪙 0 · {BACKS} K♣ · ✋ stood"
     assert f"turn: <@{alice.id}>" in text(thread, table)
     assert all("bust" not in t for t in dm_texts(bob) + dm_texts(alice))
     assert_never_public(thread, all_hidden(1))

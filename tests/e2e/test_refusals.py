@@ -23,7 +23,7 @@ from tests.e2e.helpers import (
 
 # ----------------------------------------------------------------------------- helpers
 
-GENERIC = ("Not possible now (", "The bank refused (", "Invalid table option (")
+GENERIC = ("That move is not possible now (", "The bank refused (", "Invalid table option (")
 
 
 def reply(res: Any) -> str:
@@ -142,11 +142,11 @@ async def test_bets_out_of_range_or_above_the_stack(simcord_env):
         res = await bob.member.slash(thread, "bet", amount=5)
         text = reply(res)
         assert_sentence(text)
-        assert "10" in text and text.startswith("Bet between")
+        assert "10" in text and text.startswith("The bet must be from")
         res = await bob.member.slash(thread, "bet", amount=201)
         assert_sentence(reply(res))
         res = await bob.member.slash(thread, "bet", amount=60)  # stack 50
-        assert_sentence(reply(res), t("illegal.insufficient_stack", "en"))
+        assert_sentence(reply(res), t("illegal.insufficient_stack", "en", stack=50))
         # the modal's "other amount" path: not a number, then above the stack
         shown = await bob.member.click(table_message(thread, table), label="Other amount…")
         field = shown.modal["components"][0]["components"][0]["custom_id"]
@@ -155,7 +155,7 @@ async def test_bets_out_of_range_or_above_the_stack(simcord_env):
         shown = await bob.member.click(table_message(thread, table), label="Other amount…")
         field = shown.modal["components"][0]["components"][0]["custom_id"]
         res = await bob.member.submit_modal(shown, {field: "60"})
-        assert_sentence(reply(res), t("illegal.insufficient_stack", "en"))
+        assert_sentence(reply(res), t("illegal.insufficient_stack", "en", stack=50))
 
 
 async def test_the_same_button_twice_and_a_repeated_interaction(simcord_env):
@@ -328,7 +328,7 @@ async def test_refusals_in_french(simcord_env):
         res = await dave.member.slash(thread, "hand")
         assert_sentence(reply(res), t("hand.not_seated", "fr"))
     res = await dave.member.slash(lobby, "table open", game="classic", options="decks=12")
-    assert_sentence(reply(res), "decks doit être entre 1 et 8 (reçu 12).")
+    assert_sentence(reply(res), "decks doit être compris entre 1 et 8 (valeur donnée\u00a0: 12).")
     res = await dave.member.slash(lobby, "hit")
     assert_sentence(reply(res), t("table.error.no_table_here", "fr"))
     expected_refusals(env)

@@ -101,7 +101,7 @@ async def test_a_language_chosen_on_one_shard_reaches_the_others(simcord_env, db
         assert await shard0.locale(alice.id) is None  # now cached: nobody chose yet
 
         res = await alice.member.slash(lobby, "language", language="fr")
-        assert res.response.content == "Désormais je vous réponds en français."
+        assert res.response.content == "Désormais, je vous réponds en français."
         # the choice is in the shared file, not in the shard's own
         with sqlite3.connect(users_database_path(db_path)) as conn:
             assert conn.execute("SELECT user_id, locale FROM user_prefs").fetchall() == [

@@ -188,14 +188,14 @@ async def test_french_refusal_names_the_option_and_what_it_takes(simcord_env):
     await alice.member.slash(lobby, "language", language="fr")
     res = await alice.member.slash(lobby, "table open", game="classic", options="decks=six")
     assert_sentence(
-        reply(res), "`decks=six` n'est pas permis : `decks` accepte un nombre entier de 1 à 8."
+        reply(res), "`decks=six` n'est pas permis\u00a0: `decks` accepte un nombre entier de 1 à 8."
     )
     res = await alice.member.slash(
         lobby, "table open", game="sept_et_demi", options="deck=32 deck=40"
     )
     assert_sentence(
         reply(res),
-        "L'option `deck` est donnée deux fois : donnez chaque option une seule fois.",
+        "L'option `deck` est donnée deux fois\u00a0: donnez chaque option une seule fois.",
     )
     assert not lobby.threads and not service(env).open_tables()
 
@@ -258,7 +258,8 @@ async def test_rules_list_every_option_from_the_specs(simcord_env, locale):
         for option in spec.all_options():
             line = f"`{option.name}={format_value(option, option.default)}` "
             line += f"({allowed_short(option)})"
-            assert f"{line}{' :' if locale == 'fr' else ':'} {option.description(locale)}" in text
+            colon = "\u00a0:" if locale == "fr" else ":"
+            assert f"{line}{colon} {option.description(locale)}" in text
     # a table's own values, as typed
     await alice.member.slash(
         lobby, "table open", game="pirate21", options="deck=18/7/2 variant=shared"

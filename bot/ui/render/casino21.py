@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot.engine.base import ActionKind, Event, Phase, Visibility
+from bot.i18n import decimal
 from bot.ui.buttons import ButtonSpec
 from bot.ui.cards import card
 
@@ -246,7 +247,8 @@ class Renderer(GameRenderer):
         """``+15 (exact 15)``, ``+7 (exact 7.5)``, ``-10``, ``±0``."""
         net = int(result["net"])
         if result["outcome"] in ("win", "bank_bust"):
-            return f"{signed(net)} ({ctx.t('summary.exact', exact=result['gain_exact'])})"
+            exact = decimal(result["gain_exact"], ctx.locale)
+            return f"{signed(net)} ({ctx.t('summary.exact', exact=exact)})"
         return signed(net)
 
     def summary(self, ctx: Ctx, event: Event) -> str:

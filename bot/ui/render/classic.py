@@ -6,15 +6,16 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot.engine.base import Event
+from bot.i18n import decimal
 from bot.ui.cards import cards
 
 from .common import Ctx, GameRenderer, mention, register
 
 
-def _total(total: int | None, soft: bool) -> str:
+def _total(ctx: Ctx, total: int | None, soft: bool) -> str:
     if total is None:
         return ""
-    return f"**{total}**" + (" (soft)" if soft else "")
+    return ctx.t("classic.soft_total", total=f"**{total}**") if soft else f"**{total}**"
 
 
 class Renderer(GameRenderer):
@@ -24,7 +25,7 @@ class Renderer(GameRenderer):
         dealer = ctx.view.get("dealer") or {}
         if not dealer.get("cards"):
             return []
-        total = _total(dealer.get("total"), bool(dealer.get("soft")))
+        total = _total(ctx, dealer.get("total"), bool(dealer.get("soft")))
         return [ctx.t("classic.dealer", cards=cards(dealer["cards"]), total=total)]
 
     def fields(self, ctx: Ctx) -> Iterable[tuple[str, str]]:
@@ -45,7 +46,7 @@ class Renderer(GameRenderer):
             for hand in hands_by_player.get(pid, []):
                 marker = "▶ " if hand["index"] == current else "　"
                 status = ctx.t(f"classic.status.{hand['status']}") if hand.get("status") else ""
-                line = f"{marker}{cards(hand['cards'])} {_total(hand['total'], hand['soft'])}"
+                line = f"{marker}{cards(hand['cards'])} {_total(ctx, hand['total'], hand['soft'])}"
                 extras = [ctx.t("table.bet", amount=hand["bet"])]
                 if hand.get("doubled"):
                     extras.append(ctx.t("classic.doubled"))
@@ -68,7 +69,9 @@ class Renderer(GameRenderer):
         hands = [h for h in ctx.view.get("hands") or [] if h["player"] == player]
         if not any(s["player"] == player for s in ctx.view.get("seats") or []):
             return ctx.t("hand.not_seated")
-        shown = " | ".join(f"{cards(h['cards'])} {_total(h['total'], h['soft'])}" for h in hands)
+        shown = " | ".join(
+            f"{cards(h['cards'])} {_total(ctx, h['total'], h['soft'])}" for h in hands
+        )
         return ctx.t("hand.public_only", cards=shown or "—")
 
     def summary(self, ctx: Ctx, event: Event) -> str:
@@ -80,14 +83,16 @@ class Renderer(GameRenderer):
             total=f"**{data.get('dealer_total')}**",
         )
         if data.get("dealer_blackjack"):
-            dealer += " · Black Jack!"
+            dealer += " · " + ctx.t("classic.status.blackjack")
         elif data.get("dealer_bust"):
             dealer += " · " + ctx.t("classic.status.bust")
         lines.append(dealer)
         for hand in data.get("hands", []):
             net = int(hand.get("net", 0))
             exact = hand.get("exact_net")
-            figure = f"{net:+d}" + (f" ({ctx.t('summary.exact', exact=exact)})" if exact else "")
+            figure = f"{net:+d}" + (
+                f" ({ctx.t('summary.exact', exact=decimal(exact, ctx.locale))})" if exact else ""
+            )
             result = ctx.t("classic.result." + hand["result"]) if hand.get("result") else ""
             lines.append(
                 f"{mention(hand['player'])} {cards(hand['cards'])} "
