@@ -8,7 +8,7 @@ import string
 from pathlib import Path
 
 from bot.engine.base import Action, ActionKind
-from bot.engine.pirate21 import END_REASONS, Pirate21
+from bot.engine.games.pirate21 import END_REASONS, Pirate21
 from bot.engine.shuffle import commitment, seeded_entropy
 from bot.i18n import catalog
 from bot.tables.models import Table, TableSettings

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from bot.engine.base import Event
+from bot.engine.base import Event, Phase
 from bot.ui.cards import cards
 
 from .common import Ctx, GameRenderer, mention, register
@@ -25,7 +25,7 @@ class Renderer(GameRenderer):
         if not dealer.get("cards"):
             return []
         total = _total(dealer.get("total"), bool(dealer.get("soft")))
-        return [ctx.t("classic.dealer", cards=cards(dealer["cards"]), total=total)]
+        return [ctx.t("blackjack.dealer", cards=cards(dealer["cards"]), total=total)]
 
     def fields(self, ctx: Ctx) -> Iterable[tuple[str, str]]:
         view = ctx.view
@@ -39,24 +39,24 @@ class Renderer(GameRenderer):
             head = f"{mention(pid)} · " + ctx.t("table.stack", amount=seat["stack"])
             if seat.get("bet"):
                 head += " · " + ctx.t("table.bet", amount=seat["bet"])
-            elif pid in (view.get("pending_bets") or []):
-                head += " · " + ctx.t("classic.betting")
+            elif ctx.phase is Phase.BETTING and pid in view["waiting"]:
+                head += " · " + ctx.t("blackjack.betting")
             lines.append(head)
             for hand in hands_by_player.get(pid, []):
                 marker = "▶ " if hand["index"] == current else "　"
-                status = ctx.t(f"classic.status.{hand['status']}") if hand.get("status") else ""
+                status = ctx.t(f"blackjack.status.{hand['status']}") if hand.get("status") else ""
                 line = f"{marker}{cards(hand['cards'])} {_total(hand['total'], hand['soft'])}"
                 extras = [ctx.t("table.bet", amount=hand["bet"])]
                 if hand.get("doubled"):
-                    extras.append(ctx.t("classic.doubled"))
+                    extras.append(ctx.t("blackjack.doubled"))
                 if status:
                     extras.append(status)
                 if hand.get("result"):
-                    extras.append(f"{ctx.t('classic.result.' + hand['result'])} {hand['net']:+d}")
+                    extras.append(f"{ctx.t('blackjack.result.' + hand['result'])} {hand['net']:+d}")
                 lines.append(line + " · " + " · ".join(extras))
         for ins in view.get("insurance") or []:
             lines.append(
-                ctx.t("classic.insured", player=mention(ins["player"]), amount=ins["amount"])
+                ctx.t("blackjack.insured", player=mention(ins["player"]), amount=ins["amount"])
             )
         yield (
             ctx.t("table.seats", n=len(view.get("seats") or [])),
@@ -75,20 +75,20 @@ class Renderer(GameRenderer):
         data = dict(event.data)
         lines = [ctx.t("summary.title", n=data.get("round", "?"))]
         dealer = ctx.t(
-            "classic.dealer",
+            "blackjack.dealer",
             cards=cards(data.get("dealer", [])),
             total=f"**{data.get('dealer_total')}**",
         )
         if data.get("dealer_blackjack"):
             dealer += " · Black Jack!"
         elif data.get("dealer_bust"):
-            dealer += " · " + ctx.t("classic.status.bust")
+            dealer += " · " + ctx.t("blackjack.status.bust")
         lines.append(dealer)
         for hand in data.get("hands", []):
             net = int(hand.get("net", 0))
             exact = hand.get("exact_net")
             figure = f"{net:+d}" + (f" ({ctx.t('summary.exact', exact=exact)})" if exact else "")
-            result = ctx.t("classic.result." + hand["result"]) if hand.get("result") else ""
+            result = ctx.t("blackjack.result." + hand["result"]) if hand.get("result") else ""
             lines.append(
                 f"{mention(hand['player'])} {cards(hand['cards'])} "
                 f"**{hand['total']}** · {result} {figure}"
@@ -96,7 +96,7 @@ class Renderer(GameRenderer):
         for ins in data.get("insurance", []):
             lines.append(
                 ctx.t(
-                    "classic.insurance_result",
+                    "blackjack.insurance_result",
                     player=mention(ins["player"]),
                     net=f"{int(ins['net']):+d}",
                 )
@@ -104,4 +104,4 @@ class Renderer(GameRenderer):
         return "\n".join(lines)
 
 
-register("classic", Renderer())
+register("blackjack", Renderer())
