@@ -291,9 +291,10 @@ class TableGame:
     def check_leave(self, seat: Seat, action: Action) -> None:
         """Refuse a leave the game does not allow (a forfeit to confirm, a host...)."""
 
-    def leave_terms(self, seat: Seat) -> tuple[int, int]:
-        """(keep, forfeit) if the seat were emptied now: a leave, a kick, a close."""
-        return seat.stack, 0
+    def forfeit(self, seat: Seat) -> int:
+        """What emptying the seat now (a leave, a kick, a close) would give back to the
+        house instead of the player (a welcome stake not wagered yet); the rest is kept."""
+        return 0
 
     def left_data(self, seat: Seat) -> dict[str, Any]:
         """The game's part of the ``left`` event."""
@@ -382,6 +383,14 @@ class TableGame:
     def bets(self) -> dict[int, int]:
         """This round's bets, by player (the seats that bet)."""
         return {s.player: s.bet for s in self.seats if s.bet}
+
+    def leave_terms(self, player: int) -> tuple[int, int]:
+        """(forfeit, keep) if ``player`` left now."""
+        s = self._seat_of.get(player)
+        if s is None:
+            raise IllegalAction(NOT_SEATED)
+        forfeit = self.forfeit(s)
+        return forfeit, s.stack - forfeit
 
     def seat_of(self, player: int | None) -> Seat | None:
         """The seat of ``player``, if seated."""
@@ -744,7 +753,8 @@ class TableGame:
     def settle_seat(self, s: Seat, reason: str, events: list[Event]) -> None:
         """Empty a seat on the game's leave terms, whatever empties it (a leave, a kick, a
         close, an empty stack): the one place a stack leaves the table."""
-        keep, forfeit = self.leave_terms(s)
+        forfeit = self.forfeit(s)
+        keep = s.stack - forfeit
         money: list[Money] = []
         p = s.player
         if self.MONEY:
@@ -1011,7 +1021,7 @@ class TableGame:
             out["rig"] = {
                 "cards": [c.code for c in self._rig],
                 "only": self._rig_only,
-                "skip": [[c.code, n] for c, n in self._skip.items()],
+                "skip": {c.code: n for c, n in self._skip.items()},
             }
         out.update(self.state_dict())
         return out
@@ -1053,4 +1063,4 @@ class TableGame:
                 self.shoe.rig(self._shoe_cards)
         if rig is not None:
             self.rig(rig["cards"], only=bool(rig["only"]))
-            self._skip.update({Card.parse(c): int(n) for c, n in rig.get("skip", ())})
+            self._skip.update({Card.parse(c): int(n) for c, n in rig.get("skip", {}).items()})

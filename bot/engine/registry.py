@@ -65,10 +65,6 @@ class GameSpec:
         """Every option's default value."""
         return {spec.name: spec.default for spec in self.options}
 
-    def option(self, name: str) -> OptionSpec | None:
-        """The spec of one of the game's options."""
-        return next((s for s in self.options if s.name == name), None)
-
     def sim(self) -> Simulator:
         """The game's simulator (``python -m bot simulate KEY``)."""
         module, _, name = self.simulator.partition(":")
