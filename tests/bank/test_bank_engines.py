@@ -12,14 +12,15 @@ import pytest
 
 from bot.bank import Bank
 from bot.db import Database
-from bot.engine.base import Action, ActionKind, Game, IllegalAction, Phase
+from bot.engine.base import Action, ActionKind, IllegalAction, Phase
+from bot.engine.registry import AnyGame
 from bot.engine.shuffle import seeded_entropy
 
 GUILD = 1001
 HOST, P2, P3 = 1, 2, 3
 
 
-def _games() -> dict[str, Callable[[], Game]]:
+def _games() -> dict[str, Callable[[], AnyGame]]:
     from bot.engine.games.blackjack import BlackjackGame
     from bot.engine.games.casino21 import Casino21
     from bot.engine.games.pirate21 import Pirate21

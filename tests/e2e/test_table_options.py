@@ -18,7 +18,8 @@ from bot.engine.options import (
 )
 from bot.i18n import t
 from bot.tables import GAMES
-from bot.tables.games import all_options, option
+from bot.tables.games import all_options
+from bot.tables.games import option as option_of
 from bot.tables.models import SETTINGS, TableSettings
 from tests.e2e.helpers import Player, add_players, embed_text, service, thread_of
 from tests.e2e.test_refusals import assert_sentence, expected_refusals, reply
@@ -45,7 +46,7 @@ async def casino_world(env: Any) -> tuple[Any, Any, Player]:
 
 
 def spec_of(game: str, name: str) -> OptionSpec:
-    spec = option(GAMES[game], name)
+    spec = option_of(GAMES[game], name)
     assert spec is not None
     return spec
 

@@ -197,9 +197,7 @@ def test_a_player_sitting_down_again_keeps_their_place_and_the_host_passes_on() 
     events = g.apply(Action(K.LEAVE, 1))
     left = events[0]
     assert (left.kind, left.data) == ("left", {"reason": "leave", "keep": 100, "forfeit": 0})
-    assert [(m.kind, m.dst, m.amount) for m in left.money] == [
-        (MoneyKind.CASH_OUT, "claim:1", 100)
-    ]
+    assert [(m.kind, m.dst, m.amount) for m in left.money] == [(MoneyKind.CASH_OUT, "claim:1", 100)]
     assert g.host == 2 and events[1].kind == "host_changed" and events[1].data == {"previous": 1}
     g.apply(Action(K.JOIN, 1, amount=10))
     assert g.seated() == [1, 2, 3]  # KEEP_PLACE

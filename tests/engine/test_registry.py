@@ -36,7 +36,7 @@ def test_each_game_has_names_options_and_players(key: str) -> None:
     assert 1 <= spec.min_players <= spec.max_players <= 8
     assert check_values(spec.options, {}) == spec.defaults()
     game = spec.build(1, {}, seeded_entropy("registry"))
-    assert game.GAME == key and game.options.to_dict().keys() == spec.defaults().keys()
+    assert key == game.GAME and game.options.to_dict().keys() == spec.defaults().keys()
     again = spec.load(game.to_dict(), seeded_entropy("registry"))
     assert again.to_dict() == game.to_dict()
 
