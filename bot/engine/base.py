@@ -948,7 +948,7 @@ class TableGame:
     def public_view(self) -> dict[str, Any]:
         """What everybody may see: never a private or face-down card."""
         shoe = self.shoe
-        deadline = self.deadline
+        timer = self.DEADLINES.get(self.phase)
         out: dict[str, Any] = {
             "game": self.GAME,
             "phase": self.phase.value,
@@ -958,7 +958,7 @@ class TableGame:
             "seats": [self.seat_view(s) for s in self.seats],
             "to_act": self.to_act,
             "waiting": list(self.waiting),
-            "deadline": None if deadline is None else deadline.kind.value,
+            "deadline": None if timer is None else timer.value,
             "pot": self.pot,
             "shoe": None
             if shoe is None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from bot.engine.base import Event, Phase
@@ -27,41 +26,43 @@ class Renderer(GameRenderer):
         total = _total(dealer.get("total"), bool(dealer.get("soft")))
         return [ctx.t("blackjack.dealer", cards=cards(dealer["cards"]), total=total)]
 
-    def fields(self, ctx: Ctx) -> Iterable[tuple[str, str]]:
+    def seat_lines(self, ctx: Ctx, seat: dict[str, Any]) -> list[str]:
+        """The seat (stack, bet or "betting…"), then each of its hands."""
         view = ctx.view
-        hands_by_player: dict[int, list[dict[str, Any]]] = {}
-        for hand in view.get("hands") or []:
-            hands_by_player.setdefault(hand["player"], []).append(hand)
+        pid = seat["player"]
+        head = f"{mention(pid)} · " + ctx.t("table.stack", amount=seat["stack"])
+        if seat.get("bet"):
+            head += " · " + ctx.t("table.bet", amount=seat["bet"])
+        elif ctx.phase is Phase.BETTING and pid in view["waiting"]:
+            head += " · " + ctx.t("blackjack.betting")
         current = view.get("current_hand")
-        lines = []
-        for seat in view.get("seats") or []:
-            pid = seat["player"]
-            head = f"{mention(pid)} · " + ctx.t("table.stack", amount=seat["stack"])
-            if seat.get("bet"):
-                head += " · " + ctx.t("table.bet", amount=seat["bet"])
-            elif ctx.phase is Phase.BETTING and pid in view["waiting"]:
-                head += " · " + ctx.t("blackjack.betting")
-            lines.append(head)
-            for hand in hands_by_player.get(pid, []):
-                marker = "▶ " if hand["index"] == current else "　"
-                status = ctx.t(f"blackjack.status.{hand['status']}") if hand.get("status") else ""
-                line = f"{marker}{cards(hand['cards'])} {_total(hand['total'], hand['soft'])}"
-                extras = [ctx.t("table.bet", amount=hand["bet"])]
-                if hand.get("doubled"):
-                    extras.append(ctx.t("blackjack.doubled"))
-                if status:
-                    extras.append(status)
-                if hand.get("result"):
-                    extras.append(f"{ctx.t('blackjack.result.' + hand['result'])} {hand['net']:+d}")
-                lines.append(line + " · " + " · ".join(extras))
-        for ins in view.get("insurance") or []:
-            lines.append(
-                ctx.t("blackjack.insured", player=mention(ins["player"]), amount=ins["amount"])
-            )
-        yield (
-            ctx.t("table.seats", n=len(view.get("seats") or [])),
-            ("\n".join(lines) or ctx.t("table.no_seats")),
-        )
+        lines = [head]
+        for hand in view.get("hands") or []:
+            if hand["player"] == pid:
+                lines.append(self.hand_line(ctx, hand, hand["index"] == current))
+        return lines
+
+    @staticmethod
+    def hand_line(ctx: Ctx, hand: dict[str, Any], current: bool) -> str:
+        """One hand: its cards and total, bet, doubled, status, result."""
+        marker = "▶ " if current else "　"
+        status = ctx.t(f"blackjack.status.{hand['status']}") if hand.get("status") else ""
+        line = f"{marker}{cards(hand['cards'])} {_total(hand['total'], hand['soft'])}"
+        extras = [ctx.t("table.bet", amount=hand["bet"])]
+        if hand.get("doubled"):
+            extras.append(ctx.t("blackjack.doubled"))
+        if status:
+            extras.append(status)
+        if hand.get("result"):
+            extras.append(f"{ctx.t('blackjack.result.' + hand['result'])} {hand['net']:+d}")
+        return line + " · " + " · ".join(extras)
+
+    def table_lines(self, ctx: Ctx) -> list[str]:
+        """Who is insured, for how much."""
+        return [
+            ctx.t("blackjack.insured", player=mention(ins["player"]), amount=ins["amount"])
+            for ins in ctx.view.get("insurance") or []
+        ]
 
     def hand_text(self, ctx: Ctx, player: int) -> str:
         """``/hand``: the player's hands (all public at Black Jack)."""

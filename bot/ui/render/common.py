@@ -126,12 +126,19 @@ class GameRenderer:
         return []
 
     def fields(self, ctx: Ctx) -> Iterable[tuple[str, str]]:
-        """(name, value) fields: by default one listing the seats."""
-        lines = [self.seat_line(ctx, s) for s in ctx.view.get("seats") or []]
-        if lines:
-            yield ctx.t("table.seats", n=len(lines)), "\n".join(lines)
-        else:
-            yield ctx.t("table.seats", n=0), ctx.t("table.no_seats")
+        """(name, value) fields: the seats frame, each seat's lines then the table's own."""
+        seats = ctx.view.get("seats") or []
+        lines = [line for s in seats for line in self.seat_lines(ctx, s)]
+        lines += self.table_lines(ctx)
+        yield ctx.t("table.seats", n=len(seats)), "\n".join(lines) or ctx.t("table.no_seats")
+
+    def seat_lines(self, ctx: Ctx, seat: Any) -> list[str]:
+        """A seat's lines in the seats frame (default: one, ``seat_line``)."""
+        return [self.seat_line(ctx, seat)]
+
+    def table_lines(self, ctx: Ctx) -> list[str]:
+        """Lines under the seats (the game's own: insurance stakes...)."""
+        return []
 
     def seat_line(self, ctx: Ctx, seat: Any) -> str:
         """One seat: who, stack, bet, public cards."""
