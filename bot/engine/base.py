@@ -179,6 +179,7 @@ class TableGame:
     VOTE_STOP: ClassVar[bool] = False  # a majority of the seated players may end the game
     KEEP_PLACE: ClassVar[bool] = False  # a player sitting down again keeps their place
     SPARE: ClassVar[bool] = False  # commit the next shoe's seed with the one in use
+    SHOE_PER_ROUND: ClassVar[bool] = False  # a new shoe each round, retired at its end
     DEADLINES: ClassVar[Mapping[Phase, DeadlineKind]] = DEADLINES  # the timer of each phase
     ILLEGAL_CODES: ClassVar[frozenset[str]] = SHARED_CODES
 
@@ -262,8 +263,15 @@ class TableGame:
         raise NotImplementedError
 
     def on_timeout(self, events: list[Event]) -> None:
-        """The timer ran out outside the betting (the game's fallback move)."""
-        raise NotImplementedError
+        """The timer ran out: the game's fallback move (the default handles the betting:
+        whoever the bets wait for sits out; a game calls it for that phase)."""
+        if self.phase is not Phase.BETTING:
+            raise NotImplementedError
+        late = self.waiting[:1] if self.sequential else list(self.waiting)
+        for p in late:
+            self.waiting.remove(p)
+            events.append(Event(SAT_OUT, player=p, data={"timeout": True}))
+        self._answered(events)
 
     def turn_key(self) -> str:
         """Names the turn a deadline belongs to (simultaneous turns: their number)."""
@@ -651,14 +659,7 @@ class TableGame:
             self.bets_closed(events)
 
     def _perform_timeout(self, a: Action, events: list[Event]) -> None:
-        if self.phase is not Phase.BETTING:
-            self.on_timeout(events)
-            return
-        late = self.waiting[:1] if self.sequential else list(self.waiting)
-        for p in late:
-            self.waiting.remove(p)
-            events.append(Event(SAT_OUT, player=p, data={"timeout": True}))
-        self._answered(events)
+        self.on_timeout(events)
 
     def _perform_vote(self, a: Action, events: list[Event]) -> None:
         assert a.player is not None
@@ -718,10 +719,14 @@ class TableGame:
         self.end_round(events)
 
     def end_round(self, events: list[Event]) -> None:
-        """The round is over: between rounds, every seed retired meanwhile revealed."""
+        """The round is over: between rounds, every seed retired meanwhile revealed (the
+        round's shoe too with ``SHOE_PER_ROUND``)."""
         self.phase = Phase.BETWEEN_ROUNDS
         self.waiting = []
-        self.reveal_seeds(events)
+        if self.SHOE_PER_ROUND:
+            self.retire_shoe(events)
+        else:
+            self.reveal_seeds(events)
 
     def finish(self, events: list[Event], reason: str) -> None:
         """End the game: refund an unfinished round, reveal every seed whose commitment

@@ -98,7 +98,10 @@ class HighCard(TableGame):
         self._stand(events)
 
     def on_timeout(self, events: list[Event]) -> None:
-        self._stand(events)
+        if self.phase is Phase.PLAYING:
+            self._stand(events)
+        else:
+            super().on_timeout(events)  # the bets: whoever did not bet sits out
 
     def _stand(self, events: list[Event]) -> None:
         self.waiting.pop(0)
@@ -308,3 +311,28 @@ def test_legal_actions_agree_with_the_checks_and_snapshots_play_on_identically()
                 assert [e.to_dict() for e in copy.apply(action)] == [e.to_dict() for e in events]
             stakes = sum(s.in_pot for s in g.seats)
             assert g.pot == stakes >= 0
+
+
+class FreshDeck(HighCard):
+    """The same game with a new deck every round (Casino 21, Sept et demi)."""
+
+    SHOE_PER_ROUND = True
+
+    def start_round(self, events: list[Event]) -> None:
+        self.begin_round()
+        self.new_shoe(events)
+        self.open_bets([s.player for s in self.seats])
+
+
+def test_a_deck_per_round_is_revealed_when_its_round_ends() -> None:
+    g = FreshDeck({}, host=1, entropy=seeded_entropy("fresh"))
+    g.apply(Action(K.JOIN, 1, amount=50))
+    shuffle = g.apply(Action(K.START, 1))[0]
+    g.apply(Action(K.BET, 1, amount=5))
+    events = g.apply(Action(K.STAND, 1))
+    revealed = [e for e in events if e.kind == "seed_revealed"]
+    assert [e.data["commitment"] for e in revealed] == [shuffle.data["commitment"]]
+    assert g.shoe is None and kinds(events).index(ROUND_SETTLED) < kinds(events).index(
+        "seed_revealed"
+    )
+    assert g.apply(Action(K.START, 1))[0].data["number"] == 2

@@ -327,8 +327,10 @@ class BlackjackGame(TableGame):
             for p in list(self.waiting):
                 self._insure(self._seat_of[p], False, events, timeout=True)
             self._after_insurance(events)
-        else:
+        elif self.phase is Phase.PLAYING:
             self._stand(events, timeout=True)
+        else:
+            super().on_timeout(events)
 
     # ------------------------------------------------------------------ hooks: moves
 
