@@ -212,6 +212,7 @@ class TableGame:
         self._rig: list[Card] = []  # TEST HOOK: rigged cards still to be dealt
         self._rig_only = False  # no card of the shoe's own after them
         self._skip: Counter[Card] = Counter()  # the shoe's own copies of rigged cards dealt
+        self.init_state()
 
     @classmethod
     def create(cls, host: int, options: Mapping[str, Any], entropy: Entropy) -> Self:
@@ -220,6 +221,10 @@ class TableGame:
 
     # ================================================================== hooks
     # What a game overrides. The defaults suit a game without bets or money rules.
+
+    def init_state(self) -> None:
+        """Set the game's own state up (the end of ``__init__``: a game need not
+        override ``__init__``)."""
 
     def deck_spec(self) -> str:
         """The deck spec of a new shoe (``std52*6``, ``pirate54``...)."""

@@ -57,8 +57,7 @@ class HighCard(TableGame):
     KEEP_PLACE = True
     options: HighOptions
 
-    def __init__(self, options: Any = None, **kw: Any) -> None:
-        super().__init__(options, **kw)
+    def init_state(self) -> None:
         self.cards: dict[int, str] = {}
         self.house: str | None = None
 

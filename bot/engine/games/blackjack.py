@@ -25,29 +25,17 @@ spare.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
-from ..base import (
-    ROUND_SETTLED,
-    Action,
-    ActionKind,
-    BuyIn,
-    Event,
-    IllegalAction,
-    Money,
-    Phase,
-    Seat,
-    TableGame,
-    Visibility,
-    exact_figure,
-)
+from ..actions import Action, ActionKind
+from ..base import BuyIn, Seat, TableGame
 from ..cards import Card, Rank
-from ..errors import NOT_YOUR_TURN, SHARED_CODES, UNKNOWN_ACTION, WRONG_PHASE
-from ..events import ROUND_STARTED, TURN
+from ..errors import NOT_YOUR_TURN, SHARED_CODES, UNKNOWN_ACTION, WRONG_PHASE, IllegalAction
+from ..events import ROUND_SETTLED, ROUND_STARTED, TURN, Event, Money, Visibility, exact_figure
 from ..hands import BJTotal, bj_total, bj_value, is_blackjack
 from ..options import GameOptions, OptionKind, OptionSpec
-from ..shuffle import Entropy, secure_entropy
+from ..phases import Phase
 
 MAX_SEATS = 7
 
@@ -164,60 +152,30 @@ def dealer_should_hit(total: BJTotal, hits_soft_17: bool) -> bool:
     return total.value < 17 or (hits_soft_17 and total.value == 17 and total.soft)
 
 
+@dataclass(slots=True)
 class _Hand:
     """One player hand (a split makes more). Mutable; only the game touches it."""
 
-    __slots__ = ("bet", "cards", "doubled", "net", "player", "result", "split", "status")
-
-    # status: active | stood | bust | surrendered | blackjack
-    def __init__(
-        self,
-        player: int,
-        bet: int,
-        cards: list[Card] | None = None,
-        *,
-        split: bool = False,
-        status: str = "active",
-        doubled: bool = False,
-        result: str | None = None,
-        net: int = 0,
-    ) -> None:
-        self.player = player
-        self.bet = bet
-        self.cards: list[Card] = cards if cards is not None else []
-        self.split = split
-        self.status = status
-        self.doubled = doubled
-        self.result = result  # set once the hand's money is settled
-        self.net = net
+    player: int
+    bet: int
+    cards: list[Card] = field(default_factory=list)
+    split: bool = False
+    status: str = "active"  # active | stood | bust | surrendered | blackjack
+    doubled: bool = False
+    result: str | None = None  # set once the hand's money is settled
+    net: int = 0
 
     def total(self) -> BJTotal:
         return bj_total(self.cards)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "player": self.player,
-            "bet": self.bet,
-            "cards": [c.code for c in self.cards],
-            "split": self.split,
-            "status": self.status,
-            "doubled": self.doubled,
-            "result": self.result,
-            "net": self.net,
-        }
+        out = {name: getattr(self, name) for name in _HAND_FIELDS}
+        out["cards"] = [c.code for c in self.cards]
+        return out
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> _Hand:
-        return cls(
-            int(d["player"]),
-            int(d["bet"]),
-            [Card.parse(c) for c in d["cards"]],
-            split=bool(d["split"]),
-            status=str(d["status"]),
-            doubled=bool(d["doubled"]),
-            result=d["result"],
-            net=int(d["net"]),
-        )
+        return cls(**{**d, "cards": [Card.parse(c) for c in d["cards"]]})
 
     def view(self, index: int) -> dict[str, Any]:
         """The hand as the public view and the round summary show it."""
@@ -237,6 +195,7 @@ class _Hand:
         }
 
 
+_HAND_FIELDS = tuple(f.name for f in fields(_Hand))
 _PLAY_KINDS = frozenset({_K.HIT, _K.STAND, _K.DOUBLE, _K.SPLIT, _K.SURRENDER})
 _INSURE_KINDS = frozenset({_K.INSURANCE, _K.NO_INSURANCE})
 
@@ -257,14 +216,7 @@ class BlackjackGame(TableGame):
     ILLEGAL_CODES = ILLEGAL_CODES
     options: BlackjackOptions
 
-    def __init__(
-        self,
-        options: BlackjackOptions | Mapping[str, Any] | None = None,
-        *,
-        host: int | None = None,
-        entropy: Entropy = secure_entropy,
-    ) -> None:
-        super().__init__(options, host=host, entropy=entropy)
+    def init_state(self) -> None:
         self.hands: list[_Hand] = []
         self.current = 0  # the hand being played
         self.dealer: list[Card] = []
