@@ -879,6 +879,10 @@ class TableGame:
         events.append(Event(SHUFFLE, data=data))
         return shoe
 
+    def commit_spare(self) -> None:
+        """Draw and commit the next shoe's seed now (a game that keeps a spare)."""
+        self._set_spare(self.entropy(self.shuffles))
+
     def _set_spare(self, seed: bytes | None) -> None:
         self.spare = seed
         self._spare_commitment = None if seed is None else commitment(seed)

@@ -241,17 +241,12 @@ class BlackjackGame(TableGame):
 
     def start_round(self, events: list[Event]) -> None:
         self.begin_round()
-        self.hands = []
-        self.current = 0
-        self.dealer = []
-        self.hole_revealed = False
-        self.insurance = {}
-        self.insurance_results = {}
+        self.init_state()
         shoe = self.shoe
         if shoe is None or shoe.pos >= self.options.penetration * shoe.size:
             self.new_shoe(events)
         elif self.spare is None:  # a snapshot from before spares: commit one now
-            self._set_spare(self.entropy(self.shuffles))
+            self.commit_spare()
         bettors = [s.player for s in self.seats if s.stack >= self.options.min_bet]
         self.open_bets(bettors)
         data = {
