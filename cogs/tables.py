@@ -403,7 +403,6 @@ class Tables(commands.Cog):
 
     def table_title(self, table: Table) -> str:
         """The game and the table's name."""
-
         name = GAMES[table.game_key].name(table.settings.locale)
         return f"{name} — {table.settings.name}" if table.settings.name else name
 
