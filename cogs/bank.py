@@ -29,6 +29,7 @@ from bot.bank import Bank
 from bot.bank.errors import SelfTransfer, TransferToBot
 from bot.bank.models import MAX_AMOUNT, ClaimReceipt, GuildInfo
 from bot.engine.base import MoneyKind
+from bot.engine.registry import GAMES
 from bot.errors import NotAllowed
 from bot.i18n import normalize, t
 from bot.ui.errors import refusal_text
@@ -187,7 +188,7 @@ class BankChannel:
                             user=mention(player),
                             amount=fmt.amount(money.amount, loc, cur),
                             table=f"<#{table.channel_id}>",
-                            game=t(f"game.{table.game_key}", loc),
+                            game=GAMES[table.game_key].name(loc),
                         )
                     )
             if lines:

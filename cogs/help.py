@@ -23,10 +23,9 @@ from bot.i18n import has, t
 from bot.tables.games import GAMES
 from bot.tables.models import SETTINGS, TableSettings
 from bot.ui.options import rules_lines, values_text
-from bot.ui.translator import _
+from bot.ui.translator import _, game_choices
 from cogs.bank import answers_refusals
 
-GameChoice = Literal["classic", "casino21", "pirate21", "sept_et_demi"]
 LanguageChoice = Literal["fr", "en", "auto"]
 FIRST_CARDS = 20
 RULE_FIELDS = ("round", "settle", "money")
@@ -97,7 +96,7 @@ def rules_embed(
     """The rules of a game in a few fields, with every option (name, default, allowed
     values, description, from the engine's declarations) and a table's own values."""
     embed = discord.Embed(
-        title=t("rules.title", locale, game=t(f"game.{game}", locale)),
+        title=t("rules.title", locale, game=GAMES[game].name(locale)),
         description=t(f"rules.{game}.intro", locale),
         colour=discord.Colour.dark_green(),
     )
@@ -146,8 +145,9 @@ class Help(commands.Cog):
         game=_("The game (default: this table's)", "cmd.rules.game"),
     )
     @app_commands.rename(game=_("game", "param.game"))
+    @app_commands.choices(game=game_choices())
     @answers_refusals
-    async def rules(self, interaction: discord.Interaction, game: GameChoice | None = None) -> None:
+    async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
         """The rules, the options and their defaults; a table's own options in its thread."""
         locale = await self.bot.locale_for(interaction)
         tables = self.bot.services.get("tables")
@@ -156,7 +156,7 @@ class Help(commands.Cog):
             if table is None:
                 raise UserError("rules.error.which_game")
             game = table.game_key
-        assert game is not None
+        game = GAMES[game].key  # "classic" is "blackjack"
         table_options: dict[str, Any] | None = None
         settings: dict[str, Any] | None = None
         if table is not None and table.game_key == game:

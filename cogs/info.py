@@ -7,11 +7,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import CroupierBot
+from bot.engine.registry import GAMES
 from bot.i18n import t
 from bot.ui.translator import _
 from bot.version import __version__
-
-GAMES = ("classic", "casino21", "pirate21", "sept_et_demi")
 
 
 class Info(commands.Cog):
@@ -37,7 +36,7 @@ class Info(commands.Cog):
     async def about(self, interaction: discord.Interaction) -> None:
         """Version, games and where the rules are."""
         locale = await self.bot.locale_for(interaction)
-        games = ", ".join(t(f"game.{g}", locale) for g in GAMES)
+        games = ", ".join(spec.name(locale) for spec in GAMES.values())
         embed = discord.Embed(
             title=t("info.about.title", locale, version=__version__),
             description=t(

@@ -21,6 +21,7 @@ from bot.bank import MAX_AMOUNT, Bank
 from bot.engine.base import Action, ActionKind, Event, IllegalAction, Phase, Visibility
 from bot.errors import NotAllowed, UserError, WrongChannel
 from bot.tables import GAMES, Outcome, Table, TableError, TableService
+from bot.tables.games import all_options
 from bot.tables.models import FORUM, SETTINGS
 from bot.tables.moves import build_action
 from bot.ui.amounts import MAX_TYPED, parse_amount
@@ -30,11 +31,10 @@ from bot.ui.errors import refusal_text
 from bot.ui.limits import fit_content, fit_embed
 from bot.ui.options import suggest, table_values_text
 from bot.ui.render import Ctx, renderer_for
-from bot.ui.translator import _
+from bot.ui.translator import _, game_choices
 
 log = logging.getLogger(__name__)
 
-GameChoice = Literal["classic", "casino21", "pirate21", "sept_et_demi"]
 NO_PINGS = discord.AllowedMentions.none()
 TIMER_TICK = 1.0  # the shortest sleep of the timer loop
 MAX_SLEEP = 300.0  # the longest: the loop sleeps until the next timer, re-armed on changes
@@ -198,7 +198,7 @@ class Tables(commands.Cog):
         text = t(
             "table.gone",
             table.settings.locale,
-            game=t(f"game.{table.game_key}", table.settings.locale),
+            game=GAMES[table.game_key].name(table.settings.locale),
             id=table.id,
         )
         await self.bank_channel_entry(table.guild_id, text, outcome)
@@ -403,9 +403,7 @@ class Tables(commands.Cog):
 
     def table_title(self, table: Table) -> str:
         """The game and the table's name."""
-        from bot.i18n import t
-
-        name = t(f"game.{table.game_key}", table.settings.locale)
+        name = GAMES[table.game_key].name(table.settings.locale)
         return f"{name} — {table.settings.name}" if table.settings.name else name
 
     @staticmethod
@@ -422,10 +420,9 @@ class Tables(commands.Cog):
         ping at forum pace for the player(s) whose turn it is (a new message: edits never
         ping)."""
         table = outcome.table
-        spec = GAMES[table.game_key]
         ctx = Ctx(table, table.settings.locale)
         renderer = renderer_for(table.game_key)
-        texts = renderer.public_posts(ctx, outcome.events, spec.summary_events)
+        texts = renderer.public_posts(ctx, outcome.events)
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
             for text in texts:
@@ -618,10 +615,11 @@ class Tables(commands.Cog):
         where=_("A text or forum channel for the table (default: here)", "cmd.table_open.where"),
         here=_("Play in this channel itself instead of a new thread", "cmd.table_open.here"),
     )
+    @app_commands.choices(game=game_choices())
     async def table_open(
         self,
         interaction: discord.Interaction,
-        game: GameChoice,
+        game: str,
         options: str | None = None,
         name: app_commands.Range[str, 1, 80] | None = None,
         intro: app_commands.Range[str, 1, 1800] | None = None,
@@ -650,7 +648,7 @@ class Tables(commands.Cog):
                     "table.intro_default",
                     locale,
                     host=interaction.user.mention,
-                    game=t(f"game.{game}", locale),
+                    game=GAMES[game].name(locale),
                 )
                 post = await target.create_thread(
                     name=table_name, content=content, allowed_mentions=NO_PINGS
@@ -704,7 +702,7 @@ class Tables(commands.Cog):
         """Suggest option names (default, allowed values, description) or the values of
         the option being typed, from the chosen game's declarations."""
         game = GAMES.get(str(getattr(interaction.namespace, "game", None) or ""))
-        specs = game.all_options() if game is not None else SETTINGS
+        specs = all_options(game) if game is not None else SETTINGS
         locale = await self.locale(interaction)
         return [
             app_commands.Choice(name=label, value=value)

@@ -7,8 +7,9 @@ from typing import Any
 
 import orjson
 
-from bot.engine.base import Event, Game
+from bot.engine.base import Event
 from bot.engine.options import OptionKind, OptionSpec, check_values
+from bot.engine.registry import AnyGame
 
 LIVE = "live"
 FORUM = "forum"
@@ -131,7 +132,7 @@ class Table:
     game_key: str
     host_id: int
     settings: TableSettings
-    game: Game
+    game: AnyGame
     version: int
     status: str = "open"
     # per user, the table version their last action produced: a button rendered before it

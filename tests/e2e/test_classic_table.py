@@ -21,7 +21,7 @@ async def test_full_classic_round_with_three_players(simcord_env):
     lobby = guild.create_text_channel("casino")
     alice, bob, carol = add_players(env, guild, "alice", "bob", "carol")
 
-    opened = await alice.member.slash(lobby, "table open", game="classic", name="Royale")
+    opened = await alice.member.slash(lobby, "table open", game="blackjack", name="Royale")
     assert opened.ephemeral
     thread = thread_of(lobby)
     table = table_of(env, thread)

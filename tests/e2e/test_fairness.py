@@ -374,9 +374,9 @@ async def pirate_shared_reshuffle(world: World) -> None:
 
 Scenario = Callable[[World], Awaitable[None]]
 SCENARIOS: list[tuple[str, str, Scenario]] = [
-    ("classic", "decks=1 penetration=0.5", classic_shoe_change_then_close),
-    ("classic", "decks=1", classic_runout_then_idle),
-    ("classic", "", classic_last_leave_then_idle),
+    ("blackjack", "decks=1 penetration=0.5", classic_shoe_change_then_close),
+    ("blackjack", "decks=1", classic_runout_then_idle),
+    ("blackjack", "", classic_last_leave_then_idle),
     ("casino21", "", casino21_rounds_then_close),
     ("casino21", "", casino21_kick_and_last_leave),
     ("casino21", "", casino21_timeouts_then_idle),

@@ -28,7 +28,7 @@ async def test_language_fr_then_french_replies_then_auto(simcord_env):
     res = await alice.member.slash(lobby, "bank give", user=alice.member, amount=5)
     assert res.ephemeral and res.response.content == t("bank.error.self_transfer", "fr")
     # a table opened by a French speaker speaks French; bob still gets English replies
-    res = await alice.member.slash(lobby, "table open", game="classic")
+    res = await alice.member.slash(lobby, "table open", game="blackjack")
     thread = thread_of(lobby)
     opened = res.followups[-1].content if res.followups else res.response.content
     assert opened == t("table.opened", "fr", where=thread.mention)

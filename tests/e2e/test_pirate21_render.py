@@ -8,7 +8,7 @@ import string
 from pathlib import Path
 
 from bot.engine.base import Action, ActionKind
-from bot.engine.pirate21 import END_REASONS, Pirate21
+from bot.engine.games.pirate21 import END_REASONS, Pirate21
 from bot.engine.shuffle import commitment, seeded_entropy
 from bot.i18n import catalog
 from bot.tables.models import Table, TableSettings
@@ -43,7 +43,7 @@ def test_shared_reshuffle_is_announced_and_its_seed_revealed_later():
     assert first_seed is not None
     events += game.apply(Action(ActionKind.STAND, 2))
     events += game.apply(Action(ActionKind.STAND, 1))
-    texts = renderer.public_posts(Ctx(table, "en"), events, frozenset())
+    texts = renderer.public_posts(Ctx(table, "en"), events)
     reshuffle = [t for t in texts if t.startswith("🔀")]
     assert len(reshuffle) == 1 and "the 4 played cards" in reshuffle[0]
     assert f"`{commitment(game.pile_seed)}`" in reshuffle[0]  # the new pile's commitment
@@ -51,7 +51,7 @@ def test_shared_reshuffle_is_announced_and_its_seed_revealed_later():
     # the next showdown reveals the retired seed
     events = game.apply(Action(ActionKind.STAND, 2))
     events += game.apply(Action(ActionKind.STAND, 1))
-    texts = renderer.public_posts(Ctx(table, "fr"), events, frozenset())
+    texts = renderer.public_posts(Ctx(table, "fr"), events)
     assert any(first_seed.hex() in t and "Graine" in t for t in texts), texts
     embed = renderer.embed(Ctx(table, "fr"))
     assert "trésor partagé" in (embed.title or "")

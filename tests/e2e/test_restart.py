@@ -73,7 +73,7 @@ def world(env: Any, *names: str) -> Any:
 async def test_classic_restart_during_bets(simcord_env, db_path):
     env = simcord_env
     _guild, lobby, (alice, bob, carol) = world(env, "alice", "bob", "carol")
-    await alice.member.slash(lobby, "table open", game="classic")
+    await alice.member.slash(lobby, "table open", game="blackjack")
     thread = thread_of(lobby)
     table = table_of(env, thread)
     for p in (bob, carol):
@@ -173,7 +173,7 @@ async def test_a_deadline_that_passed_while_down_fires_at_once(
 ):
     env = simcord_env
     _guild, lobby, (alice, bob) = world(env, "alice", "bob")
-    await alice.member.slash(lobby, "table open", game="classic")
+    await alice.member.slash(lobby, "table open", game="blackjack")
     thread = thread_of(lobby)
     table = table_of(env, thread)
     await bob.member.slash(thread, "table join", buy_in=100)
@@ -201,7 +201,7 @@ async def test_a_deadline_that_passed_while_down_fires_at_once(
 async def test_a_table_message_matches_a_fresh_render_after_restart(simcord_env, db_path):
     env = simcord_env
     _guild, lobby, (alice, bob) = world(env, "alice", "bob")
-    await alice.member.slash(lobby, "table open", game="classic")
+    await alice.member.slash(lobby, "table open", game="blackjack")
     thread = thread_of(lobby)
     table = table_of(env, thread)
     await bob.member.slash(thread, "table join", buy_in=100)

@@ -39,7 +39,7 @@ async def round_under_way(env, guild, host_name: str, guest_name: str):
     the host's bet placed, the guest's to come."""
     lobby = guild.create_text_channel("casino")
     host, guest = add_players(env, guild, host_name, guest_name)
-    await host.member.slash(lobby, "table open", game="classic")
+    await host.member.slash(lobby, "table open", game="blackjack")
     thread = thread_of(lobby)
     await guest.member.slash(thread, "table join", buy_in=100)
     table = table_of(env, thread)

@@ -47,7 +47,7 @@ REFUSED = [
         "casino21",
         "wager_requirement=0",
         "wager_below_stake",
-        {"value": 0, "stake": 100},
+        {"value": 0, "other_value": 100},
     ),
 ]
 

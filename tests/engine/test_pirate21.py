@@ -12,7 +12,7 @@ import pytest
 from bot.engine.base import (
     Action,
     ActionKind,
-    Deadline,
+    DeadlineKind,
     Event,
     IllegalAction,
     InvalidOptions,
@@ -20,14 +20,12 @@ from bot.engine.base import (
     Visibility,
 )
 from bot.engine.cards import pirate54
-from bot.engine.pirate21 import (
+from bot.engine.games.pirate21 import (
     ERRORS,
     Pirate21,
     Pirate21Options,
     build_pirate_deck,
-    main,
     parse_deck,
-    simulate_pirate21,
 )
 from bot.engine.shuffle import commitment, seeded_entropy, shuffled, verify
 
@@ -232,7 +230,7 @@ def test_dealer_option_and_seat_order() -> None:
     events = game.apply(Action(A.START, 1))
     started = only(events, "game_started")
     assert started["dealer"] == 3 and started["order"] == [4, 5, 1, 2, 3]
-    assert game.to_act == 4 and game.deadline is Deadline.TURN
+    assert game.to_act == 4 and game.deadline.kind is DeadlineKind.TURN
     assert game.public_view()["dealer"] == 3
     default = table(3)
     default.apply(Action(A.START, 1))
@@ -298,7 +296,7 @@ def test_single_winner_takes_the_pot() -> None:
         (3, 17, False),
         (1, 20, False),
     ]
-    result = only(events, "round_result")
+    result = only(events, "round_settled")
     assert result["outcome"] == "win" and result["winners"] == [1]
     assert payouts(result) == {1: 1}
     assert game.coins == {1: 1, 2: 0, 3: 0}
@@ -312,13 +310,13 @@ def test_tie_below_21_is_void_and_the_pot_grows() -> None:
     r2 = deal(ORDER3, {2: ["2S", "3S"], 3: ["KC", "8D"], 1: ["4S", "6S"]})
     game, _ = rigged(3, r1 + r2 + filler(r1 + r2, 20))
     events = play(game, {})
-    result = only(events, "round_result")
+    result = only(events, "round_settled")
     assert result["outcome"] == "tie" and result["void"] and result["winners"] == [2, 3]
     assert payouts(result) == {}
     started = only(events, "round_started")
     assert started["pot"] == 2 and started["treasure"] == 8
     events = play(game, {})
-    result = only(events, "round_result")
+    result = only(events, "round_settled")
     assert result["outcome"] == "win" and payouts(result) == {3: 2}
     assert game.void_rounds == 1 and total_coins(game) == 10
 
@@ -330,7 +328,7 @@ def test_everyone_bust_is_void() -> None:
     events = play(game, {2: 1, 3: 1, 1: 1})
     show = only(events, "showdown")
     assert all(h["bust"] for h in show["hands"])
-    result = only(events, "round_result")
+    result = only(events, "round_settled")
     assert result["outcome"] == "all_bust" and result["void"]
     assert game.pot == 2 and game.treasure == 8 and sum(game.coins.values()) == 0
 
@@ -342,7 +340,7 @@ def test_ties_at_21_pay_one_each_and_two_for_a_blackjack() -> None:
     events = play(game, {3: 1})
     show = only(events, "showdown")
     assert [h["blackjack"] for h in show["hands"]] == [True, False, False]
-    result = only(events, "round_result")
+    result = only(events, "round_settled")
     assert result["outcome"] == "tie21" and payouts(result) == {2: 2, 3: 1}
     # pot 1 paid first, then 2 coins from the treasure (9 -> 7); the next round adds one
     assert result["pot"] == 0 and result["treasure"] == 7
@@ -358,7 +356,7 @@ def test_ties_at_21_return_the_rest_of_the_pot_to_the_treasure() -> None:
     play(game, {})
     assert game.pot == 3 and game.treasure == 7
     events = play(game, {2: 1, 3: 1})
-    result = only(events, "round_result")
+    result = only(events, "round_settled")
     assert result["outcome"] == "tie21" and payouts(result) == {2: 1, 3: 1}
     assert result["pot"] == 0 and result["treasure"] == 8
     assert total_coins(game) == 10
@@ -369,7 +367,7 @@ def test_single_blackjack_takes_two_coins() -> None:
     r1 = deal(ORDER3, hands)
     game, _ = rigged(3, r1 + filler(r1, 20))
     events = play(game, {})
-    result = only(events, "round_result")
+    result = only(events, "round_settled")
     assert result["outcome"] == "win" and payouts(result) == {2: 2}
     assert result["treasure"] == 8 and game.coins[2] == 2
 
@@ -380,7 +378,7 @@ def test_single_blackjack_with_a_big_pot_takes_the_pot() -> None:
     game, _ = rigged(3, r1 + r2 + filler(r1 + r2, 20))
     play(game, {})
     events = play(game, {})
-    assert payouts(only(events, "round_result")) == {2: 2}  # pot 2, nothing added
+    assert payouts(only(events, "round_settled")) == {2: 2}  # pot 2, nothing added
     assert game.treasure == 7
 
 
@@ -388,7 +386,7 @@ def test_single_plain_21_takes_just_the_pot() -> None:
     r1 = deal(ORDER3, {2: ["7C", "7D"], 3: ["TC", "9D"], 1: ["5S", "5H"]}, ["7H"])
     game, _ = rigged(3, r1 + filler(r1, 20))
     events = play(game, {2: 1})
-    result = only(events, "round_result")
+    result = only(events, "round_settled")
     assert result["outcome"] == "win" and payouts(result) == {2: 1}
 
 
@@ -397,7 +395,7 @@ def test_short_treasure_pays_in_seat_order_from_the_dealers_left() -> None:
     r1 = deal(ORDER3, hands, ["7H"])
     game, _ = rigged(3, r1 + filler(r1, 20), treasure=3)
     events = play(game, {3: 1})
-    result = only(events, "round_result")
+    result = only(events, "round_settled")
     # dues 2 (p2, BlackJack), 1 (p3), 2 (p1, BlackJack); only 3 coins exist
     assert payouts(result) == {2: 2, 3: 1, 1: 0}
     assert result["pot"] == 0 and result["treasure"] == 0
@@ -417,7 +415,7 @@ def test_short_treasure_single_blackjack_takes_what_there_is() -> None:
     r1 = deal(ORDER3, hands)
     game, _ = rigged(3, r1 + filler(r1, 20), treasure=1)
     events = play(game, {})
-    assert payouts(only(events, "round_result")) == {2: 1}
+    assert payouts(only(events, "round_settled")) == {2: 1}
     assert only(events, "game_over")["reason"] == "treasure_empty"
 
 
@@ -452,7 +450,7 @@ def test_end_when_the_pile_cannot_deal_two_cards_each() -> None:
     r1 = deal(ORDER3, {2: ["TS", "9H"], 3: ["TC", "8D"], 1: ["5S", "5H"]})
     game, _ = rigged(3, [*r1, "2C", "3C", "4C", "5C", "6C"])  # 5 < 6 cards left
     events = play(game, {})
-    assert kinds(events)[-3:] == ["round_result", "seed_revealed", "game_over"]
+    assert kinds(events)[-3:] == ["round_settled", "seed_revealed", "game_over"]
     assert only(events, "game_over")["reason"] == "pile_short"
     assert game.round == 1 and game.pot == 0 and game.coins[2] == 1
 
@@ -470,7 +468,7 @@ def test_pile_running_out_mid_round_allows_only_standing_then_ends() -> None:
     assert err.value.code == "pile_empty"
     assert game.to_dict() == before
     events = play(game, {})
-    assert payouts(only(events, "round_result")) == {3: 1}
+    assert payouts(only(events, "round_settled")) == {3: 1}
     assert only(events, "game_over")["reason"] == "pile_empty"
 
 
@@ -563,7 +561,7 @@ def test_a_bust_keeps_the_turn_and_shows_nothing_a_safe_hit_does_not() -> None:
         "bust": True,
         "blackjack": False,
     }
-    result = only(events, "round_result")
+    result = only(events, "round_settled")
     assert result["outcome"] == "win" and payouts(result) == {3: 1}
 
 
@@ -685,7 +683,7 @@ def test_shared_winner_takes_the_pot() -> None:
     assert only(events, "round_started")["pot"] == 4 and game.coins == {1: 2, 2: 2, 3: 2}
     assert game.treasure == 0
     events = play(game, {})
-    assert payouts(only(events, "round_result")) == {2: 4}
+    assert payouts(only(events, "round_settled")) == {2: 4}
     assert game.coins == {1: 1, 2: 5, 3: 1} and game.pot == 3 and total_coins(game) == 10
 
 
@@ -697,13 +695,13 @@ def test_shared_ties_and_busts_leave_the_pot_in_play() -> None:
         3, r1 + r2 + r3 + filler(r1 + r2 + r3, 20), variant="shared", coins_per_player=4
     )
     events = play(game, {})
-    assert only(events, "round_result")["outcome"] == "tie" and game.pot == 6
+    assert only(events, "round_settled")["outcome"] == "tie" and game.pot == 6
     events = play(game, {2: 1, 3: 1, 1: 1})
-    assert only(events, "round_result")["outcome"] == "all_bust" and game.pot == 9
+    assert only(events, "round_settled")["outcome"] == "all_bust" and game.pot == 9
     assert game.coins == {1: 1, 2: 1, 3: 1}
     # three players at 21 (one BlackJack, no bonus in this variant) split 9 evenly
     events = play(game, {2: 1, 3: 1})
-    result = only(events, "round_result")
+    result = only(events, "round_settled")
     assert result["outcome"] == "tie21" and payouts(result) == {2: 3, 3: 3, 1: 3}
     assert total_coins(game) == 12
 
@@ -713,7 +711,7 @@ def test_shared_tie_at_21_keeps_the_remainder_in_play_and_eliminates() -> None:
     r2 = deal([2, 3], {2: ["TS", "9H"], 3: ["TC", "8D"]})
     game, _ = rigged(3, r1 + r2 + filler(r1 + r2, 20), variant="shared", coins_per_player=1)
     events = play(game, {})
-    result = only(events, "round_result")
+    result = only(events, "round_settled")
     assert result["outcome"] == "tie21" and payouts(result) == {2: 1, 3: 1}
     assert result["pot"] == 1
     assert only(events, "eliminated") == {"player": 1}
@@ -727,7 +725,7 @@ def test_shared_tie_at_21_keeps_the_remainder_in_play_and_eliminates() -> None:
         (1, True, 0),
     ]
     events = play(game, {})
-    assert payouts(only(events, "round_result")) == {2: 3}
+    assert payouts(only(events, "round_settled")) == {2: 3}
     over = only(events, "game_over")
     assert over["reason"] == "one_player_left"
     assert over["ranking"] == [
@@ -748,7 +746,7 @@ def test_shared_last_holder_collects_the_pot() -> None:
     # ...nobody holds a coin: the same players replay for the pot without ante
     assert game.round == 2 and game.pot == 4
     events = play(game, {})
-    assert payouts(only(events, "round_result")) == {2: 4}
+    assert payouts(only(events, "round_settled")) == {2: 4}
     assert only(events, "game_over")["reason"] == "one_player_left"
     assert game.coins == {1: 0, 2: 4}
 
@@ -770,7 +768,7 @@ def test_shared_sole_holder_collects_a_void_pot() -> None:
     play(game, {})
     assert game.coins == {1: 0, 2: 2} and game.pot == 2  # round 2 antes
     events = play(game, {})
-    assert only(events, "round_result")["outcome"] == "tie"
+    assert only(events, "round_settled")["outcome"] == "tie"
     assert only(events, "pot_collected") == {"player": 2, "coins": 2}
     assert only(events, "game_over")["reason"] == "one_player_left"
     assert game.coins == {1: 0, 2: 4} and game.pot == 0
@@ -783,7 +781,7 @@ def test_shared_reshuffles_played_cards_and_reveals_after_the_showdown() -> None
     first = only(start, "shuffle")
     events = play(game, {1: 1})  # the last card of the pile goes to p1
     seq = kinds(events)
-    assert seq.index("showdown") < seq.index("round_result") < seq.index("shuffle")
+    assert seq.index("showdown") < seq.index("round_settled") < seq.index("shuffle")
     assert seq.index("shuffle") < seq.index("deal")
     shuffle = only(events, "shuffle")
     assert shuffle["size"] == 5 and shuffle["spec"] == "pirate54"
@@ -813,8 +811,8 @@ def test_shared_pile_emptied_by_a_deal_is_replaced_before_anyone_draws() -> None
     # the deal of round 2 takes the last card: the played cards are shuffled at once,
     # in the same outcome, before player 2 can decide to ask for a card
     seq = kinds(events)
-    assert seq[seq.index("round_result") :] == [
-        "round_result",
+    assert seq[seq.index("round_settled") :] == [
+        "round_settled",
         "round_started",
         "deal",
         "shuffle",
@@ -875,24 +873,5 @@ def test_shared_no_played_cards_means_only_stand() -> None:
         game.apply(Action(A.HIT, 2))
     assert err.value.code == "pile_empty"
     events = play(game, {})
-    assert payouts(only(events, "round_result")) == {1: 2}
+    assert payouts(only(events, "round_settled")) == {1: 2}
     assert game.round == 2 and only(events, "shuffle")["size"] == 4
-
-
-# ---------------------------------------------------------------------------- simulation
-
-
-def test_simulate_pirate21_reports_speed_and_rounds() -> None:
-    out = simulate_pirate21(20, 7, 4)
-    assert out["games"] == 20 and out["players"] == 4
-    assert out["games_per_sec"] > 0 and out["rounds_per_game"] >= 1
-    assert out["void_rounds_per_game"] >= 0 and sum(out["end_reasons"].values()) == 20
-    again = simulate_pirate21(20, 7, 4)
-    assert again["rounds_per_game"] == out["rounds_per_game"]
-    shared = simulate_pirate21(5, 1, 3, variant="shared")
-    assert shared["end_reasons"] == {"one_player_left": 5}
-
-
-def test_main_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["3", "2", "9"]) == 0
-    assert json.loads(capsys.readouterr().out)["games"] == 3

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from bot.engine.base import Action, ActionKind, Event, IllegalAction, Phase, Visibility
 from bot.engine.cards import pirate54
-from bot.engine.pirate21 import Pirate21
+from bot.engine.games.pirate21 import Pirate21
 from bot.engine.shuffle import seeded_entropy
 
 A = ActionKind

@@ -24,15 +24,11 @@ ROOT = Path(__file__).resolve().parents[2]
 #: keys whose French text is the English one on purpose (texts with no word at all, only
 #: placeholders, numbers, emojis or code, are always allowed). Keep this list short.
 SAME_IN_BOTH = {
-    # names: the games, the bot, a two-card 21 (RULES.md calls it Black Jack in French too)
-    "game.casino21": "a game's name",
-    "game.classic": "a game's name",
-    "game.pirate21": "a game's name",
-    "game.sept_et_demi": "a game's name",
+    # names: the bot, a two-card 21 (RULES.md calls it Black Jack in French too)
     "info.about.title": "Croupier is the bot's name",
     "casino21.blackjack": "Black Jack, the hand's name in both languages",
-    "classic.result.blackjack": "Black Jack, the hand's name in both languages",
-    "classic.status.blackjack": "Black Jack, the hand's name in both languages",
+    "blackjack.result.blackjack": "Black Jack, the hand's name in both languages",
+    "blackjack.status.blackjack": "Black Jack, the hand's name in both languages",
     "pirate21.blackjack": "BlackJack, Pirate 21's own name for a two-card 21",
     # the French calls of the game, used by the English table too (RULES.md: Hit ("Carte !"))
     "move.hit": "Carte !, the call every table uses",
@@ -157,8 +153,10 @@ def test_no_word_of_the_other_language(locale: str) -> None:
 
 def engine_refusal_codes() -> set[str]:
     """Every refusal code the engines raise, read from their sources."""
-    codes: set[str] = set()
-    for path in (ROOT / "bot" / "engine").glob("*.py"):
+    from bot.engine.errors import SHARED_CODES
+
+    codes: set[str] = set(SHARED_CODES)
+    for path in (ROOT / "bot" / "engine").rglob("*.py"):
         text = path.read_text("utf-8")
         codes |= set(re.findall(r"(?:IllegalAction|_illegal)\(\s*\"([a-z_]+)\"", text))
         # codes returned by name and raised later (Sept et demi's start checks)

@@ -109,7 +109,7 @@ async def test_refused_posting_restores_the_game(service, db):
     # BOB asks to bring more than his balance: the bank refuses inside the transaction
     with pytest.raises(Exception):  # noqa: B017 - the bank's InsufficientFunds
         await service.join(table.id, BOB, 5000)
-    assert BOB not in service._seated(table.game)
+    assert BOB not in table.game.seated()
     row = await db.fetchone("SELECT state FROM tables WHERE id = ?", (table.id,))
     assert row[0] == table.snapshot_json()
     await service.join(table.id, BOB, 100)  # and the table goes on

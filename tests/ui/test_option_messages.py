@@ -6,6 +6,7 @@ import pytest
 
 from bot.engine.options import OptionError
 from bot.tables import GAMES, TableService
+from bot.tables.games import all_options
 from bot.tables.models import SETTINGS, TableSettings
 from bot.ui.errors import refusal_text
 from bot.ui.options import (
@@ -157,7 +158,7 @@ def test_option_refusals_in_both_languages(game: str, text: str, en: str, fr: st
 
 
 def test_every_option_has_an_allowed_phrase_in_both_languages() -> None:
-    for spec in {s.name: s for g in GAMES.values() for s in g.all_options()}.values():
+    for spec in {s.name: s for g in GAMES.values() for s in all_options(g)}.values():
         en, fr = allowed_text(spec, "en"), allowed_text(spec, "fr")
         assert en and fr and "{" not in en + fr, spec.name
         assert en != fr or spec.kind.value == "bool", spec.name
@@ -180,8 +181,8 @@ def test_rules_lines_read_as_typed() -> None:
         )
         for g in GAMES
     }
-    assert by_game["classic"]["decks"] == "`decks=6` (1–8): decks in the shoe"
-    assert by_game["classic"]["max_bet"] == "`max_bet=500` (min_bet–1000000000): largest bet"
+    assert by_game["blackjack"]["decks"] == "`decks=6` (1–8): decks in the shoe"
+    assert by_game["blackjack"]["max_bet"] == "`max_bet=500` (min_bet–1000000000): largest bet"
     assert by_game["pirate21"]["deck"].startswith("`deck=36/14/4` (36/14/4 | 18/7/2 | 72/28/8)")
     assert by_game["sept_et_demi"]["deck"].startswith("`deck=40` (40 | 32)")
     assert by_game["sept_et_demi"]["rounds"].startswith("`rounds=none` (1–1000000 | none)")
@@ -207,7 +208,7 @@ def test_split_last_keeps_what_was_typed() -> None:
 
 
 def specs(game: str) -> tuple:
-    return GAMES[game].all_options()
+    return all_options(GAMES[game])
 
 
 def test_empty_text_suggests_every_option_with_default_range_and_description() -> None:

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from bot.engine.base import ActionKind, Event, Phase, Visibility
-from bot.engine.pirate21 import MAX_PLAYERS
+from bot.engine.base import ROUND_SETTLED, ActionKind, Event, Phase, Visibility
+from bot.engine.games.pirate21 import MAX_PLAYERS
 from bot.ui.buttons import ButtonSpec
 from bot.ui.cards import FACE_DOWN, card, cards
 
@@ -144,9 +144,7 @@ class Renderer(GameRenderer):
         return specs
 
     # ----------------------------------------------------------------- announcements
-    def announcements(
-        self, ctx: Ctx, events: list[Event], summary_kinds: frozenset[str]
-    ) -> list[str]:
+    def announcements(self, ctx: Ctx, events: list[Event]) -> list[str]:
         out: list[str] = []
         showdown: dict[str, Any] | None = None
         ending = any(e.kind == "game_over" for e in events)
@@ -156,7 +154,7 @@ class Renderer(GameRenderer):
             data = dict(event.data)
             if event.kind == "showdown":
                 showdown = data
-            elif event.kind == "round_result":
+            elif event.kind == ROUND_SETTLED:
                 out.append(self.round_text(ctx, data, showdown))
                 showdown = None
             elif event.kind == "shuffle" and int(data.get("number", 1)) > 1:

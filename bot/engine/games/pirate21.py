@@ -57,27 +57,26 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
-from .base import (
+from ..base import (
+    ROUND_SETTLED,
     Action,
     ActionKind,
-    Deadline,
     Event,
-    Game,
     IllegalAction,
     Phase,
     Visibility,
     reveal_event,
 )
-from .cards import Card, pirate_deck, pirate_spec
-from .hands import bj_total, is_blackjack
-from .options import OptionError, OptionKind, OptionSpec, check_values
-from .shuffle import Entropy, commitment, secure_entropy, seeded_entropy, shuffled
+from ..cards import Card, pirate_deck, pirate_spec
+from ..hands import bj_total, is_blackjack
+from ..legacy import Game
+from ..options import OptionError, OptionKind, OptionSpec, check_values
+from ..shuffle import Entropy, commitment, secure_entropy, shuffled
 
 GAME = "pirate21"
 MIN_PLAYERS = 2
@@ -330,6 +329,7 @@ class Pirate21(Game):
     """A Pirate 21 table. ``Pirate21(host, options)``; the host is seated at once."""
 
     GAME: ClassVar[str] = GAME
+    MONEY: ClassVar[bool] = False
 
     def __init__(
         self,
@@ -396,9 +396,14 @@ class Pirate21(Game):
             return self.in_round[self.turn]
         return None
 
-    @property
-    def deadline(self) -> Deadline | None:
-        return Deadline.TURN if self._phase is Phase.PLAYING else None
+    def seated(self) -> list[int]:
+        """Seated players in seat order (from the dealer's left once the game started)."""
+        return list(self.order or self.players)
+
+    @classmethod
+    def create(cls, host: int, options: Mapping[str, Any], entropy: Entropy) -> Self:
+        """A new table hosted (and dealt, by default) by ``host``, seated at once."""
+        return cls(host, options, entropy=entropy)
 
     @property
     def shared(self) -> bool:
@@ -813,7 +818,7 @@ class Pirate21(Game):
             "treasure": self.treasure,
             "coins": {str(p): self.coins[p] for p in self.order},
         }
-        events.append(_pub("round_result", None, **result))
+        events.append(_pub(ROUND_SETTLED, None, **result))
         self.last_result = {"hands": hands, **result}
         for p in self.in_round:
             self.discard += self._hand(p)
@@ -1001,62 +1006,3 @@ class Pirate21(Game):
         rigged = data.get("rigged")
         game._rigged = None if rigged is None else _cards(rigged)
         return game
-
-
-# ---------------------------------------------------------------------- simulation
-
-
-def simulate_pirate21(
-    games: int,
-    seed: int | str,
-    players: int,
-    *,
-    variant: str = "standard",
-    threshold: int = 17,
-) -> dict[str, Any]:
-    """Play ``games`` whole games with ``players`` bots that hit below ``threshold``.
-
-    Deterministic for a given seed (decks from ``seeded_entropy``). Returns the speed and
-    per-game averages for benchmarks."""
-    if games < 1 or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError("need games >= 1 and 2..8 players")
-    rounds = voids = actions = 0
-    reasons: dict[str, int] = {}
-    start = time.perf_counter()
-    for g in range(games):
-        game = Pirate21(1, {"variant": variant}, entropy=seeded_entropy(f"pirate21:{seed}:{g}"))
-        for p in range(2, players + 1):
-            game.apply(Action(ActionKind.JOIN, p))
-        game.apply(Action(ActionKind.START, 1))
-        while game.phase is Phase.PLAYING:
-            p = game.in_round[game.turn]
-            wants = bj_total(game._hand(p)).value < threshold and game._can_draw()
-            game.apply(Action(ActionKind.HIT if wants else ActionKind.STAND, p))
-            actions += 1
-        rounds += game.round
-        voids += game.void_rounds
-        reason = game.end_reason or "?"
-        reasons[reason] = reasons.get(reason, 0) + 1
-    seconds = time.perf_counter() - start
-    return {
-        "games": games,
-        "players": players,
-        "variant": variant,
-        "seconds": round(seconds, 4),
-        "games_per_sec": round(games / seconds, 1) if seconds > 0 else None,
-        "actions_per_sec": round(actions / seconds, 1) if seconds > 0 else None,
-        "rounds_per_game": rounds / games,
-        "void_rounds_per_game": voids / games,
-        "void_round_share": voids / rounds if rounds else 0.0,
-        "end_reasons": reasons,
-    }
-
-
-def main(argv: list[str]) -> int:
-    """``python -m bot simulate-pirate21 [games] [players] [seed] [variant]``: print JSON."""
-    games = int(argv[0]) if len(argv) > 0 else 1000
-    players = int(argv[1]) if len(argv) > 1 else 4
-    seed = argv[2] if len(argv) > 2 else "0"
-    variant = argv[3] if len(argv) > 3 else "standard"
-    print(json.dumps(simulate_pirate21(games, seed, players, variant=variant), indent=2))
-    return 0

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
-from bot.engine.base import Event
+from bot.engine.base import Event, Phase
 from bot.i18n import decimal
 from bot.ui.cards import cards
 
@@ -15,7 +14,7 @@ from .common import Ctx, GameRenderer, mention, register
 def _total(ctx: Ctx, total: int | None, soft: bool) -> str:
     if total is None:
         return ""
-    return ctx.t("classic.soft_total", total=f"**{total}**") if soft else f"**{total}**"
+    return ctx.t("blackjack.soft_total", total=f"**{total}**") if soft else f"**{total}**"
 
 
 class Renderer(GameRenderer):
@@ -26,43 +25,45 @@ class Renderer(GameRenderer):
         if not dealer.get("cards"):
             return []
         total = _total(ctx, dealer.get("total"), bool(dealer.get("soft")))
-        return [ctx.t("classic.dealer", cards=cards(dealer["cards"]), total=total)]
+        return [ctx.t("blackjack.dealer", cards=cards(dealer["cards"]), total=total)]
 
-    def fields(self, ctx: Ctx) -> Iterable[tuple[str, str]]:
+    def seat_lines(self, ctx: Ctx, seat: dict[str, Any]) -> list[str]:
+        """The seat (stack, bet or "betting…"), then each of its hands."""
         view = ctx.view
-        hands_by_player: dict[int, list[dict[str, Any]]] = {}
-        for hand in view.get("hands") or []:
-            hands_by_player.setdefault(hand["player"], []).append(hand)
+        pid = seat["player"]
+        head = f"{mention(pid)} · " + ctx.t("table.stack", amount=seat["stack"])
+        if seat.get("bet"):
+            head += " · " + ctx.t("table.bet", amount=seat["bet"])
+        elif ctx.phase is Phase.BETTING and pid in view["waiting"]:
+            head += " · " + ctx.t("blackjack.betting")
         current = view.get("current_hand")
-        lines = []
-        for seat in view.get("seats") or []:
-            pid = seat["player"]
-            head = f"{mention(pid)} · " + ctx.t("table.stack", amount=seat["stack"])
-            if seat.get("bet"):
-                head += " · " + ctx.t("table.bet", amount=seat["bet"])
-            elif pid in (view.get("pending_bets") or []):
-                head += " · " + ctx.t("classic.betting")
-            lines.append(head)
-            for hand in hands_by_player.get(pid, []):
-                marker = "▶ " if hand["index"] == current else "　"
-                status = ctx.t(f"classic.status.{hand['status']}") if hand.get("status") else ""
-                line = f"{marker}{cards(hand['cards'])} {_total(ctx, hand['total'], hand['soft'])}"
-                extras = [ctx.t("table.bet", amount=hand["bet"])]
-                if hand.get("doubled"):
-                    extras.append(ctx.t("classic.doubled"))
-                if status:
-                    extras.append(status)
-                if hand.get("result"):
-                    extras.append(f"{ctx.t('classic.result.' + hand['result'])} {hand['net']:+d}")
-                lines.append(line + " · " + " · ".join(extras))
-        for ins in view.get("insurance") or []:
-            lines.append(
-                ctx.t("classic.insured", player=mention(ins["player"]), amount=ins["amount"])
-            )
-        yield (
-            ctx.t("table.seats", n=len(view.get("seats") or [])),
-            ("\n".join(lines) or ctx.t("table.no_seats")),
-        )
+        lines = [head]
+        for hand in view.get("hands") or []:
+            if hand["player"] == pid:
+                lines.append(self.hand_line(ctx, hand, hand["index"] == current))
+        return lines
+
+    @staticmethod
+    def hand_line(ctx: Ctx, hand: dict[str, Any], current: bool) -> str:
+        """One hand: its cards and total, bet, doubled, status, result."""
+        marker = "▶ " if current else "　"
+        status = ctx.t(f"blackjack.status.{hand['status']}") if hand.get("status") else ""
+        line = f"{marker}{cards(hand['cards'])} {_total(ctx, hand['total'], hand['soft'])}"
+        extras = [ctx.t("table.bet", amount=hand["bet"])]
+        if hand.get("doubled"):
+            extras.append(ctx.t("blackjack.doubled"))
+        if status:
+            extras.append(status)
+        if hand.get("result"):
+            extras.append(f"{ctx.t('blackjack.result.' + hand['result'])} {hand['net']:+d}")
+        return line + " · " + " · ".join(extras)
+
+    def table_lines(self, ctx: Ctx) -> list[str]:
+        """Who is insured, for how much."""
+        return [
+            ctx.t("blackjack.insured", player=mention(ins["player"]), amount=ins["amount"])
+            for ins in ctx.view.get("insurance") or []
+        ]
 
     def hand_text(self, ctx: Ctx, player: int) -> str:
         """``/hand``: the player's hands (all public at Black Jack)."""
@@ -78,14 +79,14 @@ class Renderer(GameRenderer):
         data = dict(event.data)
         lines = [ctx.t("summary.title", n=data.get("round", "?"))]
         dealer = ctx.t(
-            "classic.dealer",
+            "blackjack.dealer",
             cards=cards(data.get("dealer", [])),
             total=f"**{data.get('dealer_total')}**",
         )
         if data.get("dealer_blackjack"):
-            dealer += " · " + ctx.t("classic.status.blackjack")
+            dealer += " · " + ctx.t("blackjack.status.blackjack")
         elif data.get("dealer_bust"):
-            dealer += " · " + ctx.t("classic.status.bust")
+            dealer += " · " + ctx.t("blackjack.status.bust")
         lines.append(dealer)
         for hand in data.get("hands", []):
             net = int(hand.get("net", 0))
@@ -93,7 +94,7 @@ class Renderer(GameRenderer):
             figure = f"{net:+d}" + (
                 f" ({ctx.t('summary.exact', exact=decimal(exact, ctx.locale))})" if exact else ""
             )
-            result = ctx.t("classic.result." + hand["result"]) if hand.get("result") else ""
+            result = ctx.t("blackjack.result." + hand["result"]) if hand.get("result") else ""
             lines.append(
                 f"{mention(hand['player'])} {cards(hand['cards'])} "
                 f"**{hand['total']}** · {result} {figure}"
@@ -101,7 +102,7 @@ class Renderer(GameRenderer):
         for ins in data.get("insurance", []):
             lines.append(
                 ctx.t(
-                    "classic.insurance_result",
+                    "blackjack.insurance_result",
                     player=mention(ins["player"]),
                     net=f"{int(ins['net']):+d}",
                 )
@@ -109,4 +110,4 @@ class Renderer(GameRenderer):
         return "\n".join(lines)
 
 
-register("classic", Renderer())
+register("blackjack", Renderer())
