@@ -30,7 +30,7 @@ from bot.tables import Table
 from tests.e2e.helpers import Player, add_players, table_message, table_of, thread_of
 from tests.i18n.language import foreign_words
 
-GAMES = ("classic", "casino21", "pirate21", "sept_et_demi")
+GAMES = ("blackjack", "casino21", "pirate21", "sept_et_demi")
 LOCALES = ("fr", "en")
 BUTTON = re.compile(r"cr:\d+:\d+:(?P<move>[a-z_]+)(?::(?P<arg>-?\d+))?")
 KEY = re.compile(r"[a-z_]+(\.[a-z0-9_]+)+")  # a whole text that is a catalog key
@@ -43,7 +43,7 @@ ASIDE = {ActionKind.JOIN, ActionKind.LEAVE, ActionKind.TOP_UP, ActionKind.VOTE_S
 #: told by DM (Pirate 21); Sept et demi deals what its seeded shuffle gives.
 RIGS: dict[str, tuple[str, list[str]]] = {
     # alice A♠ 6♥ (soft 17), bob 10♥ 10♠, carol 9♣ 5♦, the dealer A♦ and a 5 face down
-    "classic": ("rig", ["AS", "TH", "9C", "AD", "6H", "TS", "5D", "5C", "8S", "2C", "7H", "3C"]),
+    "blackjack": ("rig", ["AS", "TH", "9C", "AD", "6H", "TS", "5D", "5C", "8S", "2C", "7H", "3C"]),
     # alice A♠ K♦ (her ace: 1 or 11), bob 5♣ 4♦, carol 9♣ 7♦, the bank 9♥ 8♣
     "casino21": ("rig_next_round", ["AS", "KD", "5C", "4D", "9C", "7D", "9H", "8C", "3S", "2H"]),
     # bob's hit (K♣) takes him over 21: his DM says so, nobody else can tell
@@ -212,7 +212,7 @@ async def play_everything(
     await alice.member.slash(lobby, "table open", game=game, intro="🎲 🃏")
     thread = thread_of(lobby)
     table = table_of(env, thread)
-    join = {"classic": {"buy_in": 100}}.get(game, {})
+    join = {"blackjack": {"buy_in": 100}}.get(game, {})
     for p in (bob, carol):
         await p.member.slash(thread, "table join", **join)
     if game in RIGS:
@@ -262,7 +262,7 @@ async def test_a_round_reads_in_one_language(simcord_env, game: str, locale: str
     texts, kinds = await play_everything(simcord_env, game, locale)
     # the round went through the paths it was rigged for, and every kind of message was read
     expected = {
-        "classic": {"insurance", "no_insurance", "hit", "stand", "bet"},
+        "blackjack": {"insurance", "no_insurance", "hit", "stand", "bet"},
         "casino21": {"ace", "draw", "bet"},
         "pirate21": {"hit", "stand"},
         "sept_et_demi": {"bet", "hit", "swap", "stand"},

@@ -32,7 +32,6 @@ from bot.engine.shuffle import seeded_entropy
 from bot.logs import setup_logging
 from bot.ui.card_emojis import key_of
 from bot.ui.cards import card_text
-from bot.ui.render.common import seated_players
 from tests.card_markup import MARKUP, CardsIn
 from tests.e2e import wire
 from tests.e2e.conftest import card_codes
@@ -78,7 +77,7 @@ class Secrets:
         game = table.game
         state = game.to_dict()
         hidden = set(card_codes(state))
-        for player in seated_players(game.public_view()):
+        for player in game.seated():
             hidden |= set(card_codes(game.private_view(player)))
         for event in outcome.events:
             if event.visibility is not Visibility.PUBLIC:
@@ -170,7 +169,7 @@ async def click(p: Player, thread: Any, table: Any, label: str) -> Any:
 
 async def test_black_jack_round_logs_no_hole_card_nor_token(simcord_env, captured_log):
     env = simcord_env
-    thread, table, players, secrets = await start(env, "classic")
+    thread, table, players, secrets = await start(env, "blackjack")
     alice, bob, carol = players
     # alice A♠ K♥, bob 10♥ Q♠, carol 9♣ 5♦, the dealer 10♦ + hole K♣; carol hits 8♠
     table.game.rig(["AS", "TH", "9C", "TD", "KH", "QS", "5D", "KC", "8S"])
