@@ -1,58 +1,39 @@
 """Pirate 21 (``pirate21``): players race for gold coins with hidden cards; no house.
 
 Rules: RULES.md section 3 (source seeds/000_c78f1a3258b84c31.txt). Coins are game points,
-not money: the table's stacks hold coins and no :class:`~bot.engine.events.Money` effect is
-ever emitted. The base (:class:`~bot.engine.base.TableGame`) seats the players, keeps the
-pile (its commitment and the reveal of every seed), times out and closes; this module
-deals, plays the turns, settles the showdown and ranks the players.
+not money: the stacks hold coins and no Money effect is ever emitted. The base seats the
+players, keeps the pile (its commitment, the spare, the reveal of every seed), times out
+and closes; this module deals, plays the turns, settles the showdown and ranks.
 
-Flow
-- LOBBY: the host is seated when the table opens; others JOIN (2-8 players); the host
-  STARTs. The dealer (option ``dealer``, default the host) is fixed for the whole game and
-  moves last: the seat order is the join order rotated so that the player after the dealer
-  starts.
-- PLAYING: each round a coin goes into the pot (standard) or every player antes one coin
-  (variant "shared"), each player gets two PRIVATE cards, then players HIT (public card) or
-  STAND in seat order. A HIT that goes over 21 has exactly the public events of any other
-  HIT (the total and the bust are in the PRIVATE ``hand`` event only) and keeps the turn:
-  the player ends it by standing (or the timer stands for them), and may even ask again,
-  since nobody can tell. The bust is only revealed at the showdown. After the last player
-  the showdown is resolved and the next round starts at once (same ``apply`` call), or
-  the game ends.
-- FINISHED: ``ranking`` lists every player with their coins; equal coins share a rank.
+- LOBBY: the host is seated when the table opens, up to 8 players JOIN, the host STARTs.
+  The dealer (option ``dealer``, default the host) moves last for the whole game: the seat
+  order is the join order rotated to start after the dealer.
+- PLAYING: each round a coin goes from the treasure into the pot (standard) or every
+  player with coins antes one (``shared``); two PRIVATE cards each, one at a time in seat
+  order; then each player HITs (a public card) or STANDs. A HIT over 21 has exactly the
+  public events of any other HIT (the bust is in the PRIVATE ``hand`` event only) and
+  keeps the turn; the showdown alone reveals it. The showdown settles the round and the
+  next one starts at once (same ``apply``), or the game ends (``game_over``, a ranking
+  where equal coins share a rank; then the base empties the seats).
+- Standard: one winner takes the pot (a lone BlackJack 2 coins, topped up from the
+  treasure); ties below 21 and all-bust rounds are void, the pot stays; ties at 21 get
+  1 coin each (2 for a BlackJack) from the pot then the treasure, in seat order while
+  coins last, the rest of the pot back to the treasure. One pile for the whole game; the
+  game ends when treasure and pot are empty or the pile cannot deal a round.
+- Shared: the treasure is divided among the players, the rest in the first pot (or
+  ``coins_per_player`` each); ties at 21 split the pot evenly, the remainder stays in
+  play. A player without coins is out, unless nobody has any: the last round's players
+  replay for the pot without ante. The last player with coins collects the pot. As soon
+  as the pile gives its last card, the played cards are reshuffled into a new pile (a
+  PUBLIC ``shuffle`` before anyone may draw from it) from the spare committed with the
+  previous pile; a retired pile's seed is revealed at the next showdown, never while
+  cards it dealt are hidden. With no played card yet, players can only stand.
+- CLOSE abandons a round (its pot unclaimed, its cards never shown) and ranks the coins
+  held. LEAVE: in the lobby only, never the host (who closes the table instead).
 
-Choices where the rules are silent (documented for the lead and ``/rules``)
-- Dealing: one card to each player in seat order, then a second card to each.
-- The next round starts automatically right after a showdown (no host action needed).
-- Ties at 21 with a short treasure: winners are paid in seat order from the dealer's left,
-  each winner in full before the next, until pot and treasure are empty.
-- Variant "shared": the treasure (option ``treasure``) is divided equally at the start and
-  what cannot be divided goes into the first pot (10 coins, 3 players: 3 each, pot 1);
-  ``coins_per_player``, when set, gives each player that many instead (nothing in the
-  pot). A treasure smaller than the number of players cannot start. Ties at 21 split the
-  pot evenly with no BlackJack bonus; coins in the pot are held by nobody. A player with
-  no coin at the start of a round is out, except that when nobody has a coin left (every
-  coin sits in a void pot) the players of the last round play again for the pot without
-  ante. When exactly one player still has coins, that player collects the pot and the
-  game ends: they hold every coin.
-- Variant "shared": as soon as the pile gives its last card (in a deal or on a HIT) the
-  played cards of the finished rounds are shuffled into a new pile (a PUBLIC ``shuffle``
-  event), so it is public before anyone decides to draw from it. Its seed is the spare
-  committed when the previous pile was shuffled, so it was fixed before the hidden cards
-  of the round were dealt. With no played card yet, players can only stand that round and
-  the next deal reshuffles first. A retired pile's seed is revealed only at the next
-  showdown (or the end), never while cards it dealt are still hidden.
-- Standard game: one pile for the whole game; its seed is revealed when the game ends.
-- CLOSE ends the game at once: an unfinished round is abandoned (its pot is left unclaimed,
-  its hidden cards are not shown) and the ranking uses the coins held.
-- LEAVE is possible in the lobby only (not for the host, who closes the table instead).
-
-Provable fairness: every pile follows ``shuffled(build_deck(spec), seed)`` where ``spec``
-is the table's deck (``pirate54``, or ``pirate:N/P/F`` for custom counts); a reshuffled pile
-keeps only the played cards, in the order they take in that shuffled deck. So
-``verify(seed, commitment, spec)`` (``python -m bot verify``) reprints the order of every
-pile. The base's ``shuffle`` and ``seed_revealed`` events carry them; the game's end
-reveals every seed whose commitment was shown, the spare's too.
+Fairness: every pile follows ``shuffled(build_deck(spec), seed)`` (``pirate54`` or
+``pirate:N/P/F``); a reshuffled pile keeps the played cards in the order they take in
+that shuffled deck, so ``verify(seed, commitment, spec)`` reprints every pile.
 """
 
 from __future__ import annotations
@@ -107,18 +88,35 @@ DECK_MIN_SIZE = 4
 VARIANTS = ("standard", "shared")
 
 
-def _int_or_none(value: object) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
+def _count(value: object) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):
         return value
-    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
-        return int(value.strip())
-    return None
+    text = value.strip() if isinstance(value, str) else ""
+    return int(text) if text.isascii() and text.isdigit() else None  # ASCII digits only
 
 
 def _deck_error(code: str, **params: object) -> OptionError:
     return OptionError(code, None, option="deck", **params)
+
+
+def _deck_words(value: object) -> dict[str, object] | None:
+    """The counts given, by name (None: the default deck)."""
+    if value is None or isinstance(value, Mapping):
+        return None if value is None else {str(k): v for k, v in value.items()}
+    if not isinstance(value, str):
+        raise _deck_error("bad_deck", value=repr(value))
+    text = value.strip().lower()
+    if text in ("", "pirate54", "standard", "default"):
+        return None
+    if "=" not in text:
+        parts = text.split("/")
+        if len(parts) != 3:
+            raise _deck_error("bad_deck", value=value)
+        return dict(zip(DEFAULT_DECK, parts, strict=True))
+    pairs = [part.partition("=") for part in text.split(",")]
+    if not all(sep for _, sep, _ in pairs):
+        raise _deck_error("bad_deck", value=value)
+    return {key.strip(): val.strip() for key, _, val in pairs}
 
 
 def parse_deck(value: object) -> dict[str, int]:
@@ -127,37 +125,12 @@ def parse_deck(value: object) -> dict[str, int]:
     their default) or a dict with those keys (the stored form). Raises
     :class:`~bot.engine.options.OptionError`."""
     counts = dict(DEFAULT_DECK)
-    if value is None:
-        return counts
-    raw: dict[str, object]
-    if isinstance(value, Mapping):
-        raw = {str(k): v for k, v in value.items()}
-    elif isinstance(value, str):
-        text = value.strip().lower()
-        if text in ("", "pirate54", "standard", "default"):
-            return counts
-        if "=" in text:
-            raw = {}
-            for part in text.split(","):
-                key, sep, val = part.partition("=")
-                if not sep:
-                    raise _deck_error("bad_deck", value=value)
-                raw[key.strip()] = val.strip()
-        else:
-            parts = text.split("/")
-            if len(parts) != 3:
-                raise _deck_error("bad_deck", value=value)
-            raw = dict(zip(("numbers", "pirates", "flags"), parts, strict=True))
-    else:
-        raise _deck_error("bad_deck", value=repr(value))
-    for name, count in raw.items():
+    for name, count in (_deck_words(value) or {}).items():
         if name not in DEFAULT_DECK:
             raise _deck_error("bad_deck_key", key=name)
-        n = _int_or_none(count)
-        if n is None or not 0 <= n <= _DECK_MAX[name]:
-            raise _deck_error(
-                "bad_deck_count", kind=name, value=str(count), min=0, max=_DECK_MAX[name]
-            )
+        n, most = _count(count), _DECK_MAX[name]
+        if n is None or not 0 <= n <= most:
+            raise _deck_error("bad_deck_count", kind=name, value=str(count), min=0, max=most)
         counts[name] = n
     size = sum(counts.values())
     if size < DECK_MIN_SIZE:
