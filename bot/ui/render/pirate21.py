@@ -26,6 +26,7 @@ from bot.ui.cards import card, cards
 from .common import Ctx, GameRenderer, mention, register
 
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+_PLAYER_NEWS = {"timeout": "pirate21.timeout", "eliminated": "pirate21.eliminated"}
 
 
 class Renderer(GameRenderer):
@@ -138,7 +139,7 @@ class Renderer(GameRenderer):
         if kind == "pot_collected":
             who = mention(event.player)
             return ctx.t("pirate21.pot_collected", player=who, coins=data.get("coins", 0))
-        return ctx.t(f"pirate21.{kind}", player=mention(event.player))  # timeout, eliminated
+        return ctx.t(_PLAYER_NEWS[kind], player=mention(event.player))
 
     def summary(self, ctx: Ctx, event: Event) -> str:
         return self.round_text(ctx, dict(event.data), None)
