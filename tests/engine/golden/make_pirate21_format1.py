@@ -57,7 +57,7 @@ def main(out: str) -> None:
         case("shared-old-meaning", {"variant": "shared", "coins_per_player": 2}, 2, 3, 20),
     ]
     with open(out, "w") as f:
-        json.dump({"written_by": "9a79549", "cases": cases}, f, indent=1, sort_keys=True)
+        json.dump({"written_by": "9a79549", "cases": cases}, f, sort_keys=True)
         f.write("\n")
 
 
