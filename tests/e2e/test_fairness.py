@@ -367,7 +367,7 @@ async def pirate_shared_reshuffle(world: World) -> None:
     await world.slash(world.players[0], "table start")
     while world.game.round < 3:
         await world.slash(world.player(world.game.to_act), "stand")
-    assert world.game.shuffles == 2 and world.game.pile_remaining > 0
+    assert world.game.shuffles == 2 and world.game.cards_left > 0
     await world.slash(world.player(world.game.to_act), "hit")
     await world.slash(world.players[0], "table close")
 

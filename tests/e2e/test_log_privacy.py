@@ -210,7 +210,7 @@ async def test_pirate21_round_logs_no_hidden_card_dm_nor_token(simcord_env, capt
     for p in (bob, carol):
         await click(p, thread, table, "Join")
     # seat order bob, carol, alice: bob 10♠ 9♥, carol 5♣ 7♦ (+K♣: bust), alice 8♠ 8♦
-    table.game.rig_pile_for_tests(["TS", "5C", "8S", "9H", "7D", "8D", "KC", "2H", "3C"])
+    table.game.rig(["TS", "5C", "8S", "9H", "7D", "8D", "KC", "2H", "3C"], only=True)
     await click(alice, thread, table, "Start")
     await click(bob, thread, table, "Servi")
     await click(carol, thread, table, "Carte !")

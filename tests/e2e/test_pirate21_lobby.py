@@ -57,7 +57,7 @@ async def test_lobby_in_french_eight_players_no_money_and_close(simcord_env):
     assert "3/8" in embed_text(table_message(thread, table))
 
     # the game in French: table, buttons, DMs
-    table.game.rig_pile_for_tests(["TS", "5C", "8S", "9H", "7D", "8D", "KC", "2H"])
+    table.game.rig(["TS", "5C", "8S", "9H", "7D", "8D", "KC", "2H"], only=True)
     await alice.member.click(table_message(thread, table), label="Commencer")
     text = embed_text(table_message(thread, table))
     assert "Jeu" in text and "manche 1" in text.lower()

@@ -134,7 +134,7 @@ async def test_a_bust_shows_nothing_a_safe_hit_does_not(simcord_env, pace):
     for name, pile in (("bust", TWIN_BUST), ("safe", TWIN_SAFE)):
         lobby, thread, table = await open_in(env, guild, name, players, f"pace={pace}")
         assert table.settings.pace == pace
-        table.game.rig_pile_for_tests(pile)
+        table.game.rig(pile, only=True)
         twins.append(Twin(name, lobby, thread, table))
     bust, safe = twins
     for twin in twins:
@@ -215,7 +215,7 @@ async def test_closed_dms_fall_back_to_hand(simcord_env):
         message="Cannot send messages to this user",
         times=None,
     )
-    table.game.rig_pile_for_tests([*BUST_PILE, "2H", "3H", "4H", "5H", "6H", "7H", "JH"])
+    table.game.rig([*BUST_PILE, "2H", "3H", "4H", "5H", "6H", "7H", "JH"], only=True)
     await alice.member.click(table_message(thread, table), label="Start")
 
     # alice and carol got their cards; bob got nothing by DM but a public hint, no cards
@@ -263,7 +263,7 @@ async def test_turn_timer_stands_for_a_silent_player(simcord_env):
     table = table_of(env, thread)
     for p in (bob, carol):
         await p.member.click(table_message(thread, table), label="Join")
-    table.game.rig_pile_for_tests([*STAND_PILE, *BUST_PILE])
+    table.game.rig([*STAND_PILE, *BUST_PILE], only=True)
     await alice.member.click(table_message(thread, table), label="Start")
     assert f"turn: <@{bob.id}>" in text(thread, table)
 

@@ -64,7 +64,7 @@ class _Tally:
 def new_game(seed: str, number: int, players: int, options: Mapping[str, Any]) -> Pirate21:
     """Game ``number`` of the run, ``players`` seated (ids 1..n; 1 hosts and deals)."""
     entropy = seeded_entropy(f"simulate:pirate21:{seed}:{number}")
-    game = Pirate21(HOST, options, entropy=entropy)
+    game = Pirate21.create(HOST, options, entropy)
     for p in range(2, players + 1):
         game.apply(Action(ActionKind.JOIN, p))
     return game
