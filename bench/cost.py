@@ -14,7 +14,7 @@ checkpointer is stopped (it runs on its own thread, not on the event loop). With
 valgrind (``--no-valgrind``) it prints CPU time per move instead: quick, but as noisy as
 any timing here.
 
-Run it on an otherwise idle machine. There, three runs of 200 classic moves were within
+Run it on an otherwise idle machine. There, three runs of 200 Black Jack moves were within
 0.02 % of each other (±3,000 instructions per move). Beside other busy processes, the
 same code's figure moved by up to 9 %: some of the work depends on time (the event loop
 waking while aiosqlite's thread works, in set-up and in the moves).
@@ -33,10 +33,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from .drive import Player, seated
+from bot.engine.registry import GAMES
+
+from .drive import Player
 from .harness import click, next_click, open_tables, world
 
-GAMES = ("classic", "casino21", "pirate21", "sept_et_demi")
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 
@@ -48,13 +49,13 @@ async def run_moves(folder: Path, game: str, tables: int, moves: int) -> float:
         db._checkpointer.stop()
     try:
         opened = await open_tables(bot, tables, game, 3)
-        players = {t.id: (Player(), seated(t.game)) for t in opened}
+        players = {t.id: (Player(), t.game.seated()) for t in opened}
         cpu = 0.0
         for n in range(moves):
             slot = n % len(opened)
             if not opened[slot].is_open:  # a game over (Pirate 21): a new table takes its place
                 (table,) = await open_tables(bot, 1, game, 3, first_channel=10**6 + n)
-                opened[slot], players[table.id] = table, (Player(), seated(table.game))
+                opened[slot], players[table.id] = table, (Player(), table.game.seated())
             table = opened[slot]
             strategy, seats = players[table.id]
             began = time.process_time()
@@ -101,13 +102,13 @@ def main(argv: list[str]) -> int:
 
     logging.disable(logging.WARNING)
     ap = argparse.ArgumentParser(prog="python -m bench cost")
-    ap.add_argument("--game", default="classic", help=f"one of {', '.join(GAMES)}, or all")
+    ap.add_argument("--game", default="blackjack", help=f"one of {', '.join(GAMES)}, or all")
     ap.add_argument("--tables", type=int, default=20)
     ap.add_argument("--moves", type=int, default=200, help="N: the runs make N and 2N moves")
     ap.add_argument("--no-valgrind", action="store_true", help="CPU time per move instead")
     ap.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    games = GAMES if args.game == "all" else (args.game,)
+    games = tuple(GAMES) if args.game == "all" else (args.game,)
     if args.inner:
         with tempfile.TemporaryDirectory() as tmp:
             asyncio.run(run_moves(Path(tmp), games[0], args.tables, args.moves))

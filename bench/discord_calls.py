@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from bot.engine.base import Visibility
+from bot.engine.registry import GAMES
 
-from .drive import Player, seated
+from .drive import Player
 
-GAMES = ("classic", "casino21", "pirate21", "sept_et_demi")
 RATE_LIMIT = 50.0  # requests per second per bot (Discord's global limit)
 SLASH = {"ace": ("ace", "value"), "draw": ("draw", "count"), "bet": ("bet", "amount")}
 SLASH_NAMES = {"swap": "hide", "no_insurance": "insurance"}
@@ -156,7 +156,7 @@ async def run_game(game_key: str, players: int, rounds: int, folder: Path) -> Re
         began = loop.time()
         stuck = 0
         while len(result.rounds) < rounds and table.is_open:
-            move = strategy.next_move(table.game, seated(table.game))
+            move = strategy.next_move(table.game, table.game.seated())
             if move is None:
                 stuck += 1
                 if stuck > 3:

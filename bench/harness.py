@@ -20,6 +20,7 @@ from bot.bank_channel import BankChannel
 from bot.db import Database, migrate
 from bot.db.sqlite import SqliteDatabase
 from bot.engine.base import ActionKind
+from bot.engine.registry import GAMES
 from bot.engine.shuffle import seeded_entropy
 from bot.prefs import Prefs
 from bot.publisher import Publisher
@@ -204,9 +205,10 @@ async def open_tables(
     await service.ensure_guild(GUILD)
     tables = []
     user = itertools.count(1000)
+    rich = rich_buy_in(game)
     for n in range(count):
         ids = [next(user) for _ in range(players)]
-        if GAMES_RICH.get(game):
+        if rich:
             for pid in ids:
                 await bank.mint(GUILD, 10**7, user_id=pid)
         settings, options = service.parse(game, None, locale="en", name=f"bench {n}")
@@ -218,11 +220,11 @@ async def open_tables(
             host_id=ids[0],
             settings=settings,
             options=options,
-            buy_in=GAMES_RICH.get(game),
+            buy_in=rich,
         )
         table = outcome.table
         for pid in ids[1:]:
-            await service.join(table.id, pid, GAMES_RICH.get(game))
+            await service.join(table.id, pid, rich)
         await service.set_message(table, next(_ids))
         if start and ActionKind.START in table.game.legal_actions(table.game.host):
             await service.act(table.id, table.game.host, _start(table.game.host))
@@ -230,7 +232,14 @@ async def open_tables(
     return tables
 
 
-GAMES_RICH: dict[str, int | None] = {"classic": 10**6, "casino21": None, "pirate21": None}
+def rich_buy_in(game: str) -> int | None:
+    """A buy-in that lasts the whole bench where players bring their own chips; None where
+    the game sets what they bring (a fixed buy-in, a welcome stake, coins)."""
+    spec = GAMES[game]
+    terms = spec.build(0, {}, seeded_entropy("bench")).buy_in()
+    if not spec.money or terms.fixed is not None or terms.welcome:
+        return None
+    return 10**6
 
 
 def next_click(bot: StubBot, table: Any, strategy: Any, seats: list[int]) -> tuple[Any, str, Any]:

@@ -50,6 +50,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from bot.engine.registry import GAMES
+
 from .measure import measure, pct, play, queue_model
 from .processes import child, run_processes
 
@@ -125,7 +127,7 @@ def _parser() -> argparse.ArgumentParser:
     """The bench's options."""
     ap = argparse.ArgumentParser(prog="python -m bench latency")
     ap.add_argument("--tables", default="1,100,1000")
-    ap.add_argument("--game", default="classic")
+    ap.add_argument("--game", default="blackjack", choices=GAMES.names())
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--think", type=float, default=3.0, help="mean seconds between moves")

@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.heap import settle_after_startup
 
-from .drive import Player, seated
+from .drive import Player
 from .harness import click, next_click, open_tables, world
 from .steps import StepWatch
 
@@ -63,7 +63,7 @@ async def play(
     clock = time.perf_counter
     # the simulated players' own thinking is not the bot's work: seats are read once (the
     # bench's players never leave) instead of from a public view built for every click
-    seats = seated(table.game)
+    seats = table.game.seated()
     while table.is_open:
         # the click: after a think time, or (saturated) the moment the last one was answered
         clicked = clock() + (rng.expovariate(1 / think) if think else 0.0)

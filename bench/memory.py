@@ -28,11 +28,10 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
+from bot.engine.registry import GAMES
 from bot.publisher import render
 
 from .harness import open_tables, world
-
-GAMES = ("classic", "casino21", "pirate21", "sept_et_demi")
 
 
 def rss_kib() -> int:
@@ -140,7 +139,7 @@ def _main(argv: list[str], mode: str) -> int:
     ap = argparse.ArgumentParser(prog=f"python -m bench {mode}")
     default = "1000,10000" if mode == "memory" else "10000"
     ap.add_argument("--tables", default=default)
-    ap.add_argument("--games", default="classic" if mode == "startup" else ",".join(GAMES))
+    ap.add_argument("--games", default="blackjack" if mode == "startup" else ",".join(GAMES))
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
-import logging
 import sys
 from collections.abc import Callable
 
@@ -16,10 +15,10 @@ def _run(args: argparse.Namespace) -> int:
     settings = load_settings()
     token = settings.require_token()
     shard = getattr(args, "shard", None)
-    where = "" if shard is None else f" shard-{shard}"
-    logging.basicConfig(
-        level=settings.log_level,
-        format=f"%(asctime)s{where} %(levelname)s %(name)s: %(message)s",
+    from bot.logs import setup_logging
+
+    setup_logging(  # no private card nor token in the logs (bot/logs.py)
+        settings.log_level, shard=shard, http_bodies=settings.log_http_bodies, secrets=[token]
     )
     from bot.shards import ShardLayout, check_files
 

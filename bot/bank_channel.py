@@ -12,6 +12,7 @@ import discord
 
 from bot.db import Conn, Database, Row
 from bot.engine.base import MoneyKind
+from bot.engine.registry import GAMES
 from bot.i18n import normalize, t
 from bot.tables import Outcome
 from bot.ui.render import bank as fmt
@@ -138,5 +139,5 @@ class BankChannel:
             user=mention(player),
             amount=fmt.amount(money.amount, loc, cur),
             table=f"<#{table.channel_id}>",
-            game=t(f"game.{table.game_key}", loc),
+            game=GAMES[table.game_key].name(loc),
         )

@@ -24,6 +24,7 @@ class Settings:
     database_path: str = DEFAULT_DATABASE_PATH
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    log_http_bodies: bool = False  # raw HTTP and gateway payloads at DEBUG (bot/logs.py)
     default_locale: str = "en"
     shard_count: int = 1  # processes (Discord shards), each with its own database file
     shard_id: int = 0  # this process's shard (``python -m bot run --shard N``)
@@ -51,11 +52,15 @@ def load_settings(env_file: str | Path | None = ".env") -> Settings:
     shards = os.environ.get("SHARD_COUNT", "").strip() or "1"
     if not shards.isdigit() or int(shards) < 1:
         raise ConfigError(f"SHARD_COUNT must be a whole number, 1 or more, not {shards!r}.")
+    raw = os.environ.get("LOG_HTTP_BODIES", "").strip().lower()
+    if raw not in ("", "0", "1"):
+        raise ConfigError(f"LOG_HTTP_BODIES must be 0 or 1, not {raw!r}.")
     return Settings(
         token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
         database_path=os.environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH,
         dev_guild_id=int(guild) if guild else None,
         log_level=os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
+        log_http_bodies=raw == "1",
         default_locale=locale,
         shard_count=int(shards),
     )

@@ -64,7 +64,7 @@ def render(table: Table, note: str | None = None) -> tuple[discord.Embed, TableB
 
 def table_title(table: Table) -> str:
     """The game and the table's name."""
-    name = t(f"game.{table.game_key}", table.settings.locale)
+    name = GAMES[table.game_key].name(table.settings.locale)
     return f"{name} — {table.settings.name}" if table.settings.name else name
 
 
@@ -190,7 +190,7 @@ class Publisher:
             return
         await self.deliver_private(outcome, None, None)
         locale = table.settings.locale
-        game = t(f"game.{table.game_key}", locale)
+        game = GAMES[table.game_key].name(locale)
         text = t("table.gone", locale, game=game, id=table.id)
         try:
             await self.bank_channel.announce(table.guild_id, text)
@@ -324,7 +324,7 @@ class Publisher:
         table = outcome.table
         ctx = Ctx(table, table.settings.locale)
         renderer = renderer_for(table.game_key)
-        texts = renderer.public_posts(ctx, outcome.events, GAMES[table.game_key].summary_events)
+        texts = renderer.public_posts(ctx, outcome.events)
         channel = self.channel(table)
         try:
             for text in texts:

@@ -20,10 +20,9 @@ from bot.i18n import has, t
 from bot.tables.games import GAMES
 from bot.tables.models import SETTINGS, TableSettings
 from bot.ui.options import rules_lines, values_text
-from bot.ui.translator import _
+from bot.ui.translator import _, game_choices
 from cogs.bank import answers_refusals
 
-GameChoice = Literal["classic", "casino21", "pirate21", "sept_et_demi"]
 LanguageChoice = Literal["fr", "en", "auto"]
 FIRST_CARDS = 20
 RULE_FIELDS = ("round", "settle", "money")
@@ -48,7 +47,7 @@ def rules_embed(
     """The rules of a game in a few fields, with every option (name, default, allowed
     values, description, from the engine's declarations) and a table's own values."""
     embed = discord.Embed(
-        title=t("rules.title", locale, game=t(f"game.{game}", locale)),
+        title=t("rules.title", locale, game=GAMES[game].name(locale)),
         description=t(f"rules.{game}.intro", locale),
         colour=discord.Colour.dark_green(),
     )
@@ -90,17 +89,17 @@ class Help(commands.Cog):
         game=_("The game (default: this table's)", "cmd.rules.game"),
     )
     @app_commands.rename(game=_("game", "param.game"))
+    @app_commands.choices(game=game_choices())
     @answers_refusals
-    async def rules(self, interaction: discord.Interaction, game: GameChoice | None = None) -> None:
+    async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
         """The rules, the options and their defaults; a table's own options in its thread."""
         locale = await self.bot.locale_for(interaction)
         table = self.bot.tables.table_in(interaction.channel_id or 0)
-        if game is not None:
-            key: str = game
-        elif table is not None:
-            key = table.game_key
-        else:
-            raise UserError("rules.error.which_game")
+        if game is None:
+            if table is None:
+                raise UserError("rules.error.which_game")
+            game = table.game_key
+        key = GAMES[game].key  # "classic" is "blackjack"
         table_options: dict[str, Any] | None = None
         settings: dict[str, Any] | None = None
         if table is not None and table.game_key == key:
@@ -140,7 +139,9 @@ class Help(commands.Cog):
     @app_commands.describe(
         seed=_("The revealed seed (64 hexadecimal digits)", "cmd.verify.seed"),
         commitment_=_("The SHA-256 commitment posted before the deal", "cmd.verify.commitment"),
-        deck=_("The deck: std52, std52*6, pirate54, sept40, sept32", "cmd.verify.deck"),
+        deck=_(
+            "The deck: std52, std52*6, pirate54, pirate:36/14/4, sept40, sept32", "cmd.verify.deck"
+        ),
     )
     @app_commands.rename(
         seed=_("seed", "param.seed"),

@@ -7,12 +7,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import CroupierBot
+from bot.engine.registry import GAMES
 from bot.i18n import t
 from bot.ui.translator import _
 from bot.version import __version__
-
-GAMES = ("classic", "casino21", "pirate21", "sept_et_demi")
-RULES_URL = "docs/RULES.md (in the bot's repository)"
 
 
 class Info(commands.Cog):
@@ -38,10 +36,12 @@ class Info(commands.Cog):
     async def about(self, interaction: discord.Interaction) -> None:
         """Version, games and where the rules are."""
         locale = await self.bot.locale_for(interaction)
-        games = ", ".join(t(f"game.{g}", locale) for g in GAMES)
+        games = ", ".join(spec.name(locale) for spec in GAMES.values())
         embed = discord.Embed(
             title=t("info.about.title", locale, version=__version__),
-            description=t("info.about.body", locale, games=games, rules=RULES_URL),
+            description=t(
+                "info.about.body", locale, games=games, rules=t("info.about.rules", locale)
+            ),
             colour=discord.Colour.dark_green(),
         )
         embed.set_footer(text=t("info.about.footer", locale))

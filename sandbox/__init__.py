@@ -136,7 +136,7 @@ async def build_world(
     env: Any,
     *,
     players: int = 3,
-    game: str = "classic",
+    game: str = "blackjack",
     open_table: bool = True,
     language: str | None = None,
 ) -> Sandbox:
@@ -152,7 +152,12 @@ async def build_world(
     for name in NAMES[:players]:
         user = env.create_user(name)
         seated.append(SandboxPlayer(user, guild.add_member(user)))
-    sandbox = Sandbox(env, guild, tables, forum, bank, seated, game)
+    from bot.engine.registry import GAMES
+
+    key = GAMES.key(game)  # "classic" is "blackjack"
+    if key is None:
+        raise ValueError(f"no game {game!r}: {', '.join(GAMES.names())}")
+    sandbox = Sandbox(env, guild, tables, forum, bank, seated, key)
     # DMs closed: private cards fall back to ephemeral messages and /hand (see the docstring).
     env.inject_error(
         "POST",
@@ -291,7 +296,7 @@ def serialize_actions(preview: Any, lock: asyncio.Lock) -> None:
 async def running_sandbox(
     *,
     players: int = 3,
-    game: str = "classic",
+    game: str = "blackjack",
     port: int = DEFAULT_PORT,
     db_path: str | Path = DEFAULT_DB,
     open_table: bool = True,
@@ -384,7 +389,7 @@ async def serve(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m sandbox [--players 3] [--port 8765] [--game classic] [--language fr]``."""
+    """``python -m sandbox [--players 3] [--port 8765] [--game blackjack] [--language fr]``."""
     from bot.tables import GAMES
 
     parser = argparse.ArgumentParser(
@@ -397,7 +402,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help=f"loopback port, 0 = any ({DEFAULT_PORT})"
     )
-    parser.add_argument("--game", choices=sorted(GAMES), default="classic", help="(classic)")
+    parser.add_argument(
+        "--game", choices=GAMES.names(), default="blackjack", help="the game (blackjack)"
+    )
     parser.add_argument(
         "--db", default=DEFAULT_DB, help=f"database file, reset at start ({DEFAULT_DB})"
     )

@@ -1,6 +1,6 @@
 """Screenshots of the sandbox in headless Chromium: each game, in English and in French.
 
-``python scripts/sandbox_screenshots.py [--out docs/screenshots] [--games classic ...]``
+``python scripts/sandbox_screenshots.py [--out docs/screenshots] [--games blackjack ...]``
 
 For each game and language: the sandbox (``sandbox/``, SimCord's browser preview)
 with 4 players who chose that language, a round dealt and a few moves played, then a
@@ -23,12 +23,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bot.engine.base import ActionKind, Phase  # noqa: E402
+from bot.engine.registry import GAMES  # noqa: E402
 from bot.engine.shuffle import seeded_entropy  # noqa: E402
 from sandbox import running_sandbox  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
-GAMES = ("classic", "casino21", "pirate21", "sept_et_demi")
 VIEWPORT = {"width": 1300, "height": 1000}
 # what a player does when it is their move, by preference (button move names)
 PLAN = [
@@ -54,7 +54,7 @@ def buttons(message: Any) -> dict[str, str]:
 
 async def play_a_little(sandbox: Any, hits: int = 2) -> None:
     """Start, every bet, then ``hits`` draws: a round mid-way, cards on the table."""
-    service = sandbox.env.bot.services["tables"]
+    service = sandbox.env.bot.tables
     table = service.table_in(sandbox.tables.id)
     drawn = 0
     for _ in range(40):
@@ -123,7 +123,7 @@ async def main_async(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
-    parser.add_argument("--games", nargs="+", default=list(GAMES), choices=GAMES)
+    parser.add_argument("--games", nargs="+", default=list(GAMES), choices=GAMES.names())
     parser.add_argument("--languages", nargs="+", default=["en", "fr"], choices=["en", "fr"])
     asyncio.run(main_async(parser.parse_args()))
 

@@ -53,3 +53,25 @@ def cards_as_text(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     install(monkeypatch)
     yield
     cards.use_faces({})
+
+
+@pytest.fixture
+def fresh_logging() -> Iterator[None]:
+    """Logging as a new process has it, for a test that reads what is logged: earlier
+    tests may have left levels disabled (the benches' ``logging.disable``), loggers
+    quietened (the sandbox's ``discord`` at ERROR) or turned off."""
+    import logging
+
+    manager = logging.root.manager
+    disabled = manager.disable
+    loggers = [x for x in manager.loggerDict.values() if isinstance(x, logging.Logger)]
+    saved = [(x, x.level, x.disabled) for x in loggers]
+    logging.disable(logging.NOTSET)
+    for x in loggers:
+        x.setLevel(logging.NOTSET)
+        x.disabled = False
+    yield
+    logging.disable(disabled)
+    for x, level, off in saved:
+        x.setLevel(level)
+        x.disabled = off

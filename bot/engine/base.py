@@ -1,290 +1,1080 @@
-"""The game protocol shared by the four games: actions, events, money effects, errors.
+"""TableGame: the concrete base every game extends (the python-chess way).
 
-A game is a plain object holding its whole state. ``apply(action)`` validates the action
-(raising :class:`IllegalAction`, leaving the state unchanged) and returns the events it
-produced. Events say who may see them and carry every money effect as integers, so the
-table service can post them to the bank in the same transaction as the new snapshot.
+The base does the work every table shares, once: seats in seat order, the host, stacks
+and stakes in integer units, phases and who the game waits for, deadlines as data, the
+shoe with its public commitment and the reveal of every seed, the rigging hook for tests,
+joining, leaving, topping up, starting, betting, timing out, voting to stop and closing,
+snapshots, the public/private view split and legal actions. A game subclasses it, declares
+its options and its own moves, and overrides a few hooks (the ``# hooks`` sections below):
+its module holds its rules and little else.
 
-Money endpoints (``Money.src`` / ``Money.dst``) are strings the bank maps to accounts:
+``apply(action)`` first checks the action (the same checks ``legal_actions`` runs, so the
+two never disagree), raising :class:`IllegalAction` with the state unchanged, then performs
+it and returns the events. Every money movement goes through :meth:`TableGame.transfer`,
+which keeps stacks and the pot equal to what the bank holds.
 
-- ``wallet:<player>``  the player's bank balance (buy-ins and top-ups come from it)
-- ``seat:<player>``    the player's table stack (escrow); the engine's ``stack`` equals it
-- ``pot``              the table's round escrow: bets wait here until settled
-- ``house``            the guild treasury (the casino): pays wins, receives losses
-- ``fund``             the table's guarantee fund (Sept et demi)
-- ``claim:<player>``   a pending claim the player collects with ``/bank claim``
+The vocabulary a game needs is re-exported here, so ``from .base import ...`` is its one
+import of the engine's plumbing.
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, ClassVar, Self
 
-from .enums import FastEnum
-from .shuffle import Entropy, commitment, secure_entropy
+from .actions import Action, ActionKind
+from .cards import Card
+from .errors import (
+    ALREADY_BET,
+    ALREADY_SEATED,
+    ALREADY_VOTED,
+    BAD_AMOUNT,
+    BET_OUT_OF_RANGE,
+    GAME_OVER,
+    IN_ROUND,
+    INSUFFICIENT_STACK,
+    NOT_BETTING,
+    NOT_ENOUGH_PLAYERS,
+    NOT_HOST,
+    NOT_SEATED,
+    NOT_YOUR_TURN,
+    SHARED_CODES,
+    SYSTEM_ONLY,
+    TABLE_FULL,
+    UNKNOWN_ACTION,
+    WRONG_PHASE,
+    IllegalAction,
+    InvalidOptions,
+)
+from .events import (
+    BET,
+    CLOSED,
+    FUND,
+    HOST_CHANGED,
+    HOUSE,
+    JOINED,
+    LEFT,
+    POT,
+    ROUND_CANCELLED,
+    ROUND_REFUNDED,
+    ROUND_SETTLED,
+    SAT_OUT,
+    SEED_REVEALED,
+    SHUFFLE,
+    TOPPED_UP,
+    VOTED_STOP,
+    Event,
+    Money,
+    MoneyKind,
+    Visibility,
+    claim,
+    exact_figure,
+    reveal_event,
+    seat,
+    wallet,
+)
+from .options import GameOptions
+from .phases import BETWEEN, DEADLINES, ROUND_PHASES, Deadline, DeadlineKind, Phase
+from .shuffle import Entropy, Shoe, commitment, secure_entropy
+
+__all__ = [
+    "FUND",
+    "HOUSE",
+    "POT",
+    "ROUND_SETTLED",
+    "SEED_REVEALED",
+    "Action",
+    "ActionKind",
+    "BuyIn",
+    "Deadline",
+    "DeadlineKind",
+    "Event",
+    "IllegalAction",
+    "InvalidOptions",
+    "Money",
+    "MoneyKind",
+    "Phase",
+    "Seat",
+    "TableGame",
+    "Visibility",
+    "claim",
+    "exact_figure",
+    "reveal_event",
+    "seat",
+    "wallet",
+]
+
+_K = ActionKind
+_SYSTEM_KINDS = (_K.START, _K.TIMEOUT, _K.CLOSE)
+_BET_KINDS = (_K.BET, _K.SIT_OUT)
 
 
-class IllegalAction(ValueError):
-    """An action the rules do not allow now; ``code`` is a stable key the UI translates."""
-
-    def __init__(self, code: str, **params: object) -> None:
-        super().__init__(code)
-        self.code = code
-        self.params = params
+@lru_cache(maxsize=4096)
+def _probe(kind: ActionKind, player: int | None, amount: int | None) -> Action:
+    """The action ``legal_actions`` checks for a kind: an Action is immutable and costs
+    microseconds to build, and the renderer asks every seat on every move."""
+    return Action(kind, player, amount=amount)
 
 
-class InvalidOptions(ValueError):
-    """Table options out of range; ``code`` and ``params`` describe the first problem."""
+@dataclass(slots=True)
+class Seat:
+    """A seated player: the stack (money, or a game's points), this round's bet (shown at
+    the seat) and ``in_pot``, the part of the pot still staked by the player (a settled
+    stake has left it). A game subclasses it for its own per-seat state."""
 
-    def __init__(self, code: str, **params: object) -> None:
-        super().__init__(f"{code} {params}" if params else code)
-        self.code = code
-        self.params = params
-
-
-class Visibility(FastEnum):
-    """Who may see an event or a card."""
-
-    PUBLIC = "public"  # the table channel
-    PRIVATE = "private"  # only ``Event.player`` (DM, or ephemeral when DMs are closed)
-    HIDDEN = "hidden"  # nobody yet (face down); kept for the log and the showdown
-
-
-class Phase(FastEnum):
-    """Where a game stands; each game uses the subset it needs."""
-
-    LOBBY = "lobby"  # seats open, not started
-    BETTING = "betting"
-    INSURANCE = "insurance"
-    PLAYING = "playing"  # players' turns
-    BANK = "bank"  # a human banker plays the bank's hand (Sept et demi)
-    BETWEEN_ROUNDS = "between_rounds"
-    FINISHED = "finished"
-
-
-class Deadline(FastEnum):
-    """The timer the UI should run for the current phase."""
-
-    BET = "bet"
-    TURN = "turn"
-
-
-class ActionKind(FastEnum):
-    """Every move of every game; a game accepts the subset it knows."""
-
-    JOIN = "join"  # amount = buy-in from the wallet (0 for none)
-    LEAVE = "leave"  # confirm=True to accept a forfeit
-    TOP_UP = "top_up"  # amount from the wallet
-    START = "start"  # host: start the game / the next round
-    BET = "bet"  # amount
-    SIT_OUT = "sit_out"
-    INSURANCE = "insurance"
-    NO_INSURANCE = "no_insurance"
-    HIT = "hit"
-    STAND = "stand"
-    DOUBLE = "double"
-    SPLIT = "split"
-    SURRENDER = "surrender"
-    DRAW = "draw"  # Casino 21: amount = number of cards at once (0 = stand)
-    CHOOSE_ACE = "choose_ace"  # Casino 21: value = 1 or 11
-    END_TURN = "end_turn"  # Casino 21: host ends the turn
-    SHOW = "show"  # Sept et demi: show the new card
-    SWAP = "swap"  # Sept et demi: hide the new card, show the hidden one
-    VOTE_STOP = "vote_stop"
-    TIMEOUT = "timeout"  # the timer expired (player None): the game applies its fallback
-    CLOSE = "close"  # the table closes: refund the unfinished round, pay stacks out
-
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    """A move by ``player`` (None for the system: timers, closing)."""
-
-    kind: ActionKind
-    player: int | None = None
-    amount: int | None = None
-    value: int | None = None
-    hand: int | None = None
-    confirm: bool = False
+    player: int
+    stack: int = 0
+    bet: int = 0
+    in_pot: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-able form (only the fields that are set)."""
-        out: dict[str, Any] = {"kind": self.kind.value}
-        for name in ("player", "amount", "value", "hand"):
-            if getattr(self, name) is not None:
-                out[name] = getattr(self, name)
-        if self.confirm:
-            out["confirm"] = True
-        return out
+        """JSON-able form (a subclass adds its fields: ``{**Seat.to_dict(self), ...}``)."""
+        return {"player": self.player, "stack": self.stack, "bet": self.bet, "in_pot": self.in_pot}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Action:
-        """Inverse of :meth:`to_dict`."""
-        return cls(
-            ActionKind(data["kind"]),
-            data.get("player"),
-            data.get("amount"),
-            data.get("value"),
-            data.get("hand"),
-            bool(data.get("confirm", False)),
-        )
-
-
-class MoneyKind(FastEnum):
-    """Why money moves; mirrors the bank's ledger kinds."""
-
-    BUY_IN = "buy_in"  # wallet -> seat
-    WELCOME_STAKE = "welcome_stake"  # house -> seat
-    TOP_UP = "top_up"  # wallet -> seat
-    BET = "bet"  # seat -> pot (insurance, doubles and splits too)
-    PAYOUT = "payout"  # pot/house/seat/fund -> seat
-    REFUND = "refund"  # pot -> seat (push, surrender half, unfinished round)
-    LOSS = "loss"  # pot -> house or pot -> banker's seat (a lost bet)
-    FORFEIT = "forfeit"  # seat -> house (welcome stake returned on an early leave)
-    FUND_OPEN = "fund_open"  # house -> fund
-    FUND_CLOSE = "fund_close"  # fund -> house
-    CASH_OUT = "cash_out"  # seat -> claim (leaving the table)
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Inverse of :meth:`to_dict` for the base fields (a subclass reads its own)."""
+        return cls(int(data["player"]), int(data["stack"]), int(data["bet"]), int(data["in_pot"]))
 
 
 @dataclass(frozen=True, slots=True)
-class Money:
-    """One integer money movement; ``exact`` shows an unrounded figure (e.g. '22.5')."""
+class BuyIn:
+    """What sitting down takes from the wallet: exactly ``fixed``, or at least ``minimum``
+    (``welcome``: the game gives a welcome stake, so nothing by default)."""
 
-    kind: MoneyKind
-    src: str
-    dst: str
-    amount: int
-    player: int | None = None
-    exact: str | None = None
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.amount, int) or isinstance(self.amount, bool) or self.amount < 0:
-            raise ValueError(f"money amount must be a non-negative int, got {self.amount!r}")
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-able form."""
-        out: dict[str, Any] = {
-            "kind": self.kind.value,
-            "src": self.src,
-            "dst": self.dst,
-            "amount": self.amount,
-        }
-        if self.player is not None:
-            out["player"] = self.player
-        if self.exact is not None:
-            out["exact"] = self.exact
-        return out
+    fixed: int | None = None
+    minimum: int = 1
+    welcome: bool = False
 
 
-def seat(player: int) -> str:
-    """Money endpoint of a player's table stack."""
-    return f"seat:{player}"
+def keep_only(order: Sequence[Card], cards: Iterable[Card]) -> list[Card]:
+    """The ``cards`` in the order they take in ``order`` (a shuffled whole deck); cards
+    ``order`` lacks follow in their own order."""
+    cards = list(cards)
+    want = Counter(cards)
+    kept: list[Card] = []
+    for card in (*order, *cards):
+        if want[card] > 0:
+            want[card] -= 1
+            kept.append(card)
+    return kept
 
 
-def wallet(player: int) -> str:
-    """Money endpoint of a player's bank balance."""
-    return f"wallet:{player}"
+class TableGame:
+    """A card table. Mutable; ``apply`` is atomic: on IllegalAction nothing has changed."""
 
+    GAME: ClassVar[str]  # the registry key
+    Options: ClassVar[type[GameOptions]]
+    SEAT: ClassVar[type[Seat]] = Seat
+    MIN_PLAYERS: ClassVar[int] = 1  # seated players a START needs
+    MAX_PLAYERS: ClassVar[int] = 8
+    MONEY: ClassVar[bool] = True  # False: stacks are game points, no Money is emitted
+    FORMAT: ClassVar[int] = 1  # the snapshot format; older ones go through ``upgrade``
+    JOIN_PHASES: ClassVar[frozenset[Phase]] = BETWEEN
+    TOP_UP_PHASES: ClassVar[frozenset[Phase]] = frozenset()  # empty: no top-up
+    MOVES: ClassVar[Mapping[Phase, tuple[ActionKind, ...]]] = {}  # the game's own moves
+    VOTE_STOP: ClassVar[bool] = False  # a majority of the seated players may end the game
+    KEEP_PLACE: ClassVar[bool] = False  # a player sitting down again keeps their place
+    SPARE: ClassVar[bool] = False  # commit the next shoe's seed with the one in use
+    SHOE_PER_ROUND: ClassVar[bool] = False  # a new shoe each round, retired at its end
+    DEADLINES: ClassVar[Mapping[Phase, DeadlineKind]] = DEADLINES  # the timer of each phase
+    ILLEGAL_CODES: ClassVar[frozenset[str]] = SHARED_CODES
 
-def claim(player: int) -> str:
-    """Money endpoint of a player's pending claim."""
-    return f"claim:{player}"
-
-
-POT = "pot"
-HOUSE = "house"
-FUND = "fund"
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Something that happened. ``player`` is the recipient of a PRIVATE event, else the
-    player it is about (or None). ``data`` is JSON-able; ``money`` lists its effects."""
-
-    kind: str
-    visibility: Visibility = Visibility.PUBLIC
-    player: int | None = None
-    data: Mapping[str, Any] = field(default_factory=dict)
-    money: tuple[Money, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-able form."""
-        out: dict[str, Any] = {"kind": self.kind, "visibility": self.visibility.value}
-        if self.player is not None:
-            out["player"] = self.player
-        if self.data:
-            out["data"] = dict(self.data)
-        if self.money:
-            out["money"] = [m.to_dict() for m in self.money]
-        return out
-
-    def visible_to(self, player: int | None) -> bool:
-        """True when ``player`` (None = the public) may see this event."""
-        if self.visibility is Visibility.PUBLIC:
-            return True
-        if self.visibility is Visibility.PRIVATE:
-            return player is not None and player == self.player
-        return False
-
-
-SEED_REVEALED = "seed_revealed"
-
-
-def reveal_event(seed: bytes, spec: str) -> Event:
-    """The PUBLIC event that reveals a retired deck's seed, with the same data in every game:
-    the seed, its commitment and the deck spec, which is what ``python -m bot verify`` takes
-    (``verify SEED COMMITMENT SPEC`` reprints the deck's order)."""
-    return Event(
-        SEED_REVEALED, data={"seed": seed.hex(), "commitment": commitment(seed), "spec": spec}
-    )
-
-
-class Game(ABC):
-    """The protocol every game implements. State is mutable; ``apply`` is atomic: on
-    :class:`IllegalAction` nothing has changed."""
-
-    GAME: ClassVar[str]
-
-    def __init__(self, *, entropy: Entropy = secure_entropy) -> None:
+    def __init__(
+        self,
+        options: GameOptions | Mapping[str, Any] | None = None,
+        *,
+        host: int | None = None,
+        entropy: Entropy = secure_entropy,
+    ) -> None:
+        self.options = self.Options.build(options)
         self.entropy = entropy
+        self.host = host
+        self.phase = Phase.LOBBY
+        self.round = 0
+        self.seats: list[Seat] = []  # seated players in seat order
+        self._seat_of: dict[int, Seat] = {}
+        self._places: list[int] = []  # KEEP_PLACE: every player ever seated, in order
+        self.pot = 0
+        self.waiting: list[int] = []  # who the game waits for in this step
+        self.sequential = False  # only waiting[0] may move (else any of them, any order)
+        self.votes: set[int] = set()
+        self.last_summary: dict[str, Any] | None = None
+        self.shoe: Shoe | None = None
+        self.shuffles = 0  # shoes shuffled so far: shoe n is shuffled from entropy(n - 1)
+        self.spare: bytes | None = None  # the next shoe's seed, committed in advance
+        self._spare_commitment: str | None = None
+        self.unrevealed: list[tuple[bytes, str]] = []  # retired seeds still secret, and spec
+        self._shoe_cards: list[Card] | None = None  # the shoe's order when not its seed's
+        self._rig: list[Card] = []  # TEST HOOK: rigged cards still to be dealt
+        self._rig_only = False  # no card of the shoe's own after them
+        self._skip: Counter[Card] = Counter()  # the shoe's own copies of rigged cards dealt
+        self.init_state()
+
+    @classmethod
+    def create(cls, host: int, options: Mapping[str, Any], entropy: Entropy) -> Self:
+        """A new table hosted by ``host`` (the registry's way to build one)."""
+        return cls(options, host=host, entropy=entropy)
+
+    # ================================================================== hooks
+    # What a game overrides. The defaults suit a game without bets or money rules.
+
+    def init_state(self) -> None:
+        """Set the game's own state up (the end of ``__init__``: a game need not
+        override ``__init__``)."""
+
+    def deck_spec(self) -> str:
+        """The deck spec of a new shoe (``std52*6``, ``pirate54``...)."""
+        raise NotImplementedError
+
+    def check_start(self) -> None:
+        """Raise IllegalAction when the game cannot start a round now (besides phase,
+        seat, host and player count, which the base checks)."""
+
+    def start_game(self, events: list[Event]) -> None:
+        """The first START, from the lobby, before the first round (a fund, a dealer)."""
+
+    def start_round(self, events: list[Event]) -> None:
+        """Begin a round: :meth:`begin_round`, then open the bets or deal."""
+        raise NotImplementedError
+
+    def bet_range(self, seat: Seat) -> tuple[int, int]:
+        """(lowest, highest) bet the rules allow this seat (the stack caps it too)."""
+        return 1, seat.stack
+
+    def on_bet(self, seat: Seat, events: list[Event]) -> None:
+        """After a bet is staked (a game that deals at once deals here)."""
+
+    def bets_closed(self, events: list[Event]) -> None:
+        """Everyone the bets waited for answered: deal, or cancel when nobody bet."""
+        if any(s.bet for s in self.seats):
+            self.deal(events)
+        else:
+            self.cancel_round(events)
+
+    def deal(self, events: list[Event]) -> None:
+        """Deal the round once the bets are closed."""
+        raise NotImplementedError
+
+    def check_move(self, action: Action, seat: Seat) -> None:
+        """Check one of the game's own moves by a seated player (raise IllegalAction)."""
+        raise IllegalAction(UNKNOWN_ACTION, kind=action.kind.value)
+
+    def play(self, action: Action, seat: Seat, events: list[Event]) -> None:
+        """Perform one of the game's own moves, already checked."""
+        raise NotImplementedError
+
+    def on_timeout(self, events: list[Event]) -> None:
+        """The timer ran out: the game's fallback move (the default handles the betting:
+        whoever the bets wait for sits out; a game calls it for that phase)."""
+        if self.phase is not Phase.BETTING:
+            raise NotImplementedError
+        late = self.waiting[:1] if self.sequential else list(self.waiting)
+        for p in late:
+            self.waiting.remove(p)
+            events.append(Event(SAT_OUT, player=p, data={"timeout": True}))
+        self._answered(events)
+
+    def turn_key(self) -> str:
+        """Names the turn a deadline belongs to (simultaneous turns: their number)."""
+        return str(self.to_act)
+
+    def check_join(self, player: int, amount: int | None) -> None:
+        """Refuse a buy-in the game does not take (default: a whole amount >= 0)."""
+        if amount is None or amount < 0:
+            raise IllegalAction(BAD_AMOUNT, amount=amount)
+
+    def joined(self, seat: Seat, amount: int | None) -> list[Money]:
+        """Seat the player (a new seat, already in place): the money it moves (default:
+        the buy-in from the wallet)."""
+        if not amount:
+            return []
+        return [self.transfer(MoneyKind.BUY_IN, wallet(seat.player), seat, amount, seat.player)]
+
+    def check_top_up(self, seat: Seat, amount: int) -> None:
+        """Refuse a top-up the game does not allow now."""
+
+    def in_round(self, seat: Seat) -> bool:
+        """True while the seat holds a stake in the round (it may not leave)."""
+        return seat.bet > 0 and self.phase in ROUND_PHASES
+
+    def check_leave(self, seat: Seat, action: Action) -> None:
+        """Refuse a leave the game does not allow (a forfeit to confirm, a host...)."""
+
+    def forfeit(self, seat: Seat) -> int:
+        """What emptying the seat now (a leave, a kick, a close) would give back to the
+        house instead of the player (a welcome stake not wagered yet); the rest is kept."""
+        return 0
+
+    def left_data(self, seat: Seat) -> dict[str, Any]:
+        """The game's part of the ``left`` event."""
+        return {}
+
+    def after_leave(self, seat: Seat, events: list[Event]) -> None:
+        """After a player left (not at a close): the game may end, the bets close..."""
+        if self.phase is Phase.BETTING:
+            self._answered(events)
+
+    def unsettled_stakes(self) -> list[tuple[int, int]]:
+        """(player, amount) of every stake still in the pot, refunded at a close (a game
+        with several stakes per player lists each, and may mark them refunded)."""
+        return [(s.player, s.in_pot) for s in self.seats if s.in_pot]
+
+    def on_finish(self, reason: str, events: list[Event]) -> None:
+        """The game ends (before the seats are emptied): a ranking, a fund to close."""
+
+    def refill(self, events: list[Event]) -> None:
+        """The shoe is empty (or none is in use) and a card is needed: the next shoe
+        (committed before the round when the game keeps a spare); the old seed is revealed
+        once the round is over."""
+        self.new_shoe(events, reveal_old=False)
+
+    def uses_spare(self) -> bool:
+        """Whether the next shoe's seed is committed with the one in use."""
+        return self.SPARE
+
+    def buy_in(self) -> BuyIn:
+        """What ``/table join`` takes from the wallet at this table."""
+        return BuyIn()
+
+    def max_seats(self) -> int:
+        """How many players may sit at this table."""
+        return self.MAX_PLAYERS
+
+    def seat_view(self, seat: Seat) -> dict[str, Any]:
+        """One seat in the public view (a game adds its public per-seat state)."""
+        return {"player": seat.player, "stack": seat.stack, "bet": seat.bet}
+
+    def view(self, out: dict[str, Any]) -> None:
+        """Add the game's public state to the view (never a hidden card)."""
+
+    def private_part(self, player: int, you: dict[str, Any]) -> None:
+        """Add what only ``player`` may see (their hidden cards) to ``you``."""
+
+    def state_dict(self) -> dict[str, Any]:
+        """The game's own snapshot fields."""
+        return {}
+
+    def load_state(self, data: Mapping[str, Any]) -> None:
+        """Read the game's own snapshot fields back."""
+
+    @classmethod
+    def upgrade(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A snapshot of an older format in the current one (keep one step per format)."""
+        return data
+
+    # ================================================================== protocol
 
     @property
-    @abstractmethod
-    def phase(self) -> Phase:
-        """The current phase."""
-
-    @property
-    @abstractmethod
     def to_act(self) -> int | None:
-        """The player whose turn it is, or None when several or nobody may act."""
+        """The one player the game waits for, or None when several (or nobody) may act."""
+        waiting = self.waiting
+        return waiting[0] if waiting and self.sequential else None
 
     @property
-    @abstractmethod
     def deadline(self) -> Deadline | None:
-        """The timer the UI should start now, if any."""
+        """The timer the table runs now: its kind and the turn it belongs to."""
+        phase = self.phase
+        kind = self.DEADLINES.get(phase)
+        if kind is None:
+            return None
+        return Deadline(kind, f"{phase.value}:{kind.value}:{self.turn_key()}:{self.round}")
 
-    @abstractmethod
+    def seated(self) -> list[int]:
+        """Seated players in seat order."""
+        return [s.player for s in self.seats]
+
+    @property
+    def stacks(self) -> dict[int, int]:
+        """Every seated player's stack."""
+        return {s.player: s.stack for s in self.seats}
+
+    @property
+    def bets(self) -> dict[int, int]:
+        """This round's bets, by player (the seats that bet)."""
+        return {s.player: s.bet for s in self.seats if s.bet}
+
+    def leave_terms(self, player: int) -> tuple[int, int]:
+        """(forfeit, keep) if ``player`` left now."""
+        s = self._seat_of.get(player)
+        if s is None:
+            raise IllegalAction(NOT_SEATED)
+        forfeit = self.forfeit(s)
+        return forfeit, s.stack - forfeit
+
+    def seat_of(self, player: int | None) -> Seat | None:
+        """The seat of ``player``, if seated."""
+        return None if player is None else self._seat_of.get(player)
+
+    def bet_limits(self, player: int) -> tuple[int, int]:
+        """(lowest, highest) bet the player may place now; lowest > highest means none."""
+        s = self._seat_of.get(player)
+        if s is None:
+            return 1, 0
+        low, high = self.bet_range(s)
+        return low, min(high, s.stack)
+
+    @property
+    def stop_voted(self) -> bool:
+        """Strictly more than half the seated players voted to stop."""
+        votes = sum(1 for p in self.votes if p in self._seat_of)
+        return bool(self.seats) and 2 * votes > len(self.seats)
+
     def legal_actions(self, player: int | None) -> frozenset[ActionKind]:
-        """The kinds of action ``player`` may take now."""
+        """The kinds of action ``player`` may take now (each passes ``apply``'s checks)."""
+        out: list[ActionKind] = []
+        for kind in self.candidates(player):
+            try:
+                self.check(_probe(kind, player, self.probe_amount(kind, player)))
+            except IllegalAction:
+                continue
+            out.append(kind)
+        return frozenset(out)
 
-    @abstractmethod
+    def candidates(self, player: int | None) -> Sequence[ActionKind]:
+        """The kinds the checks could accept from ``player`` now; the others fail their
+        first test (``legal_actions`` runs for every seat on every render)."""
+        if player is None:
+            return _SYSTEM_KINDS
+        if player not in self._seat_of:
+            return (_K.JOIN,)
+        table = self._kinds()
+        phase = self.phase
+        if phase in BETWEEN:
+            return table[phase, True]
+        waiting = self.waiting
+        moving = player in waiting and (not self.sequential or waiting[0] == player)
+        return table[phase, moving]
+
+    def probe_amount(self, kind: ActionKind, player: int | None) -> int | None:
+        """The amount ``legal_actions`` tries a kind with."""
+        if kind is _K.BET and player is not None:
+            s = self._seat_of.get(player)
+            return None if s is None else self.bet_range(s)[0]
+        if kind is _K.JOIN or kind is _K.TOP_UP:
+            return 1
+        return None
+
+    @classmethod
+    def _kinds(cls) -> dict[tuple[Phase, bool], tuple[ActionKind, ...]]:
+        """Per (phase, the player is waited for): the candidate kinds of a seated player."""
+        cached: dict[tuple[Phase, bool], tuple[ActionKind, ...]] | None
+        cached = cls.__dict__.get("_KINDS")  # per class: each game has its own table
+        if cached is None:
+            cached = {(ph, m): cls._kinds_of(ph, m) for ph in Phase for m in (False, True)}
+            setattr(cls, "_KINDS", cached)  # noqa: B010
+        return cached
+
+    @classmethod
+    def _kinds_of(cls, phase: Phase, moving: bool) -> tuple[ActionKind, ...]:
+        out: list[ActionKind] = []
+        if phase in BETWEEN:
+            out.append(_K.START)
+        elif moving:
+            out += _BET_KINDS if phase is Phase.BETTING else ()
+            out += cls.MOVES.get(phase, ())
+        out.append(_K.LEAVE)
+        if phase in cls.TOP_UP_PHASES:
+            out.append(_K.TOP_UP)
+        if cls.VOTE_STOP and phase is not Phase.LOBBY:
+            out.append(_K.VOTE_STOP)
+        return tuple(out)
+
     def apply(self, action: Action) -> list[Event]:
-        """Validate and perform ``action``; return the events it produced."""
+        """Check and perform ``action``; the events it produced."""
+        self.check(action)
+        events: list[Event] = []
+        self._PERFORM.get(action.kind, TableGame._perform_move)(self, action, events)
+        return events
 
-    @abstractmethod
+    # ================================================================== checks
+
+    def check(self, a: Action) -> None:
+        """Raise IllegalAction when ``a`` is not allowed now (``apply`` runs it first)."""
+        if self.phase is Phase.FINISHED:
+            raise IllegalAction(GAME_OVER)
+        kind = a.kind
+        if kind is _K.TIMEOUT or kind is _K.CLOSE:
+            if a.player is not None:
+                raise IllegalAction(SYSTEM_ONLY)
+            if kind is _K.TIMEOUT and self.phase not in self.DEADLINES:
+                raise IllegalAction(WRONG_PHASE)
+            return
+        if kind is _K.START:
+            self._check_start(a.player)
+            return
+        p = a.player
+        if p is None:
+            raise IllegalAction(NOT_SEATED)
+        if kind is _K.JOIN:
+            self._check_join(p, a.amount)
+            return
+        s = self._seat_of.get(p)
+        if s is None:
+            raise IllegalAction(NOT_SEATED)
+        check = self._CHECKS.get(kind)
+        if check is None:
+            self.check_move(a, s)
+        else:
+            check(self, a, s)
+
+    def _check_start(self, p: int | None) -> None:
+        if self.phase not in BETWEEN:
+            raise IllegalAction(WRONG_PHASE)
+        if p is not None:
+            if p not in self._seat_of:
+                raise IllegalAction(NOT_SEATED)
+            host = self.host
+            if host is not None and host in self._seat_of and p != host:
+                raise IllegalAction(NOT_HOST)
+        self.check_start()
+        if len(self.seats) < self.MIN_PLAYERS:
+            raise IllegalAction(NOT_ENOUGH_PLAYERS, min=self.MIN_PLAYERS)
+
+    def _check_join(self, p: int, amount: int | None) -> None:
+        if p in self._seat_of:
+            raise IllegalAction(ALREADY_SEATED)
+        if self.phase not in self.JOIN_PHASES:
+            raise IllegalAction(WRONG_PHASE)
+        most = self.max_seats()
+        if len(self.seats) >= most:
+            raise IllegalAction(TABLE_FULL, max=most)
+        self.check_join(p, amount)
+
+    def _check_leave(self, a: Action, s: Seat) -> None:
+        if self.in_round(s):
+            raise IllegalAction(IN_ROUND)
+        self.check_leave(s, a)
+
+    def _check_top_up(self, a: Action, s: Seat) -> None:
+        if not self.TOP_UP_PHASES:
+            raise IllegalAction(UNKNOWN_ACTION, kind=a.kind.value)
+        if self.phase not in self.TOP_UP_PHASES:
+            raise IllegalAction(WRONG_PHASE)
+        if a.amount is None or a.amount <= 0:
+            raise IllegalAction(BAD_AMOUNT, amount=a.amount)
+        self.check_top_up(s, a.amount)
+
+    def _check_betting(self, a: Action, s: Seat) -> None:
+        if self.in_round(s):
+            raise IllegalAction(ALREADY_BET)  # one bet per round, in every game
+        if self.phase is not Phase.BETTING:
+            raise IllegalAction(WRONG_PHASE)
+        waiting = self.waiting
+        if s.player not in waiting:
+            raise IllegalAction(NOT_BETTING)
+        if self.sequential and waiting[0] != s.player:
+            raise IllegalAction(NOT_YOUR_TURN)
+        if a.kind is _K.BET:
+            low, high = self.bet_range(s)
+            amount = a.amount
+            if amount is None or not low <= amount <= high:
+                raise IllegalAction(
+                    BET_OUT_OF_RANGE, amount=amount, min=low, max=min(high, s.stack)
+                )
+            if amount > s.stack:
+                raise IllegalAction(INSUFFICIENT_STACK, needed=amount, stack=s.stack)
+
+    def _check_vote(self, a: Action, s: Seat) -> None:
+        if not self.VOTE_STOP:
+            raise IllegalAction(UNKNOWN_ACTION, kind=a.kind.value)
+        if self.phase is Phase.LOBBY:
+            raise IllegalAction(WRONG_PHASE)
+        if s.player in self.votes:
+            raise IllegalAction(ALREADY_VOTED)
+
+    _CHECKS: ClassVar[dict[ActionKind, Callable[[TableGame, Action, Seat], None]]] = {
+        _K.LEAVE: _check_leave,
+        _K.TOP_UP: _check_top_up,
+        _K.BET: _check_betting,
+        _K.SIT_OUT: _check_betting,
+        _K.VOTE_STOP: _check_vote,
+    }
+
+    # ================================================================== the base's moves
+
+    def _perform_move(self, a: Action, events: list[Event]) -> None:
+        s = self._seat_of[a.player]  # type: ignore[index]  # checked: a seated player
+        self.play(a, s, events)
+
+    def _perform_join(self, a: Action, events: list[Event]) -> None:
+        p = a.player
+        assert p is not None
+        s = self.SEAT(p)
+        self._seat(s)
+        if self.host is None or self.host not in self._seat_of:
+            self.host = p
+        money = self.joined(s, a.amount)
+        data = {"seat": self.seats.index(s), "stack": s.stack}
+        events.append(Event(JOINED, player=p, data=data, money=tuple(money)))
+
+    def _seat(self, s: Seat) -> None:
+        """Put a new seat in place: at the end, or (KEEP_PLACE) at its old place."""
+        self._seat_of[s.player] = s
+        if not self.KEEP_PLACE:
+            self.seats.append(s)
+            return
+        if s.player not in self._places:
+            self._places.append(s.player)
+        place = self._places.index
+        self.seats.append(s)
+        self.seats.sort(key=lambda x: place(x.player))
+
+    def _perform_leave(self, a: Action, events: list[Event]) -> None:
+        s = self._seat_of[a.player]  # type: ignore[index]
+        self.settle_seat(s, "leave", events)
+        self.after_leave(s, events)
+
+    def _perform_top_up(self, a: Action, events: list[Event]) -> None:
+        s = self._seat_of[a.player]  # type: ignore[index]
+        amount = a.amount
+        assert amount is not None
+        m = self.transfer(MoneyKind.TOP_UP, wallet(s.player), s, amount, s.player)
+        data = {"amount": amount, "stack": s.stack}
+        events.append(Event(TOPPED_UP, player=s.player, data=data, money=(m,)))
+
+    def _perform_start(self, a: Action, events: list[Event]) -> None:
+        if self.phase is Phase.LOBBY:
+            self.start_game(events)
+        self.start_round(events)
+
+    def _perform_bet(self, a: Action, events: list[Event]) -> None:
+        s = self._seat_of[a.player]  # type: ignore[index]
+        amount = a.amount
+        assert amount is not None
+        self.waiting.remove(s.player)
+        s.bet = amount
+        m = self.stake(s, amount)
+        events.append(Event(BET, player=s.player, data={"amount": amount}, money=(m,)))
+        self.on_bet(s, events)
+        self._answered(events)
+
+    def _perform_sit_out(self, a: Action, events: list[Event]) -> None:
+        assert a.player is not None
+        self.waiting.remove(a.player)
+        events.append(Event(SAT_OUT, player=a.player))
+        self._answered(events)
+
+    def _answered(self, events: list[Event]) -> None:
+        """A bettor answered (or left): close the bets once nobody is waited for."""
+        if self.phase is Phase.BETTING and not self.waiting:
+            self.bets_closed(events)
+
+    def _perform_timeout(self, a: Action, events: list[Event]) -> None:
+        self.on_timeout(events)
+
+    def _perform_vote(self, a: Action, events: list[Event]) -> None:
+        assert a.player is not None
+        self.votes.add(a.player)
+        majority = self.stop_voted
+        between = self.phase is Phase.BETWEEN_ROUNDS
+        data = {
+            "votes": len(self.votes),
+            "needed": len(self.seats) // 2 + 1,
+            "majority": majority,
+            "ends_after_round": majority and not between,
+        }
+        events.append(Event(VOTED_STOP, player=a.player, data=data))
+        if majority and between:
+            self.finish(events, "vote")
+
+    def _perform_close(self, a: Action, events: list[Event]) -> None:
+        self.finish(events, "closed")
+
+    _PERFORM: ClassVar[dict[ActionKind, Callable[[TableGame, Action, list[Event]], None]]] = {
+        _K.JOIN: _perform_join,
+        _K.LEAVE: _perform_leave,
+        _K.TOP_UP: _perform_top_up,
+        _K.START: _perform_start,
+        _K.BET: _perform_bet,
+        _K.SIT_OUT: _perform_sit_out,
+        _K.TIMEOUT: _perform_timeout,
+        _K.VOTE_STOP: _perform_vote,
+        _K.CLOSE: _perform_close,
+    }
+
+    # ================================================================== rounds
+
+    def begin_round(self) -> None:
+        """A new round: its number, no bets, nobody waited for yet."""
+        self.round += 1
+        for s in self.seats:
+            s.bet = 0
+        self.waiting = []
+        self.sequential = False
+
+    def open_bets(self, players: list[int], *, sequential: bool = False) -> None:
+        """The betting phase: the game waits for these players' bets (``sequential``: one
+        after the other, in this order; else in any order)."""
+        self.phase = Phase.BETTING
+        self.waiting = players
+        self.sequential = sequential
+
+    def wait_for(self, players: list[int], *, sequential: bool = True) -> None:
+        """The game now waits for these players (a turn, an insurance question...)."""
+        self.waiting = players
+        self.sequential = sequential
+
+    def cancel_round(self, events: list[Event]) -> None:
+        """Nobody bet: the round ends with nothing played."""
+        events.append(Event(ROUND_CANCELLED, data={"round": self.round}))
+        self.end_round(events)
+
+    def end_round(self, events: list[Event]) -> None:
+        """The round is over: between rounds, every seed retired meanwhile revealed (the
+        round's shoe too with ``SHOE_PER_ROUND``)."""
+        self.phase = Phase.BETWEEN_ROUNDS
+        self.waiting = []
+        if self.SHOE_PER_ROUND:
+            self.retire_shoe(events)
+        else:
+            self.reveal_seeds(events)
+
+    def finish(self, events: list[Event], reason: str) -> None:
+        """End the game: refund an unfinished round, reveal every seed whose commitment
+        was shown, empty every seat exactly as a leave would; then the table is over."""
+        self.refund_round(events)
+        self.reveal_all(events)
+        self.on_finish(reason, events)
+        for s in list(self.seats):
+            self.settle_seat(s, "close", events)
+        self.waiting = []
+        self.phase = Phase.FINISHED
+        events.append(Event(CLOSED, data={"reason": reason}))
+
+    def refund_round(self, events: list[Event]) -> None:
+        """Give back every stake of an unfinished round (one ``round_refunded`` event)."""
+        if self.phase not in ROUND_PHASES:
+            return
+        money: list[Money] = []
+        refunds: list[dict[str, int]] = []
+        for p, amount in self.unsettled_stakes():
+            money.append(self.refund(self._seat_of[p], amount))
+            refunds.append({"player": p, "amount": amount})
+        if money:
+            data = {"round": self.round, "refunds": refunds}
+            events.append(Event(ROUND_REFUNDED, data=data, money=tuple(money)))
+
+    # ================================================================== seats
+
+    def settle_seat(self, s: Seat, reason: str, events: list[Event]) -> None:
+        """Empty a seat on the game's leave terms, whatever empties it (a leave, a kick, a
+        close, an empty stack): the one place a stack leaves the table."""
+        forfeit = self.forfeit(s)
+        keep = s.stack - forfeit
+        money: list[Money] = []
+        p = s.player
+        if self.MONEY:
+            if forfeit:
+                money.append(self.transfer(MoneyKind.FORFEIT, s, HOUSE, forfeit, p))
+            if keep:
+                money.append(self.transfer(MoneyKind.CASH_OUT, s, claim(p), keep, p))
+        data = {"reason": reason, "keep": keep, "forfeit": forfeit, **self.left_data(s)}
+        del self._seat_of[p]
+        self.seats.remove(s)
+        self.votes.discard(p)
+        if p in self.waiting:
+            self.waiting.remove(p)
+        events.append(Event(LEFT, player=p, data=data, money=tuple(money)))
+        if p == self.host and reason != "close":
+            self.pass_host(events)
+
+    def pass_host(self, events: list[Event]) -> None:
+        """The host left: the next seated player in seat order hosts the table."""
+        previous = self.host
+        self.host = self.seats[0].player if self.seats else None
+        if self.host is not None:
+            events.append(Event(HOST_CHANGED, player=self.host, data={"previous": previous}))
+
+    # ================================================================== money
+
+    def transfer(
+        self,
+        kind: MoneyKind,
+        src: Seat | str,
+        dst: Seat | str,
+        amount: int,
+        player: int | None,
+        exact: str | None = None,
+    ) -> Money:
+        """One money movement, with the stacks and the pot it touches kept equal to what
+        the bank holds: a Seat is that seat's stack, ``POT`` the pot (``player``'s stake
+        in it), any other endpoint (``house``, ``fund``, a wallet, a claim) is outside."""
+        if isinstance(src, Seat):
+            src.stack -= amount
+            src = seat(src.player)
+        elif src == POT:
+            self.pot -= amount
+            self._seat_of[player].in_pot -= amount  # type: ignore[index]
+        if isinstance(dst, Seat):
+            dst.stack += amount
+            dst = seat(dst.player)
+        elif dst == POT:
+            self.pot += amount
+            self._seat_of[player].in_pot += amount  # type: ignore[index]
+        return Money(kind, src, dst, amount, player, exact)
+
+    def stake(self, s: Seat, amount: int) -> Money:
+        """A stake from the seat into the pot (a bet, an insurance, a double)."""
+        return self.transfer(MoneyKind.BET, s, POT, amount, s.player)
+
+    def refund(self, s: Seat, amount: int, exact: str | None = None) -> Money:
+        """A stake back from the pot to its seat."""
+        return self.transfer(MoneyKind.REFUND, POT, s, amount, s.player, exact)
+
+    def lose(self, s: Seat, amount: int, to: Seat | str = HOUSE) -> Money:
+        """A lost stake from the pot to the house (or to a banker's seat)."""
+        return self.transfer(MoneyKind.LOSS, POT, to, amount, s.player)
+
+    def pay(self, s: Seat, amount: int, exact: str | None = None, src: Seat | str = HOUSE) -> Money:
+        """Winnings paid to the seat (by the house, a fund or a banker's seat)."""
+        return self.transfer(MoneyKind.PAYOUT, src, s, amount, s.player, exact)
+
+    def settle_bet(self, s: Seat, bet: int, net: int, exact: str | None = None) -> list[Money]:
+        """The money of a bet of ``bet`` (in the pot) that wins ``net`` (> 0: the stake back
+        and the winnings, 0: a push, < 0: that much of it lost, the rest back). ``exact``,
+        the unrounded figure, goes with the winnings or with the part given back."""
+        if net >= 0:
+            out = [self.refund(s, bet)]
+            if net:
+                out.append(self.pay(s, net, exact))
+            return out
+        back = bet + net
+        out = [self.refund(s, back, exact)] if back else []
+        out.append(self.lose(s, -net))
+        return out
+
+    # ================================================================== the shoe
+
+    def new_shoe(
+        self, events: list[Event], *, reveal_old: bool = True, keep: Sequence[Card] | None = None
+    ) -> Shoe:
+        """Put a new shoe in use, committed publicly (one ``shuffle`` event) before its first
+        card: shoe n is shuffled from ``entropy(n - 1)``, or from the spare committed
+        earlier. ``keep``: the shoe holds only these cards, in the order they take in the
+        shuffled deck (a reshuffle of the played cards). The old shoe is retired, its seed
+        revealed now or (``reveal_old=False``: cards it dealt may still be hidden) with
+        :meth:`reveal_seeds`."""
+        self.retire_shoe(events, reveal=reveal_old)
+        seed = self.spare if self.spare is not None else self.entropy(self.shuffles)
+        shoe = Shoe(self.deck_spec(), seed)
+        self.shuffles += 1
+        if keep is not None:
+            self._shoe_cards = keep_only(shoe.order, keep)
+            shoe.rig(self._shoe_cards)
+        self.shoe = shoe
+        self._skip.clear()
+        self._set_spare(self.entropy(self.shuffles) if self.uses_spare() else None)
+        data = {
+            "number": self.shuffles,
+            "spec": shoe.spec,
+            "size": shoe.size,
+            "commitment": shoe.commitment,
+        }
+        if self._spare_commitment is not None:
+            data["next_commitment"] = self._spare_commitment
+        events.append(Event(SHUFFLE, data=data))
+        return shoe
+
+    def commit_spare(self) -> None:
+        """Draw and commit the next shoe's seed now (a game that keeps a spare)."""
+        self._set_spare(self.entropy(self.shuffles))
+
+    def _set_spare(self, seed: bytes | None) -> None:
+        self.spare = seed
+        self._spare_commitment = None if seed is None else commitment(seed)
+
+    def retire_shoe(self, events: list[Event], *, reveal: bool = True) -> None:
+        """Take the shoe out of use; its seed is revealed now, or with :meth:`reveal_seeds`."""
+        if self.shoe is not None:
+            self.unrevealed.append((self.shoe.seed, self.shoe.spec))
+            self.shoe = None
+            self._shoe_cards = None
+        if reveal:
+            self.reveal_seeds(events)
+
+    def reveal_seeds(self, events: list[Event]) -> None:
+        """Reveal every retired seed still secret (one ``seed_revealed`` event each)."""
+        for seed_, spec in self.unrevealed:
+            events.append(reveal_event(seed_, spec))
+        self.unrevealed = []
+
+    def reveal_all(self, events: list[Event]) -> None:
+        """The game ends: the shoe in use and the spare are retired and every seed revealed."""
+        self.retire_shoe(events, reveal=False)
+        if self.spare is not None:  # its commitment was shown: its seed is revealed too
+            self.unrevealed.append((self.spare, self.deck_spec()))
+            self._set_spare(None)
+        self.reveal_seeds(events)
+
+    def draw(self, events: list[Event]) -> Card:
+        """Deal the next card (a rigged one first); an empty shoe is refilled first."""
+        if self._rig:
+            card = self._rig.pop(0)
+            if not self._rig_only:
+                self._skip[card] += 1
+            return card
+        if self._rig_only:  # the rigged shoe is over
+            self._rig_only = False
+            self.refill(events)
+        while True:
+            shoe = self.shoe
+            if shoe is None or shoe.pos >= shoe.size:
+                self.refill(events)
+                shoe = self.shoe
+                assert shoe is not None
+            card = shoe.draw()
+            skip = self._skip
+            if skip and card in skip:  # dealt already, rigged ahead of its turn
+                skip[card] -= 1
+                if not skip[card]:
+                    del skip[card]
+                continue
+            return card
+
+    @property
+    def cards_left(self) -> int:
+        """Cards still to be dealt before the shoe needs a refill."""
+        if self._rig_only:
+            return len(self._rig)
+        shoe = self.shoe
+        own = 0 if shoe is None else shoe.remaining
+        if own and self._skip:  # rigged tables only
+            ahead = Counter(shoe.order[shoe.pos :]) if shoe is not None else Counter()
+            own -= sum((ahead & self._skip).values())
+        return len(self._rig) + own
+
+    def rig(self, codes: Sequence[str], *, only: bool = False) -> None:
+        """FOR TESTS AND THE SIMULATOR CHECK ONLY (it defeats the commitment): the next cards
+        dealt are ``codes``, in this order; then the shoe deals on without the copies of
+        them it would have dealt (a stacked deck), or, with ``only``, not at all: the shoe
+        is over after them. A rig made before a shoe is shuffled (a game that shuffles
+        each round, between rounds) comes first from that shoe. Replaces any rigged cards
+        not dealt yet. Never used by tables."""
+        self._rig = [Card.parse(c) for c in codes]
+        self._rig_only = only
+
+    # ================================================================== views
+
     def public_view(self) -> dict[str, Any]:
         """What everybody may see: never a private or face-down card."""
+        shoe = self.shoe
+        timer = self.DEADLINES.get(self.phase)
+        out: dict[str, Any] = {
+            "game": self.GAME,
+            "phase": self.phase.value,
+            "round": self.round,
+            "host": self.host,
+            "options": self.options.to_dict(),
+            "seats": [self.seat_view(s) for s in self.seats],
+            "to_act": self.to_act,
+            "waiting": list(self.waiting),
+            "deadline": None if timer is None else timer.value,
+            "pot": self.pot,
+            "shoe": None
+            if shoe is None
+            else {
+                "number": self.shuffles,
+                "commitment": shoe.commitment,
+                "size": shoe.size,
+                "remaining": shoe.remaining,
+            },
+            "next_commitment": self._spare_commitment,
+            "last_round": self.last_summary,
+        }
+        self.view(out)
+        return out
 
-    @abstractmethod
     def private_view(self, player: int) -> dict[str, Any]:
-        """The public view plus ``player``'s own hidden cards."""
+        """The public view plus ``you``: ``player``'s own seat, hidden cards and moves."""
+        view = self.public_view()
+        s = self._seat_of.get(player)
+        you: dict[str, Any] = {
+            "player": player,
+            "seated": s is not None,
+            "stack": None if s is None else s.stack,
+            "legal": sorted(k.value for k in self.legal_actions(player)),
+        }
+        self.private_part(player, you)
+        view["you"] = you
+        return view
 
-    @abstractmethod
+    # ================================================================== snapshots
+
     def to_dict(self) -> dict[str, Any]:
         """The whole state, JSON-able (secret seeds included: never show it)."""
+        shoe = self.shoe
+        shoe_data: dict[str, Any] | None = None if shoe is None else shoe.to_dict()
+        if shoe_data is not None and self._shoe_cards is not None:
+            shoe_data["cards"] = [c.code for c in self._shoe_cards]
+        out: dict[str, Any] = {
+            "game": self.GAME,
+            "format": self.FORMAT,
+            "options": self.options.to_dict(),
+            "host": self.host,
+            "phase": self.phase.value,
+            "round": self.round,
+            "seats": [s.to_dict() for s in self.seats],
+            "pot": self.pot,
+            "waiting": list(self.waiting),
+            "sequential": self.sequential,
+            "shoe": shoe_data,
+            "shuffles": self.shuffles,
+            "spare": None if self.spare is None else self.spare.hex(),
+            "unrevealed": [{"seed": s.hex(), "spec": spec} for s, spec in self.unrevealed],
+            "last_summary": self.last_summary,
+        }
+        if self.votes:
+            out["votes"] = sorted(self.votes)
+        if self._places:
+            out["places"] = list(self._places)
+        if self._rig or self._rig_only or self._skip:
+            out["rig"] = {
+                "cards": [c.code for c in self._rig],
+                "only": self._rig_only,
+                "skip": {c.code: n for c, n in self._skip.items()},
+            }
+        out.update(self.state_dict())
+        return out
 
     @classmethod
-    @abstractmethod
     def from_dict(cls, data: Mapping[str, Any], *, entropy: Entropy = secure_entropy) -> Self:
-        """Rebuild a game from :meth:`to_dict`; it continues identically."""
+        """Rebuild a game from :meth:`to_dict` (or an older snapshot); it continues
+        identically."""
+        data = cls.upgrade(data)
+        game = cls(cls.Options.from_dict(data["options"]), host=data["host"], entropy=entropy)
+        game._load_common(data)
+        game.load_state(data)
+        return game
+
+    def _load_common(self, data: Mapping[str, Any]) -> None:
+        self.phase = Phase(data["phase"])
+        self.round = int(data["round"])
+        for d in data["seats"]:
+            s = self.SEAT.from_dict(d)
+            self.seats.append(s)
+            self._seat_of[s.player] = s
+        self._places = [int(p) for p in data.get("places", ())]
+        self.pot = int(data["pot"])
+        self.waiting = [int(p) for p in data["waiting"]]
+        self.sequential = bool(data["sequential"])
+        self.votes = {int(p) for p in data.get("votes", ())}
+        self.last_summary = data["last_summary"]
+        self.shuffles = int(data["shuffles"])
+        spare = data["spare"]
+        self._set_spare(None if spare is None else bytes.fromhex(spare))
+        self.unrevealed = [(bytes.fromhex(d["seed"]), str(d["spec"])) for d in data["unrevealed"]]
+        self._load_shoe(data["shoe"], data.get("rig"))
+
+    def _load_shoe(self, shoe: Mapping[str, Any] | None, rig: Mapping[str, Any] | None) -> None:
+        if shoe is not None:
+            self.shoe = Shoe.from_dict(dict(shoe))
+            if shoe.get("cards") is not None:
+                self._shoe_cards = [Card.parse(c) for c in shoe["cards"]]
+                self.shoe.rig(self._shoe_cards)
+        if rig is not None:
+            self.rig(rig["cards"], only=bool(rig["only"]))
+            self._skip.update({Card.parse(c): int(n) for c, n in rig.get("skip", {}).items()})

@@ -22,10 +22,10 @@ import difflib
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Self
 
-from .base import InvalidOptions
 from .enums import FastEnum
+from .errors import InvalidOptions
 
 TRUE_WORDS = frozenset({"on", "true", "yes", "oui", "1", "vrai"})
 FALSE_WORDS = frozenset({"off", "false", "no", "non", "0", "faux"})
@@ -67,6 +67,11 @@ class OptionSpec:
     examples: tuple[str, ...] = ()  # FORM: documented values, as typed
     allowed_en: str = ""  # FORM: what it takes, in English
     allowed_fr: str = ""
+    # the casino's money at stake: checked when a table opens, not by the engine
+    cap: str | None = None  # the server limit (a ``/bank setup`` field) it may not exceed
+    # (option, refusal code): it may not be below that option (wager_requirement covers
+    # welcome_stake, or the stake could be taken away without a bet)
+    open_at_least: tuple[str, str] | None = None
 
     def description(self, locale: str | None) -> str:
         """The description in ``locale`` (French for ``fr*``, else English)."""
@@ -256,6 +261,40 @@ def check_values(
                 min=floor,
             )
     return out
+
+
+class GameOptions:
+    """A game's typed options: a frozen dataclass subclass declares one field per option
+    (with its default) and ``SPECS``, the declarations they are checked against."""
+
+    __slots__ = ()
+    SPECS: ClassVar[tuple[OptionSpec, ...]] = ()
+    LEGACY: ClassVar[tuple[str, ...]] = ()  # options of older versions, read and dropped
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form (every option)."""
+        return {spec.name: getattr(self, spec.name) for spec in self.SPECS}
+
+    def validate(self) -> Self:
+        """Raise :class:`InvalidOptions` for the first option out of range; return self."""
+        check_values(self.SPECS, self.to_dict())
+        return self
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Build and validate typed options; unknown names raise ``unknown_option``."""
+        return cls(**check_values(cls.SPECS, data, ignore=cls.LEGACY))
+
+    @classmethod
+    def build(cls, options: GameOptions | Mapping[str, Any] | None) -> Self:
+        """Options as given to a game: typed (checked), a mapping, or None (defaults)."""
+        if options is None:
+            return cls()
+        if isinstance(options, cls):
+            return options.validate()
+        if isinstance(options, Mapping):
+            return cls.from_dict(options)
+        raise TypeError(f"not options of this game: {options!r}")
 
 
 # --------------------------------------------------------------------------- showing

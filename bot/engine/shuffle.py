@@ -142,7 +142,7 @@ class Shoe:
     at the first draw, so loading thousands of tables at start-up shuffles none.
     """
 
-    __slots__ = ("_order", "_size", "pos", "seed", "spec")
+    __slots__ = ("_commitment", "_order", "_size", "pos", "seed", "spec")
 
     def __init__(self, spec: str, seed: bytes, pos: int = 0) -> None:
         self.spec = spec
@@ -150,6 +150,7 @@ class Shoe:
         self.pos = pos
         self._size = len(_deck_indices(spec))  # also checks the spec
         self._order: bytes | None = None
+        self._commitment: str | None = None
 
     def _dealing_order(self) -> bytes:
         if self._order is None:
@@ -169,8 +170,11 @@ class Shoe:
 
     @property
     def commitment(self) -> str:
-        """SHA-256 commitment of this shoe's seed (published before dealing)."""
-        return commitment(self.seed)
+        """SHA-256 commitment of this shoe's seed (published before dealing); hashed once:
+        every view of the table shows it."""
+        if self._commitment is None:
+            self._commitment = commitment(self.seed)
+        return self._commitment
 
     @property
     def size(self) -> int:

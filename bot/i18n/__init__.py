@@ -42,8 +42,15 @@ def t(key: str, locale: str | None = None, /, **params: Any) -> str:
     try:
         return template.format(**params)
     except (KeyError, IndexError, ValueError):
-        log.warning("bad parameters for message key %s: %s", key, params)
+        # the names only: the values can be a player's private cards
+        log.warning("bad parameters for message key %s: given %s", key, ", ".join(sorted(params)))
         return template
+
+
+def decimal(value: object, locale: str | None) -> str:
+    """A decimal figure as the reader writes it: ``7.5`` in English, ``7,5`` in French."""
+    text = str(value)
+    return text.replace(".", ",") if normalize(locale) == "fr" else text
 
 
 def has(key: str, locale: str = FALLBACK) -> bool:

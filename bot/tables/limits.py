@@ -1,47 +1,41 @@
 """The server's limits on the table options that commit the casino's money.
 
 The admins set them with ``/bank setup`` (stored per guild by the bank, migration 0006);
-a table is checked once, when it opens, against the limits of that moment:
-
-- Casino 21 ``welcome_stake`` (house -> each new player's seat) <= ``max_welcome_stake``;
-- Casino 21 fixed ``bank_bust_bonus`` (house -> seat on every hand still in when the bank
-  busts, whatever the bet: 1-unit bets would farm a large bonus) <= ``max_bank_bust_bonus``;
-  "half" pays half the bet like a normal win and needs no limit;
-- Casino 21 ``wager_requirement`` >= ``welcome_stake``: below it a player could take the
-  welcome stake away after betting less than it (0: at once), a free stake per table;
-- Sept et demi ``guarantee_fund`` (house -> the table's fund, which pays winners the
-  banker cannot pay: colluding players could empty it) <= ``max_guarantee_fund``.
-
-Every other option moves only the players' own money (buy-ins, bets, ``blackjack_pays``
-within its three ratios) or game points (Pirate 21).
+a table is checked once, when it opens, against the limits of that moment. Which options
+they bound is declared with the options themselves (``OptionSpec.cap`` names the limit,
+``OptionSpec.open_at_least`` an option it may not be below): Casino 21's welcome stake and
+fixed bank-bust bonus, its wagering requirement (at least the welcome stake, or the stake
+could be taken away without a bet), Sept et demi's guarantee fund. Every other option
+moves only the players' own money or game points.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypeGuard
 
 from bot.bank.models import GuildInfo
+from bot.engine.options import OptionSpec
 
 from .errors import TableError
 
-#: game -> (option, the GuildInfo field that bounds it)
-CAPPED: dict[str, tuple[tuple[str, str], ...]] = {
-    "casino21": (
-        ("welcome_stake", "max_welcome_stake"),
-        ("bank_bust_bonus", "max_bank_bust_bonus"),
-    ),
-    "sept_et_demi": (("guarantee_fund", "max_guarantee_fund"),),
-}
+
+def _is_int(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
-def check_limits(game_key: str, options: Any, info: GuildInfo) -> None:
+def check_limits(specs: tuple[OptionSpec, ...], values: Mapping[str, Any], info: GuildInfo) -> None:
     """Raise a TableError naming the first option the guild's limits do not allow."""
-    for option, field in CAPPED.get(game_key, ()):
-        value = getattr(options, option, None)
-        limit = int(getattr(info, field))
-        if isinstance(value, int) and not isinstance(value, bool) and value > limit:
-            raise TableError("option_above_limit", option=option, value=value, limit=limit)
-    if game_key == "casino21":
-        stake, requirement = int(options.welcome_stake), int(options.wager_requirement)
-        if requirement < stake:
-            raise TableError("wager_below_stake", value=requirement, stake=stake)
+    for spec in specs:
+        value = values.get(spec.name)
+        if spec.cap is not None and _is_int(value):
+            limit = int(getattr(info, spec.cap))
+            if value > limit:
+                raise TableError("option_above_limit", option=spec.name, value=value, limit=limit)
+    for spec in specs:
+        if spec.open_at_least is None:
+            continue
+        other, code = spec.open_at_least
+        value, floor = values.get(spec.name), values.get(other)
+        if _is_int(value) and _is_int(floor) and value < floor:
+            raise TableError(code, value=value, other=other, other_value=floor)

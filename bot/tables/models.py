@@ -7,8 +7,9 @@ from typing import Any
 
 import orjson
 
-from bot.engine.base import Event, Game
+from bot.engine.base import Event
 from bot.engine.options import OptionKind, OptionSpec, check_values
+from bot.engine.registry import AnyGame
 
 LIVE = "live"
 FORUM = "forum"
@@ -32,7 +33,7 @@ SETTINGS: tuple[OptionSpec, ...] = (
         _SECONDS,
         None,
         "seconds to bet (none: 60, or a day at forum pace)",
-        "secondes pour miser (none : 60, ou un jour au rythme forum)",
+        "secondes pour miser (none\u00a0: 60, ou un jour au rythme forum)",
         min=10,
         max=7 * DAY,
         none=True,
@@ -42,7 +43,7 @@ SETTINGS: tuple[OptionSpec, ...] = (
         _SECONDS,
         None,
         "seconds to play a turn (none: 90, or a day at forum pace)",
-        "secondes pour jouer son tour (none : 90, ou un jour au rythme forum)",
+        "secondes pour jouer son tour (none\u00a0: 90, ou un jour au rythme forum)",
         min=10,
         max=7 * DAY,
         none=True,
@@ -53,7 +54,7 @@ SETTINGS: tuple[OptionSpec, ...] = (
         None,
         "seconds without a move before the table closes (none: 30 min, or 7 days at forum pace)",
         "secondes sans aucun coup avant la fermeture de la table"
-        " (none : 30 min, ou 7 jours au rythme forum)",
+        " (none\u00a0: 30 min, ou 7 jours au rythme forum)",
         min=60,
         max=30 * DAY,
         none=True,
@@ -131,7 +132,7 @@ class Table:
     game_key: str
     host_id: int
     settings: TableSettings
-    game: Game
+    game: AnyGame
     version: int
     status: str = "open"
     # per user, the table version their last action produced: a button rendered before it
@@ -156,8 +157,7 @@ class Table:
 
     def options(self) -> dict[str, Any]:
         """The game's options as the table was opened with them."""
-        game: Any = self.game  # every game has options (typed by the base of issue 23)
-        return dict(game.options.to_dict())
+        return dict(self.game.options.to_dict())
 
     def snapshot_json(self) -> str:
         """The whole table state as stored in ``tables.state``: the engine snapshot and the

@@ -22,8 +22,10 @@ import orjson
 from bot.bank import Bank
 from bot.db import Conn, Database, IntegrityError, Row
 from bot.engine.base import (
+    ROUND_SETTLED,
     Action,
     ActionKind,
+    DeadlineKind,
     Event,
     IllegalAction,
     InvalidOptions,
@@ -34,10 +36,9 @@ from bot.engine.options import parse_text
 from bot.engine.shuffle import Entropy, secure_entropy
 
 from .errors import StaleAction, TableError
-from .games import GAMES, GameSpec
+from .games import GAMES, AnyGame, GameSpec, all_options
 from .limits import check_limits
 from .models import Outcome, Table, TableSettings
-from .seats import seated
 
 log = logging.getLogger(__name__)
 
@@ -176,7 +177,7 @@ class TableService:
             channel_id=row["channel_id"],
             parent_id=row["parent_id"],
             message_id=row["message_id"],
-            game_key=row["game"],
+            game_key=spec.key,  # a table stored as "classic" is a "blackjack" table
             host_id=row["host_id"],
             settings=TableSettings.from_dict(json.loads(row["settings"])),
             game=game,
@@ -185,7 +186,7 @@ class TableService:
             last_acted={int(k): v for k, v in service.get("last_acted", {}).items()},
             deadline_key=service.get("deadline_key"),
             deadline_due=service.get("deadline_due"),
-            round_no=service.get("round_no", getattr(game, "round", None)),
+            round_no=service.get("round_no", game.round),
             round_version=service.get("round_version", 0),
         )
 
@@ -231,7 +232,7 @@ class TableService:
         spec = GAMES.get(game_key)
         if spec is None:
             raise InvalidOptions("unknown_game", game=game_key, choices=sorted(GAMES))
-        values = parse_text(text, spec.all_options())
+        values = parse_text(text, all_options(spec))
         settings_values = {k: v for k, v in values.items() if k in TableSettings.NAMES}
         options = {k: v for k, v in values.items() if k not in TableSettings.NAMES}
         settings = TableSettings(locale=locale, name=name, **settings_values).validate()
@@ -256,8 +257,9 @@ class TableService:
         if channel_id in self._by_channel:
             raise TableError("table_exists")
         spec = GAMES[game_key]
+        game_key = spec.key  # "classic" opens a "blackjack" table
         game = spec.build(host_id, options, self.entropy)
-        await self._check_limits(guild_id, game_key, game)
+        await self._check_limits(guild_id, spec, game)
         now = self.clock()
 
         table = Table(
@@ -267,7 +269,7 @@ class TableService:
         async def create(conn: Conn) -> list[Event]:
             table.id = await _insert_table(conn, table, now)
             events: list[Event] = []
-            if spec.host_plays and host_id not in seated(game):
+            if spec.host_plays and host_id not in game.seated():
                 amount = await self._buy_in_amount(conn, table, host_id, buy_in)
                 events = game.apply(Action(ActionKind.JOIN, host_id, amount=amount))
             table.last_acted[host_id] = 1  # stored with the snapshot, as a move's is
@@ -282,12 +284,13 @@ class TableService:
         self._notify(table, outcome)
         return outcome
 
-    async def _check_limits(self, guild_id: int, game_key: str, game: Any) -> None:
+    async def _check_limits(self, guild_id: int, spec: GameSpec, game: AnyGame) -> None:
         """Refuse options above the guild's limits (the guild is set up first, in a
         transaction of its own: a refused table must not roll back a guild this process
         then believes is set up)."""
         await self.ensure_guild(guild_id)
-        check_limits(game_key, getattr(game, "options", None), await self.bank.guild(guild_id))
+        info = await self.bank.guild(guild_id)
+        check_limits(spec.options, game.options.to_dict(), info)
 
     async def _ensure_guild(self, conn: Conn | None, guild_id: int) -> None:
         if guild_id not in self._guilds_ready:
@@ -312,20 +315,19 @@ class TableService:
         spec = GAMES[table.game_key]
         if not spec.money:
             return 0
-        options = table.options()
-        if table.game_key == "sept_et_demi":
-            required = int(options["buy_in"])
-            if asked is not None and asked != required:
-                raise TableError("buy_in_fixed", amount=required)
-            return required
+        terms = table.game.buy_in()
+        if terms.fixed is not None:
+            if asked is not None and asked != terms.fixed:
+                raise TableError("buy_in_fixed", amount=terms.fixed)
+            return terms.fixed
         if asked is not None:
             return asked
-        if spec.welcome and options.get("welcome_stake", 0) > 0:
+        if terms.welcome:
             return 0
         await self._ensure_guild(conn, table.guild_id)
         # read only: a refused join must not open an account (and mint its starting balance)
         balance = await self.bank.spendable(table.guild_id, user_id, conn=conn)
-        min_bet = int(options.get("min_bet", 1))
+        min_bet = terms.minimum
         # at least one minimum bet: a table opened with min_bet above the default buy-in
         # (or with no welcome stake) seats its host rather than refusing to open
         amount = min(balance, max(spec.default_buy_in, min_bet))
@@ -388,11 +390,10 @@ class TableService:
             raise StaleAction()
         if seen_version is not None and seen_version < table.round_version:
             raise TableError("round_over")  # a button of a round already settled
-        spec = GAMES[table.game_key]
         events = table.game.apply(action)  # IllegalAction: nothing changed
         outcome = Outcome(table, list(events))
         try:
-            self._follow_up(table, spec, outcome)
+            self._follow_up(table, outcome)
             await self._commit(table, outcome, user_id, interaction_id, action)
         except IntegrityError as exc:
             await self._restore(table)
@@ -407,12 +408,11 @@ class TableService:
             self._note_interaction(interaction_id)
         return outcome
 
-    def _follow_up(self, table: Table, spec: GameSpec, outcome: Outcome) -> None:
+    def _follow_up(self, table: Table, outcome: Outcome) -> None:
         """What the service does by itself after an action: pay out a finished game,
         start the next round after a settled one."""
         game = table.game
-        kinds = {e.kind for e in outcome.events}
-        outcome.round_settled = bool(kinds & spec.summary_events)
+        outcome.round_settled = any(e.kind == ROUND_SETTLED for e in outcome.events)
         if game.phase is Phase.FINISHED:
             self._try(table, outcome, Action(ActionKind.CLOSE))
             outcome.closed = True
@@ -420,7 +420,7 @@ class TableService:
         # a round nobody played (everyone sat out, e.g. at the betting timeout: a summary
         # with no results) does not start another one: an abandoned table stops dealing
         nobody_played = any(
-            e.kind in spec.summary_events and e.data.get("results") == [] for e in outcome.events
+            e.kind == ROUND_SETTLED and e.data.get("results") == [] for e in outcome.events
         )
         if (
             outcome.round_settled
@@ -428,12 +428,12 @@ class TableService:
             and not nobody_played
             and game.phase in (Phase.BETWEEN_ROUNDS, Phase.LOBBY)
         ):
-            host = getattr(game, "host", None)
-            players = seated(game)
-            if host is None or host not in players:
+            host = game.host
+            seated = game.seated()
+            if host is None or host not in seated:
                 # the host left (Sept et demi: out of chips): the first seated player who may
                 # start does, so the next round does not wait for a click
-                host = next((p for p in players if ActionKind.START in game.legal_actions(p)), host)
+                host = next((p for p in seated if ActionKind.START in game.legal_actions(p)), host)
             if host is not None and ActionKind.START in game.legal_actions(host):
                 outcome.auto_started = self._try(table, outcome, Action(ActionKind.START, host))
 
@@ -526,7 +526,7 @@ class TableService:
             (
                 table.guild_id,
                 table.id,
-                getattr(table.game, "round", None),
+                table.game.round,
                 effects,
                 f"table:{table.id}:v{new_version}",
                 user_id,
@@ -534,7 +534,7 @@ class TableService:
             if effects
             else None
         )
-        round_no = getattr(table.game, "round", None)
+        round_no = table.game.round
         if round_no != table.round_no:
             table.round_no, table.round_version = round_no, new_version
         # the deadline fields are part of the snapshot (the timers are derived from it and
@@ -580,17 +580,15 @@ class TableService:
     def _update_deadline(self, table: Table, now: float) -> None:
         """The deadline of the current phase (kept while the same turn goes on)."""
         settings = table.settings
-        game = table.game
-        kind = game.deadline
-        if kind is None:
+        deadline = table.game.deadline
+        if deadline is None:
             table.deadline_key = None
             table.deadline_due = None
             return
-        who = f"turn{getattr(game, 'turn', 0)}" if GAMES[table.game_key].simultaneous else None
-        who = who or str(game.to_act)
-        key = f"{game.phase.value}:{kind.value}:{who}:{getattr(game, 'round', 0)}"
+        key = deadline.key
         if key != table.deadline_key or table.deadline_due is None:
-            seconds = settings.bet_timer if kind.value == "bet" else settings.turn_timer
+            bet = deadline.kind is DeadlineKind.BET
+            seconds = settings.bet_timer if bet else settings.turn_timer
             table.deadline_key = key
             table.deadline_due = now + seconds
 

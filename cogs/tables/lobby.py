@@ -4,7 +4,7 @@ kick|status``."""
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -16,21 +16,20 @@ from bot.errors import NotAllowed, UserError
 from bot.i18n import normalize, t
 from bot.publisher import NO_PINGS, render
 from bot.tables import GAMES, Table
+from bot.tables.games import all_options
 from bot.tables.models import SETTINGS
 from bot.ui.options import suggest, table_values_text
-from bot.ui.translator import _
+from bot.ui.translator import _, game_choices
 
 from .play import refuse, run_move, table_here
 
 log = logging.getLogger(__name__)
 
-GameChoice = Literal["classic", "casino21", "pirate21", "sept_et_demi"]
-
 
 def is_manager(interaction: discord.Interaction, table: Table) -> bool:
     """The table's host (or the game's current host), or a member who manages the server."""
     perms = getattr(interaction.user, "guild_permissions", None)
-    host = getattr(table.game, "host", table.host_id)
+    host = table.game.host
     return interaction.user.id in (host, table.host_id) or bool(perms and perms.manage_guild)
 
 
@@ -52,7 +51,7 @@ async def make_home(
                 "table.intro_default",
                 locale,
                 host=interaction.user.mention,
-                game=t(f"game.{game}", locale),
+                game=GAMES[game].name(locale),
             )
             post = await target.create_thread(name=name, content=content, allowed_mentions=NO_PINGS)
             return post.thread, post.thread
@@ -60,7 +59,8 @@ async def make_home(
             thread = await target.create_thread(name=name, type=discord.ChannelType.public_thread)
             if intro:
                 await thread.send(
-                    f"{interaction.user.mention} : {intro}", allowed_mentions=NO_PINGS
+                    t("table.intro_line", locale, host=interaction.user.mention, intro=intro),
+                    allowed_mentions=NO_PINGS,
                 )
             return thread, thread
     except discord.Forbidden as exc:
@@ -92,10 +92,11 @@ class Lobby(commands.Cog):
         where=_("A text or forum channel for the table (default: here)", "cmd.table_open.where"),
         here=_("Play in this channel itself instead of a new thread", "cmd.table_open.here"),
     )
+    @app_commands.choices(game=game_choices())
     async def table_open(
         self,
         interaction: discord.Interaction,
-        game: GameChoice,
+        game: str,
         options: str | None = None,
         name: app_commands.Range[str, 1, 80] | None = None,
         intro: app_commands.Range[str, 1, 1800] | None = None,
@@ -153,7 +154,7 @@ class Lobby(commands.Cog):
         """Suggest option names (default, allowed values, description) or the values of
         the option being typed, from the chosen game's declarations."""
         game = GAMES.get(str(getattr(interaction.namespace, "game", None) or ""))
-        specs = game.all_options() if game is not None else SETTINGS
+        specs = all_options(game) if game is not None else SETTINGS
         locale = await self.bot.locale_for(interaction)
         return [
             app_commands.Choice(name=label, value=value)

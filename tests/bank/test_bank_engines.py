@@ -12,7 +12,8 @@ import pytest
 
 from bot.bank import Bank
 from bot.db import Conn, Database
-from bot.engine.base import Action, ActionKind, Game, IllegalAction, Phase
+from bot.engine.base import Action, ActionKind, IllegalAction, Phase
+from bot.engine.registry import AnyGame
 from bot.engine.shuffle import seeded_entropy
 from tests.bank.ledger import table_escrow
 
@@ -20,16 +21,16 @@ GUILD = 1001
 HOST, P2, P3 = 1, 2, 3
 
 
-def _games() -> dict[str, Callable[[], Game]]:
-    from bot.engine.casino21 import Casino21
-    from bot.engine.classic import ClassicGame
-    from bot.engine.pirate21 import Pirate21
-    from bot.engine.sept_et_demi import SeptEtDemi
+def _games() -> dict[str, Callable[[], AnyGame]]:
+    from bot.engine.games.blackjack import BlackjackGame
+    from bot.engine.games.casino21 import Casino21
+    from bot.engine.games.pirate21 import Pirate21
+    from bot.engine.games.sept_et_demi import SeptEtDemi
 
     return {
-        "classic": lambda: ClassicGame(host=HOST, entropy=seeded_entropy("bank-classic")),
+        "classic": lambda: BlackjackGame(host=HOST, entropy=seeded_entropy("bank-classic")),
         "casino21": lambda: Casino21(HOST, entropy=seeded_entropy("bank-casino21")),
-        "pirate21": lambda: Pirate21(HOST, entropy=seeded_entropy("bank-pirate21")),
+        "pirate21": lambda: Pirate21.create(HOST, {}, seeded_entropy("bank-pirate21")),
         "sept_et_demi": lambda: SeptEtDemi(host=HOST, entropy=seeded_entropy("bank-sed")),
     }
 

@@ -47,7 +47,6 @@ import simcord
 from bot.engine.base import Visibility
 from bot.tables import Outcome, Table, TableService
 from bot.ui.cards import card_text
-from bot.ui.render.common import seated_players
 from tests.card_markup import CardsIn
 from tests.discord_api.checker import SpecChecker
 
@@ -133,7 +132,7 @@ class LeakScan:
                 events_public += codes
             else:
                 private |= codes
-        for player in seated_players(game.public_view()):
+        for player in game.seated():
             private |= Counter(card_codes(game.private_view(player)))
         hidden = (engine | private) - public
         snap = Snapshot(

@@ -114,7 +114,7 @@ async def classic_table(
     guild = env.create_guild()
     lobby = guild.create_text_channel("casino")
     players = add_players(env, guild, *names)
-    kwargs: dict[str, Any] = {"game": "classic"}
+    kwargs: dict[str, Any] = {"game": "blackjack"}
     if options:
         kwargs["options"] = options
     await players[0].member.slash(lobby, "table open", **kwargs)

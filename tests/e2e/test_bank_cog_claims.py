@@ -20,7 +20,7 @@ def admin_of(env, guild, name="boss"):
 async def open_and_leave(lobby, host, leaver, buy_in):
     """A classic table: ``host`` opens, ``leaver`` joins with ``buy_in`` and leaves at once
     (the stack becomes a claim). Returns the table's thread."""
-    await host.member.slash(lobby, "table open", game="classic")
+    await host.member.slash(lobby, "table open", game="blackjack")
     thread = thread_of(lobby)
     res = await leaver.member.slash(thread, "table join", buy_in=buy_in)
     assert res.ephemeral, res.response.content
@@ -111,7 +111,7 @@ async def test_an_admin_cannot_approve_their_own_claim(simcord_env):
     (alice,) = add_players(env, guild, "alice")
     await boss.slash(lobby, "bank setup", channel=lobby, claim_approval_limit=10)
 
-    await alice.member.slash(lobby, "table open", game="classic")
+    await alice.member.slash(lobby, "table open", game="blackjack")
     thread = thread_of(lobby)
     await boss.slash(thread, "table join", buy_in=50)
     await boss.slash(thread, "table leave")

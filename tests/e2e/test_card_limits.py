@@ -38,7 +38,7 @@ def widen(game: str, view: dict[str, Any]) -> dict[str, Any]:
     view = copy.deepcopy(view)
     codes = deck()
     ten = lambda n=CARDS: [next(codes) for _ in range(n)]  # noqa: E731
-    if game == "classic":
+    if game == "blackjack":
         while len(view["seats"]) < SEATS:
             view["seats"].append({**view["seats"][-1], "player": FAKE})
             view["hands"].append({**view["hands"][-1], "player": FAKE})
@@ -63,7 +63,7 @@ async def mid_round(env: Any, game: str, locale: str) -> tuple[Any, Any]:
     """A table of the game with as many players as it seats (8, Black Jack 7), dealt."""
     guild = env.create_guild()
     lobby = guild.create_text_channel("casino")
-    players = add_players(env, guild, *NAMES[: 7 if game == "classic" else 8])
+    players = add_players(env, guild, *NAMES[: 7 if game == "blackjack" else 8])
     await players[0].member.slash(lobby, "language", language=locale)
     await players[0].member.slash(lobby, "table open", game=game)
     thread = thread_of(lobby)
@@ -111,7 +111,7 @@ def check_limits(embed: dict[str, Any]) -> int:
 
 
 @pytest.mark.parametrize("locale", ["en", "fr"])
-@pytest.mark.parametrize("game", ["classic", "casino21", "pirate21", "sept_et_demi"])
+@pytest.mark.parametrize("game", ["blackjack", "casino21", "pirate21", "sept_et_demi"])
 async def test_eight_players_with_ten_cards_fit_as_pictures(simcord_env, monkeypatch, game, locale):
     env = simcord_env
     _thread, table = await mid_round(env, game, locale)

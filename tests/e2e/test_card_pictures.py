@@ -52,7 +52,7 @@ async def classic_round_start(
     guild = env.create_guild()
     lobby = guild.create_text_channel("casino")
     (alice,) = add_players(env, guild, "alice")
-    await alice.member.slash(lobby, "table open", game="classic")
+    await alice.member.slash(lobby, "table open", game="blackjack")
     thread = thread_of(lobby)
     table = table_of(env, thread)
     table.game.rig(list(rig))
@@ -195,7 +195,7 @@ async def test_the_leak_scan_catches_a_hidden_card_shown_as_a_picture(
     from bot.ui.render import renderer_for
 
     env = simcord_env
-    renderer = renderer_for("classic")
+    renderer = renderer_for("blackjack")
     honest = type(renderer).body
     markup = env.bot.card_emojis.markup
     forms = {

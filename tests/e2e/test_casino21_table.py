@@ -147,15 +147,16 @@ async def test_casino21_table_in_french(simcord_env):
     await alice.member.click(table_message(thread, table), label="As = 11")  # Black Jack
     await bob.member.click(table_message(thread, table), label="Miser 25")  # 5♣ 4♦ = 9
     text = embed_text(table_message(thread, table))
-    assert "A♠(11) K♦ **21** · Black Jack" in text and "Banque : 9♥ 🂠" in text
+    assert "A♠(11) K♦ **21** · Black Jack" in text and "Banque\u00a0: 9♥ 🂠" in text
     assert "tour 2" in text and "misé 25/100" in text and "doit tirer" in text
     await bob.member.click(table_message(thread, table), label="+1")  # 3♠: 12
     assert "tour 3" in embed_text(table_message(thread, table))  # the only one drawing
     await bob.member.click(table_message(thread, table), label="+1")  # 2♥: 14
     await bob.member.click(table_message(thread, table), label="Servi (0)")
     s = next(m.content for m in thread.history() if "résultats**" in (m.content or ""))
-    assert "**Manche 1 — résultats**" in s and "Banque : 9♥ 8♣ **17**" in s
-    assert f"<@{alice.id}> A♠(11) K♦ **21** · mise 10 · gagne · Black Jack **+5 (exact 5)**" in s
+    assert "**Manche 1 — résultats**" in s and "Banque\u00a0: 9♥ 8♣ **17**" in s
+    won = "**21** · mise 10 · gagne · Black Jack **+5 (exactement 5)**"
+    assert f"<@{alice.id}> A♠(11) K♦ {won}" in s
     assert f"<@{bob.id}> 5♣ 4♦ 3♠ 2♥ **14** · mise 25 · perd **-25**" in s
     res = await bob.member.slash(thread, "table leave")
     assert "abandonne 75" in res.response.content and "vous gardez 0" in res.response.content

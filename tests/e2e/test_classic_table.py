@@ -21,7 +21,7 @@ async def test_full_classic_round_with_three_players(simcord_env):
     lobby = guild.create_text_channel("casino")
     alice, bob, carol = add_players(env, guild, "alice", "bob", "carol")
 
-    opened = await alice.member.slash(lobby, "table open", game="classic", name="Royale")
+    opened = await alice.member.slash(lobby, "table open", game="blackjack", name="Royale")
     assert opened.ephemeral
     thread = thread_of(lobby)
     table = table_of(env, thread)
@@ -87,10 +87,10 @@ async def test_insurance_against_a_dealer_blackjack_nets_zero(simcord_env):
     await bob.member.click(table_message(thread, table), label="Insurance")
     (summary,) = [m.content for m in thread.history() if "results" in (m.content or "")]
     lines = summary.splitlines()
-    assert "Dealer: A♠ K♦ **21** · Black Jack!" in lines[1]
+    assert "Dealer: A♠ K♦ **21** · Black Jack" in lines[1]
     assert f"<@{alice.id}> 10♠ 9♥ **19** · insured: keeps the bet +0" in lines
     assert f"<@{bob.id}> A♥ K♠ **21** · insured: keeps the bet +0" in lines
-    assert f"<@{alice.id}> insurance +0" in lines and f"<@{bob.id}> insurance +0" in lines
+    assert f"<@{alice.id}>: insurance +0" in lines and f"<@{bob.id}>: insurance +0" in lines
     # the stacks did not move (the next round's bets are open)
     text = embed_text(table_message(thread, table))
     assert f"<@{alice.id}> · stack 200" in text and f"<@{bob.id}> · stack 100" in text

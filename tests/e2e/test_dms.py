@@ -99,10 +99,10 @@ async def test_leak_scan_catches_a_leaking_renderer(simcord_env, leak_scan, monk
     guild = env.create_guild()
     lobby = guild.create_text_channel("casino")
     (alice,) = add_players(env, guild, "alice")
-    await alice.member.slash(lobby, "table open", game="classic")
+    await alice.member.slash(lobby, "table open", game="blackjack")
     thread = thread_of(lobby)
     table = table_of(env, thread)
-    renderer = renderer_for("classic")
+    renderer = renderer_for("blackjack")
     honest = type(renderer).body
 
     def leaking_body(self: Any, ctx: Any) -> list[str]:
@@ -136,10 +136,10 @@ async def test_leak_scan_is_not_blind(simcord_env, leak_scan, monkeypatch):
     guild = env.create_guild()
     lobby = guild.create_text_channel("casino")
     (alice,) = add_players(env, guild, "alice")
-    await alice.member.slash(lobby, "table open", game="classic")
+    await alice.member.slash(lobby, "table open", game="blackjack")
     thread = thread_of(lobby)
     table = table_of(env, thread)
-    renderer = renderer_for("classic")
+    renderer = renderer_for("blackjack")
     body, fields = type(renderer).body, type(renderer).fields
     monkeypatch.setattr(type(renderer), "body", lambda self, ctx: ["(cards hidden)"])
     monkeypatch.setattr(type(renderer), "fields", lambda self, ctx: [("Seats", "…")])

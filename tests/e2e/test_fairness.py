@@ -367,16 +367,16 @@ async def pirate_shared_reshuffle(world: World) -> None:
     await world.slash(world.players[0], "table start")
     while world.game.round < 3:
         await world.slash(world.player(world.game.to_act), "stand")
-    assert world.game.shuffles == 2 and world.game.pile_remaining > 0
+    assert world.game.shuffles == 2 and world.game.cards_left > 0
     await world.slash(world.player(world.game.to_act), "hit")
     await world.slash(world.players[0], "table close")
 
 
 Scenario = Callable[[World], Awaitable[None]]
 SCENARIOS: list[tuple[str, str, Scenario]] = [
-    ("classic", "decks=1 penetration=0.5", classic_shoe_change_then_close),
-    ("classic", "decks=1", classic_runout_then_idle),
-    ("classic", "", classic_last_leave_then_idle),
+    ("blackjack", "decks=1 penetration=0.5", classic_shoe_change_then_close),
+    ("blackjack", "decks=1", classic_runout_then_idle),
+    ("blackjack", "", classic_last_leave_then_idle),
     ("casino21", "", casino21_rounds_then_close),
     ("casino21", "", casino21_kick_and_last_leave),
     ("casino21", "", casino21_timeouts_then_idle),

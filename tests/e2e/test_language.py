@@ -20,15 +20,15 @@ async def test_language_fr_then_french_replies_then_auto(simcord_env):
     assert res.response.content.startswith("Your balance")
 
     res = await alice.member.slash(lobby, "language", language="fr")
-    assert res.ephemeral and res.response.content == "Désormais je vous réponds en français."
+    assert res.ephemeral and res.response.content == "Désormais, je vous réponds en français."
     res = await alice.member.slash(lobby, "bank balance")
-    assert res.response.content == f"Votre solde : **{amount(1000, 'fr')}**."
+    assert res.response.content == f"Votre solde\u00a0: **{amount(1000, 'fr')}**."
     assert "1\u00a0000" in res.response.content
     # refusals too
     res = await alice.member.slash(lobby, "bank give", user=alice.member, amount=5)
     assert res.ephemeral and res.response.content == t("bank.error.self_transfer", "fr")
     # a table opened by a French speaker speaks French; bob still gets English replies
-    res = await alice.member.slash(lobby, "table open", game="classic")
+    res = await alice.member.slash(lobby, "table open", game="blackjack")
     thread = thread_of(lobby)
     opened = res.followups[-1].content if res.followups else res.response.content
     assert opened == t("table.opened", "fr", where=thread.mention)

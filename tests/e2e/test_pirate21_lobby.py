@@ -34,7 +34,7 @@ async def test_lobby_in_french_eight_players_no_money_and_close(simcord_env):
     table = table_of(env, thread)
     text = embed_text(table_message(thread, table))
     assert "En attente des joueurs" in text and "1/8 pirates à bord" in text
-    assert "Trésor : 10 pièces d'or" in text
+    assert "Trésor\u00a0: 10 pièces d'or" in text
     assert labels(thread, table) == ["Rejoindre"]  # alone: no Start, and the host stays
 
     # no buy-in: a buy_in is ignored, nothing moves at the bank
@@ -58,21 +58,21 @@ async def test_lobby_in_french_eight_players_no_money_and_close(simcord_env):
     assert "3/8" in embed_text(table_message(thread, table))
 
     # the game in French: table, buttons, DMs
-    table.game.rig_pile_for_tests(["TS", "5C", "8S", "9H", "7D", "8D", "KC", "2H"])
+    table.game.rig(["TS", "5C", "8S", "9H", "7D", "8D", "KC", "2H"], only=True)
     await alice.member.click(table_message(thread, table), label="Commencer")
     text = embed_text(table_message(thread, table))
     assert "Jeu" in text and "manche 1" in text.lower()
     assert "Trésor **9**" in text and "Pioche **2** cartes" in text and "🎩 donneur" in text
-    assert labels(thread, table) == ["Carte !", "Servi", "Mes cartes"]
-    assert "Manche 1 : vos cartes cachées 10♠ 9♥ — total **19**." in bob.dms()[-1].content
-    await bob.member.click(table_message(thread, table), label="Carte !")
-    assert "Vous tirez K♣" in bob.dms()[-1].content and "sauté" in bob.dms()[-1].content
+    assert labels(thread, table) == ["Carte\u00a0!", "Servi", "Mes cartes"]
+    assert "Manche 1\u00a0: vos cartes cachées 10♠ 9♥ — total **19**." in bob.dms()[-1].content
+    await bob.member.click(table_message(thread, table), label="Carte\u00a0!")
+    assert "Vous avez tiré K♣" in bob.dms()[-1].content and "sauté" in bob.dms()[-1].content
     assert "Servi" in bob.dms()[-1].content  # told privately to end his turn
     text = embed_text(table_message(thread, table))
-    assert f"▶ <@{bob.id}>" in text and "sauté" not in text  # the turn is still his
+    assert f"▶ <@{bob.id}>" in text and "saut" not in text  # the turn is still his
     await bob.member.click(table_message(thread, table), label="Servi")
     text = embed_text(table_message(thread, table))
-    assert "✋ servi" in text and "sauté" not in text
+    assert "✋ servi" in text and "saut" not in text
 
     # the host closes mid-round: a ranking, the round abandoned, its cards never shown
     res = await alice.member.slash(thread, "table close")

@@ -134,7 +134,7 @@ async def test_a_bust_shows_nothing_a_safe_hit_does_not(simcord_env, pace):
     for name, pile in (("bust", TWIN_BUST), ("safe", TWIN_SAFE)):
         lobby, thread, table = await open_in(env, guild, name, players, f"pace={pace}")
         assert table.settings.pace == pace
-        table.game.rig_pile_for_tests(pile)
+        table.game.rig(pile, only=True)
         twins.append(Twin(name, lobby, thread, table))
     bust, safe = twins
     for twin in twins:
@@ -176,7 +176,7 @@ async def test_a_bust_shows_nothing_a_safe_hit_does_not(simcord_env, pace):
     assert "total **20**" in safe_dm and "Over 21" not in safe_dm
 
     await step("Servi")  # she ends her turn like anyone
-    assert f"<@{carol.id}> · 🪙 0 · {BACKS} K♣ 2♥ · ✋ stands" in text(bust.thread, bust.table)
+    assert f"<@{carol.id}> · 🪙 0 · {BACKS} K♣ 2♥ · ✋ stood" in text(bust.thread, bust.table)
     assert f"turn: <@{alice.id}>" in text(bust.thread, bust.table)
     posts = [m.content for m in bust.thread.history() if m.id != bust.table.message_id]
     assert any(f"<@{alice.id}>" in c for c in posts) == (pace == "forum")  # her turn's ping
@@ -215,7 +215,7 @@ async def test_closed_dms_fall_back_to_hand(simcord_env):
         message="Cannot send messages to this user",
         times=None,
     )
-    table.game.rig_pile_for_tests([*BUST_PILE, "2H", "3H", "4H", "5H", "6H", "7H", "JH"])
+    table.game.rig([*BUST_PILE, "2H", "3H", "4H", "5H", "6H", "7H", "JH"], only=True)
     await alice.member.click(table_message(thread, table), label="Start")
 
     # alice and carol got their cards; bob got nothing by DM but a public hint, no cards
@@ -263,7 +263,7 @@ async def test_turn_timer_stands_for_a_silent_player(simcord_env):
     table = table_of(env, thread)
     for p in (bob, carol):
         await p.member.click(table_message(thread, table), label="Join")
-    table.game.rig_pile_for_tests([*STAND_PILE, *BUST_PILE])
+    table.game.rig([*STAND_PILE, *BUST_PILE], only=True)
     await alice.member.click(table_message(thread, table), label="Start")
     assert f"turn: <@{bob.id}>" in text(thread, table)
 
@@ -272,13 +272,13 @@ async def test_turn_timer_stands_for_a_silent_player(simcord_env):
     await env.advance_time(31)
     t = text(thread, table)
     assert f"turn: <@{carol.id}>" in t
-    assert f"<@{bob.id}> · 🪙 0 · {BACKS} · ✋ stands" in t
+    assert f"<@{bob.id}> · 🪙 0 · {BACKS} · ✋ stood" in t
     assert f"⏰ <@{bob.id}> did not act in time: servi." in [m.content for m in thread.history()]
 
     # carol hits (17) then goes silent: she stands with her public card; then alice too
     await carol.member.click(table_message(thread, table), label="Carte !")
     await env.advance_time(91)
-    assert f"<@{carol.id}> · 🪙 0 · {BACKS} K♣ · ✋ stands" in text(thread, table)
+    assert f"<@{carol.id}> · 🪙 0 · {BACKS} K♣ · ✋ stood" in text(thread, table)
     await env.advance_time(91)
     result = [m.content for m in thread.history() if "Round 1 — showdown" in m.content]
     assert result and f"🏆 <@{bob.id}> takes the pot: +1." in result[0]

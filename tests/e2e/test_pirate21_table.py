@@ -130,7 +130,7 @@ async def test_full_standard_game_three_players(simcord_env):
     # no buy-in, no money: nobody's bank moved, no seat escrow
     assert await service(env).bank.claims(guild.id) == []
 
-    table.game.rig_pile_for_tests(R1 + R2 + R3 + R4)
+    table.game.rig(R1 + R2 + R3 + R4, only=True)
 
     # ---- round 1: a single winner (bob 19), carol busts silently, alice stands
     res = await bob.member.click(table_message(thread, table), label="Start")
@@ -150,7 +150,7 @@ async def test_full_standard_game_three_players(simcord_env):
     res = await carol.member.click(table_message(thread, table), label="Servi")
     assert res.ephemeral and "not your turn" in res.response.content
     await bob.member.click(table_message(thread, table), label="Servi")
-    assert seat(thread, table, bob) == f"<@{bob.id}> · 🪙 0 · {BACKS} · ✋ stands"
+    assert seat(thread, table, bob) == f"<@{bob.id}> · 🪙 0 · {BACKS} · ✋ stood"
     assert seat(thread, table, carol).startswith("▶ ")
     await carol.member.click(table_message(thread, table), label="Carte !")
     # the bust looks like any hit: K♣ public, the turn stays, no word of it in public
@@ -159,7 +159,7 @@ async def test_full_standard_game_three_players(simcord_env):
     assert "**22**" not in text(thread, table) and announcements(thread, table) == []
     assert "bust" in dm_texts(carol)[-1] and "K♣" in dm_texts(carol)[-1]
     await carol.member.click(table_message(thread, table), label="Servi")
-    assert seat(thread, table, carol) == f"<@{carol.id}> · 🪙 0 · {BACKS} K♣ · ✋ stands"
+    assert seat(thread, table, carol) == f"<@{carol.id}> · 🪙 0 · {BACKS} K♣ · ✋ stood"
     assert f"turn: <@{alice.id}>" in text(thread, table)
     assert all("bust" not in t for t in dm_texts(bob) + dm_texts(alice))
     assert_never_public(thread, all_hidden(1))
@@ -243,12 +243,13 @@ async def test_shared_variant_to_its_end(simcord_env):
         env, "alice", "bob", "carol", options="variant=shared coins_per_player=2"
     )
     assert "Shared treasure: 2 coins each" in text(thread, table)
-    table.game.rig_pile_for_tests(
+    table.game.rig(
         [
             *["TS", "5C", "8S", "9H", "7D", "8D"],  # bob 19 wins the 3 antes
             *["AS", "9C", "QS", "KH", "2D", "7C", "TD"],  # bob BJ, carol 21: split 1+1
             *["9S", "TH", "9D", "4D", "2H"],  # alice is out; bob 18 beats carol 16
-        ]
+        ],
+        only=True,
     )
     await alice.member.click(table_message(thread, table), label="Start")
     t = text(thread, table)
@@ -305,7 +306,7 @@ async def test_shared_treasure_divided_and_played_to_its_end(simcord_env):
         env, "alice", "bob", "carol", options="variant=shared"
     )
     assert "the 10 coins are divided among the players" in text(thread, table)
-    table.game.rig_pile_for_tests(SHARED_PILE)
+    table.game.rig(SHARED_PILE, only=True)
     await alice.member.click(table_message(thread, table), label="Start")
     t = text(thread, table)
     # 3 coins each, 1 left in the pot; everyone antes one: 2 each, pot 1 + 3

@@ -24,7 +24,7 @@ from tests.sql import fetchone
 
 # ----------------------------------------------------------------------------- helpers
 
-GENERIC = ("Not possible now (", "The bank refused (", "Invalid table option (")
+GENERIC = ("That move is not possible now (", "The bank refused (", "Invalid table option (")
 
 
 def reply(res: Any) -> str:
@@ -143,11 +143,11 @@ async def test_bets_out_of_range_or_above_the_stack(simcord_env):
         res = await bob.member.slash(thread, "bet", amount=5)
         text = reply(res)
         assert_sentence(text)
-        assert "10" in text and text.startswith("Bet between")
+        assert "10" in text and text.startswith("The bet must be from")
         res = await bob.member.slash(thread, "bet", amount=201)
         assert_sentence(reply(res))
         res = await bob.member.slash(thread, "bet", amount=60)  # stack 50
-        assert_sentence(reply(res), t("illegal.insufficient_stack", "en"))
+        assert_sentence(reply(res), t("illegal.insufficient_stack", "en", stack=50))
         # the modal's "other amount" path: not a number, then above the stack
         shown = await bob.member.click(table_message(thread, table), label="Other amount…")
         field = shown.modal["components"][0]["components"][0]["custom_id"]
@@ -156,7 +156,7 @@ async def test_bets_out_of_range_or_above_the_stack(simcord_env):
         shown = await bob.member.click(table_message(thread, table), label="Other amount…")
         field = shown.modal["components"][0]["components"][0]["custom_id"]
         res = await bob.member.submit_modal(shown, {field: "60"})
-        assert_sentence(reply(res), t("illegal.insufficient_stack", "en"))
+        assert_sentence(reply(res), t("illegal.insufficient_stack", "en", stack=50))
 
 
 async def test_the_same_button_twice_and_a_repeated_interaction(simcord_env):
@@ -258,21 +258,21 @@ async def test_wrong_channel_options_and_bot_permissions(simcord_env):
     res = await alice.member.slash(lobby, "hand")
     assert_sentence(reply(res), t("table.error.no_table_here", "en"))
     # options out of range, unknown, badly written
-    res = await alice.member.slash(lobby, "table open", game="classic", options="decks=12")
+    res = await alice.member.slash(lobby, "table open", game="blackjack", options="decks=12")
     text = reply(res)
     assert_sentence(text, "decks must be between 1 and 8 (got 12).")
-    res = await alice.member.slash(lobby, "table open", game="classic", options="colour=red")
+    res = await alice.member.slash(lobby, "table open", game="blackjack", options="colour=red")
     text = reply(res)
     assert_sentence(text)
     assert text.startswith("Unknown option `colour`") and text.count("min_bet") == 1
-    res = await alice.member.slash(lobby, "table open", game="classic", options="decks")
+    res = await alice.member.slash(lobby, "table open", game="blackjack", options="decks")
     assert_sentence(reply(res))
     assert not lobby.threads and not service(env).open_tables()
     # the bot may not create threads in this channel
     locked = guild.create_text_channel(
         "locked", overwrites={guild.me: discord.PermissionOverwrite(create_public_threads=False)}
     )
-    res = await alice.member.slash(locked, "table open", game="classic")
+    res = await alice.member.slash(locked, "table open", game="blackjack")
     assert_sentence(reply(res), t("table.error.bot_cannot_create_thread", "en"))
     assert not locked.threads and not service(env).open_tables()
     assert await bank.balance(guild.id, alice.id) in (0, 1000)  # nothing was taken
@@ -329,8 +329,8 @@ async def test_refusals_in_french(simcord_env):
         assert_sentence(reply(res), t("table.error.not_host", "fr"))
         res = await dave.member.slash(thread, "hand")
         assert_sentence(reply(res), t("hand.not_seated", "fr"))
-    res = await dave.member.slash(lobby, "table open", game="classic", options="decks=12")
-    assert_sentence(reply(res), "decks doit être entre 1 et 8 (reçu 12).")
+    res = await dave.member.slash(lobby, "table open", game="blackjack", options="decks=12")
+    assert_sentence(reply(res), "decks doit être compris entre 1 et 8 (valeur donnée\u00a0: 12).")
     res = await dave.member.slash(lobby, "hit")
     assert_sentence(reply(res), t("table.error.no_table_here", "fr"))
     expected_refusals(env)

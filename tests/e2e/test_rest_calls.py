@@ -21,7 +21,7 @@ async def three_players(env: Any) -> tuple[Any, Any, list[Any]]:
     guild = env.create_guild()
     lobby = guild.create_text_channel("casino")
     players = add_players(env, guild, "alice", "bob", "carol")
-    await players[0].member.slash(lobby, "table open", game="classic")
+    await players[0].member.slash(lobby, "table open", game="blackjack")
     thread = thread_of(lobby)
     table = table_of(env, thread)
     for p in players[1:]:

@@ -73,7 +73,7 @@ def world(env: Any, *names: str) -> Any:
 async def test_classic_restart_during_bets(simcord_env, db_path):
     env = simcord_env
     _guild, lobby, (alice, bob, carol) = world(env, "alice", "bob", "carol")
-    await alice.member.slash(lobby, "table open", game="classic")
+    await alice.member.slash(lobby, "table open", game="blackjack")
     thread = thread_of(lobby)
     table = table_of(env, thread)
     for p in (bob, carol):
@@ -154,7 +154,7 @@ async def test_pirate21_restart_during_a_turn(simcord_env, db_path):
     for p in (bob, carol):
         await p.member.click(table_message(thread, table), label="Join")
     pile = ["TS", "5C", "8S", "9H", "7D", "8D", "KC"] + ["2S", "3S", "4S", "5S", "6S", "7S"] * 3
-    table.game.rig_pile_for_tests(pile)  # type: ignore[attr-defined]
+    table.game.rig(pile, only=True)  # type: ignore[union-attr]
     await alice.member.click(table_message(thread, table), label="Start")
     to_act = table.game.to_act
     player = next(p for p in (alice, bob, carol) if p.id == to_act)
@@ -173,7 +173,7 @@ async def test_a_deadline_that_passed_while_down_fires_at_once(
 ):
     env = simcord_env
     _guild, lobby, (alice, bob) = world(env, "alice", "bob")
-    await alice.member.slash(lobby, "table open", game="classic")
+    await alice.member.slash(lobby, "table open", game="blackjack")
     thread = thread_of(lobby)
     table = table_of(env, thread)
     await bob.member.slash(thread, "table join", buy_in=100)
@@ -202,7 +202,7 @@ async def test_a_deadline_that_passed_while_down_fires_at_once(
 async def test_a_table_message_matches_a_fresh_render_after_restart(simcord_env, db_path):
     env = simcord_env
     _guild, lobby, (alice, bob) = world(env, "alice", "bob")
-    await alice.member.slash(lobby, "table open", game="classic")
+    await alice.member.slash(lobby, "table open", game="blackjack")
     thread = thread_of(lobby)
     table = table_of(env, thread)
     await bob.member.slash(thread, "table join", buy_in=100)

@@ -32,7 +32,7 @@ async def test_rules_in_english_with_defaults(simcord_env):
     assert "Rules — Casino 21" in text
     assert "welcome stake of 100" in text and "`welcome_stake=100`" in text
     assert "Options (defaults)" in text and "This table's options" not in text
-    res = await alice.member.slash(lobby, "rules", game="classic")
+    res = await alice.member.slash(lobby, "rules", game="blackjack")
     text = embed_text(res.response)
     assert "3:2" in text and "`decks=6`" in text and "`surrender=off`" in text
     # no game outside a table: a translated refusal
@@ -45,7 +45,7 @@ async def test_rules_in_a_table_thread_show_its_options_in_french(simcord_env):
     guild = env.create_guild()
     lobby = guild.create_text_channel("casino")
     alice, bob = add_players(env, guild, "alice", "bob")
-    await alice.member.slash(lobby, "table open", game="classic", options="decks=2 min_bet=5")
+    await alice.member.slash(lobby, "table open", game="blackjack", options="decks=2 min_bet=5")
     thread = thread_of(lobby)
     await bob.member.slash(lobby, "language", language="fr")
     res = await bob.member.slash(thread, "rules")

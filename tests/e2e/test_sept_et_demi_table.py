@@ -440,7 +440,7 @@ async def test_timers_sit_out_and_stand(simcord_env):
     assert "2♦" in dm_texts(bob)[-1]
     await env.advance_time(95)
     line = seat_line(thread, table, bob)
-    assert "2♦" in line and "servi" in line
+    assert "2♦" in line and "stood" in line
     assert "5♠" not in text(thread, table)
     # the bank's turn: the banker does nothing, the bank stands on its 4
     t = text(thread, table)
@@ -471,15 +471,15 @@ async def test_french_table_and_dms(simcord_env):
     thread = thread_of(lobby)
     table = table_of(env, thread)
     await bob.member.slash(thread, "table join")
-    assert "Cave 200 · fond de garantie 500" in text(thread, table)
+    assert "Cave 200 · fonds de garantie 500" in text(thread, table)
     table.game.rig_next_deal(["3S", "2H", "4C"])  # bob, the bank, bob's card
     await click(alice, thread, table, "Commencer")
     t = text(thread, table)
-    assert f"🏦 Banque (<@{alice.id}>) : 🂠 · face cachée" in t
-    assert "Fond de garantie : 500 (sur 500)" in t and "tient la banque" in t
-    assert "Manche 1 — votre carte cachée : **3♠**" in dm_texts(bob)[-1]
+    assert f"🏦 Banque (<@{alice.id}>)\u00a0: 🂠 · face cachée" in t
+    assert "Fonds de garantie\u00a0: 500 (sur 500)" in t and "tient la banque" in t
+    assert "Manche 1 — votre carte cachée\u00a0: **3♠**" in dm_texts(bob)[-1]
     await click(bob, thread, table, "Miser 1")
-    await click(bob, thread, table, "Carte !")
+    await click(bob, thread, table, "Carte\u00a0!")
     assert "Vous avez tiré **4♣**" in dm_texts(bob)[-1]
     assert labels(thread, table)[:2] == ["La montrer", "La cacher (montrer l'autre)"]
     await click(bob, thread, table, "La cacher (montrer l'autre)")
@@ -488,7 +488,7 @@ async def test_french_table_and_dms(simcord_env):
     await click(alice, thread, table, "Servi")
     summary = summaries(thread)[-1]
     assert "**Manche 1 — résultats**" in summary
-    assert "au-dessus de la banque : la banque paie la mise" in summary
+    assert "au-dessus de la banque\u00a0: la banque paie la mise" in summary
     await alice.member.slash(thread, "table close")
     final = next(t for t in reversed(public_texts(thread)) if "classement final" in t)
     assert "La table a été fermée après 1 manche(s)." in final

@@ -40,7 +40,7 @@ async def round_under_way(env, guild, host_name: str, guest_name: str):
     the host's bet placed, the guest's to come."""
     lobby = guild.create_text_channel("casino")
     host, guest = add_players(env, guild, host_name, guest_name)
-    await host.member.slash(lobby, "table open", game="classic")
+    await host.member.slash(lobby, "table open", game="blackjack")
     thread = thread_of(lobby)
     await guest.member.slash(thread, "table join", buy_in=100)
     table = table_of(env, thread)
@@ -102,7 +102,7 @@ async def test_a_language_chosen_on_one_shard_reaches_the_others(simcord_env, db
         assert await shard0.locale(alice.id) is None  # now cached: nobody chose yet
 
         res = await alice.member.slash(lobby, "language", language="fr")
-        assert res.response.content == "Désormais je vous réponds en français."
+        assert res.response.content == "Désormais, je vous réponds en français."
         # the choice is in the shared file, not in the shard's own
         with sqlite3.connect(users_database_path(db_path)) as conn:
             assert conn.execute("SELECT user_id, locale FROM user_prefs").fetchall() == [

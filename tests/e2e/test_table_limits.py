@@ -47,7 +47,7 @@ REFUSED = [
         "casino21",
         "wager_requirement=0",
         "wager_below_stake",
-        {"value": 0, "stake": 100},
+        {"value": 0, "other_value": 100},
     ),
 ]
 
@@ -81,7 +81,7 @@ async def test_the_refusal_speaks_french(simcord_env):
         lobby, "table open", game="casino21", options="welcome_stake=150"
     )
     text = answer(res)
-    assert text == "welcome_stake=150 dépasse la limite de ce serveur : 100 au plus " + (
+    assert text == "welcome_stake=150 dépasse la limite de ce serveur\u00a0: 100 au plus " + (
         "(les admins du serveur la fixent avec /bank setup)."
     )
 

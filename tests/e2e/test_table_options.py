@@ -18,6 +18,8 @@ from bot.engine.options import (
 )
 from bot.i18n import t
 from bot.tables import GAMES
+from bot.tables.games import all_options
+from bot.tables.games import option as option_of
 from bot.tables.models import SETTINGS, TableSettings
 from tests.e2e.helpers import Player, add_players, embed_text, service, thread_of
 from tests.e2e.test_refusals import assert_sentence, expected_refusals, reply
@@ -44,7 +46,7 @@ async def casino_world(env: Any) -> tuple[Any, Any, Player]:
 
 
 def spec_of(game: str, name: str) -> OptionSpec:
-    spec = GAMES[game].option(name)
+    spec = option_of(GAMES[game], name)
     assert spec is not None
     return spec
 
@@ -84,7 +86,7 @@ def shown_as(spec: OptionSpec, value: str) -> str:
 def cases(game: str, host_id: int) -> list[dict[str, str]]:
     """For every option ``/rules`` lists: each documented value, with its companions."""
     out = []
-    for spec in GAMES[game].all_options():
+    for spec in all_options(GAMES[game]):
         values = documented_values(spec)
         if spec.name == "dealer":
             values = [*values, f"<@{host_id}>"]  # a player: the host is the one seated
@@ -114,7 +116,7 @@ async def test_every_documented_option_value_opens_a_table_shown_by_status(simco
         closed = await host.member.slash(thread, "table close")
         assert closed.ephemeral and service(env).table_in(thread.id) is None, text
         tried += 1
-    specs = GAMES[game].all_options()
+    specs = all_options(GAMES[game])
     assert tried >= 2 * len(specs)  # at least two values per option
     assert not env.errors
 
@@ -138,14 +140,14 @@ async def test_pirate21_deck_counts_are_the_rules_deck(simcord_env):
 
 REFUSED = [
     ("casino21", "welcome_stake=-1", "options.out_of_range"),
-    ("classic", "max_bet=0", "options.out_of_range"),
-    ("classic", "decks=", "options.option_missing_value"),
-    ("classic", "decks=6 decks=2", "options.option_repeated"),
-    ("classic", "deks=2", "options.unknown_option_close"),
-    ("classic", "colour=red", "options.unknown_option"),
-    ("classic", "decks=six", "options.option_bad_value"),
+    ("blackjack", "max_bet=0", "options.out_of_range"),
+    ("blackjack", "decks=", "options.option_missing_value"),
+    ("blackjack", "decks=6 decks=2", "options.option_repeated"),
+    ("blackjack", "deks=2", "options.unknown_option_close"),
+    ("blackjack", "colour=red", "options.unknown_option"),
+    ("blackjack", "decks=six", "options.option_bad_value"),
     ("sept_et_demi", "deck=52", "options.option_bad_value"),
-    ("classic", "min_bet=50 max_bet=20", "options.option_below_other"),
+    ("blackjack", "min_bet=50 max_bet=20", "options.option_below_other"),
     ("pirate21", "deck=36/14", "options.bad_deck"),
 ]
 
@@ -186,16 +188,16 @@ async def test_french_refusal_names_the_option_and_what_it_takes(simcord_env):
     lobby = guild.create_text_channel("casino")
     (alice,) = add_players(env, guild, "alice")
     await alice.member.slash(lobby, "language", language="fr")
-    res = await alice.member.slash(lobby, "table open", game="classic", options="decks=six")
+    res = await alice.member.slash(lobby, "table open", game="blackjack", options="decks=six")
     assert_sentence(
-        reply(res), "`decks=six` n'est pas permis : `decks` accepte un nombre entier de 1 à 8."
+        reply(res), "`decks=six` n'est pas permis\u00a0: `decks` accepte un nombre entier de 1 à 8."
     )
     res = await alice.member.slash(
         lobby, "table open", game="sept_et_demi", options="deck=32 deck=40"
     )
     assert_sentence(
         reply(res),
-        "L'option `deck` est donnée deux fois : donnez chaque option une seule fois.",
+        "L'option `deck` est donnée deux fois\u00a0: donnez chaque option une seule fois.",
     )
     assert not lobby.threads and not service(env).open_tables()
 
@@ -227,7 +229,7 @@ async def test_options_autocomplete_from_the_chosen_game(simcord_env):
     # in the user's language
     await alice.member.slash(lobby, "language", language="fr")
     found = await alice.member.autocomplete(
-        lobby, "table open", "options", "decks=2 min", game="classic"
+        lobby, "table open", "options", "decks=2 min", game="blackjack"
     )
     assert found == [
         {"name": "min_bet=10 · 1–1000000000 · mise minimale", "value": "decks=2 min_bet=10"}
@@ -237,7 +239,7 @@ async def test_options_autocomplete_from_the_chosen_game(simcord_env):
     assert [c["value"] for c in found] == ["pace=live"]
     # what the autocomplete offers opens a table
     res = await alice.member.slash(
-        lobby, "table open", game="classic", options="decks=2 min_bet=10"
+        lobby, "table open", game="blackjack", options="decks=2 min_bet=10"
     )
     assert reply(res).startswith(t("table.opened", "fr", where="")) and service(env).open_tables()
 
@@ -255,10 +257,11 @@ async def test_rules_list_every_option_from_the_specs(simcord_env, locale):
     for game, spec in GAMES.items():
         res = await alice.member.slash(lobby, "rules", game=game)
         text = embed_text(res.response)
-        for option in spec.all_options():
+        for option in all_options(spec):
             line = f"`{option.name}={format_value(option, option.default)}` "
             line += f"({allowed_short(option)})"
-            assert f"{line}{' :' if locale == 'fr' else ':'} {option.description(locale)}" in text
+            colon = "\u00a0:" if locale == "fr" else ":"
+            assert f"{line}{colon} {option.description(locale)}" in text
     # a table's own values, as typed
     await alice.member.slash(
         lobby, "table open", game="pirate21", options="deck=18/7/2 variant=shared"

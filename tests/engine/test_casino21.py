@@ -11,7 +11,7 @@ import pytest
 from bot.engine.base import (
     Action,
     ActionKind,
-    Deadline,
+    DeadlineKind,
     Event,
     IllegalAction,
     InvalidOptions,
@@ -19,13 +19,12 @@ from bot.engine.base import (
     Phase,
     Visibility,
 )
-from bot.engine.casino21 import (
+from bot.engine.games.casino21 import (
     CASINO21_REASONS,
     Casino21,
     Casino21Options,
     fallback_ace,
     settle_outcome,
-    simulate_casino21,
 )
 from bot.engine.shuffle import commitment, seeded_entropy, verify
 
@@ -311,7 +310,7 @@ def test_golden_round_win_push_lose_with_rounding() -> None:
     t.game.rig_next_round("TS 9S TH 8H TD 7D TC 8C")
     ev = t.do(K.START, 1)
     assert t.kinds(ev) == ["round_started", "shuffle"]
-    assert t.game.deadline is Deadline.BET and t.game.phase is Phase.BETTING
+    assert t.game.deadline.kind is DeadlineKind.BET and t.game.phase is Phase.BETTING
     shuffle = ev[1]
     assert shuffle.visibility is Visibility.PUBLIC and len(shuffle.data["commitment"]) == 64
     ev = t.do(K.BET, 1, amount=15)
@@ -327,7 +326,7 @@ def test_golden_round_win_push_lose_with_rounding() -> None:
     assert ev[2].data["by"] == "auto"
     assert ev[3].data == {"card": "TC", "value": 10, "hidden": 1}
     assert ev[4].visibility is Visibility.HIDDEN and ev[4].data["card"] == "8C"
-    assert t.game.phase is Phase.PLAYING and t.game.deadline is Deadline.TURN
+    assert t.game.phase is Phase.PLAYING and t.game.deadline.kind is DeadlineKind.TURN
     assert t.game.public_view()["bank"]["cards"] == ["TC", None]
     t.do(K.DRAW, 1, amount=0)
     t.do(K.DRAW, 2, amount=0)
@@ -747,16 +746,3 @@ def test_fallback_and_settle_rules() -> None:
     assert settle_outcome(20, False, 19, False) == "win"
     assert settle_outcome(19, False, 19, False) == "push"
     assert settle_outcome(18, False, 19, False) == "lose"
-
-
-def test_simulator() -> None:
-    out = simulate_casino21(200, seed=1, players=3)
-    assert out["rounds"] == 200 and out["hands"] == 600
-    assert 0 < out["bank_bust_rate"] < 1
-    assert abs(sum(out["outcome_rates"].values()) - 1) < 1e-9
-    assert -1 < out["player_ev_per_unit"] < 1
-    assert out == {
-        **simulate_casino21(200, seed=1, players=3),
-        "seconds": out["seconds"],
-        "rounds_per_sec": out["rounds_per_sec"],
-    }

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.engine.base import Action, ActionKind, Event, IllegalAction, MoneyKind, Phase, Visibility
-from bot.engine.casino21 import CASINO21_REASONS, Casino21
+from bot.engine.games.casino21 import CASINO21_REASONS, Casino21
 from bot.engine.shuffle import seeded_entropy
 
 K = ActionKind

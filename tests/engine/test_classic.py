@@ -15,14 +15,14 @@ from test_classic_helpers import K, act, flows, kinds, play_round, public, summa
 from bot.engine.base import (
     Action,
     ActionKind,
-    Deadline,
+    DeadlineKind,
     IllegalAction,
     InvalidOptions,
     Phase,
     Visibility,
 )
-from bot.engine.classic import ILLEGAL_CODES, MAX_SEATS, ClassicGame, ClassicOptions
-from bot.engine.rules import ClassicOptions as ReExported
+from bot.engine.games.blackjack import ILLEGAL_CODES, MAX_SEATS, BlackjackGame, BlackjackOptions
+from bot.engine.registry import GAMES
 from bot.engine.shuffle import verify
 
 
@@ -33,14 +33,16 @@ def hand_results(s: dict[str, object]) -> list[tuple[str, int]]:
 # --------------------------------------------------------------------------- basics
 
 
-def test_rules_reexports_options() -> None:
-    assert ReExported is ClassicOptions
+def test_the_registry_finds_black_jack_by_its_old_key_too() -> None:
+    assert GAMES["classic"] is GAMES["blackjack"]
+    assert GAMES["blackjack"].game is BlackjackGame
+    assert GAMES["blackjack"].options is BlackjackOptions.SPECS
 
 
 def test_engine_does_not_import_discord_asyncio_aiosqlite() -> None:
     code = (
-        "import sys, bot.engine.classic, bot.engine.sim, "
-        "bot.engine.rules\n"
+        "import sys, bot.engine.games.blackjack, bot.engine.sim, "
+        "bot.engine.registry\n"
         "bad = [m for m in ('discord', 'asyncio', 'aiosqlite') if m in sys.modules]\n"
         "assert not bad, bad\n"
     )
@@ -521,7 +523,7 @@ def test_hole_card_hidden_until_dealer_turn() -> None:
 
 
 def test_join_leave_top_up_money() -> None:
-    g = ClassicGame()
+    g = BlackjackGame()
     events = act(g, K.JOIN, 7, amount=300)
     assert flows(events) == {"wallet:7": -300, "seat:7": 300}
     assert g.host == 7
@@ -585,14 +587,14 @@ def test_start_rules() -> None:
         act(g2, K.START, 1)
     assert err.value.code == "nobody_can_bet"
     act(g, K.START)  # the system may start too
-    assert g.phase is Phase.BETTING and g.deadline is Deadline.BET
+    assert g.phase is Phase.BETTING and g.deadline.kind is DeadlineKind.BET
 
 
 def test_betting_timeout_sits_out_and_nobody_bet_goes_back() -> None:
     g = table(players=(1, 2))
     act(g, K.START, 1)
     events = act(g, K.TIMEOUT)
-    assert [e.player for e in events if e.kind == "sit_out"] == [1, 2]
+    assert [e.player for e in events if e.kind == "sat_out"] == [1, 2]
     assert g.phase is Phase.BETWEEN_ROUNDS and g.deadline is None
     g.rig(["TS", "6D", "7H", "QC", "KH"])
     act(g, K.START, 1)
@@ -616,9 +618,9 @@ def test_broke_player_stays_seated_and_must_top_up() -> None:
     play_round(g, ["TS", "9S", "6D", "6H", "9H", "QC", "AH"], {1: 10, 2: 10})
     act(g, K.STAND, 1)
     act(g, K.STAND, 2)
-    assert g.stacks[1] == 0 and 1 in g.seats
+    assert g.stacks[1] == 0 and 1 in g.seated()
     events = act(g, K.START, 1)
-    assert next(e for e in events if e.kind == "betting_open").data["players"] == [2]
+    assert next(e for e in events if e.kind == "round_started").data["players"] == [2]
     with pytest.raises(IllegalAction) as err:
         act(g, K.BET, 1, amount=10)
     assert err.value.code == "not_betting"
@@ -637,7 +639,7 @@ def test_bet_limits_and_views() -> None:
 # --------------------------------------------------------------------------- illegal moves
 
 
-def _unchanged(g: ClassicGame, action: Action, code: str) -> None:
+def _unchanged(g: BlackjackGame, action: Action, code: str) -> None:
     before = json.dumps(g.to_dict(), sort_keys=True)
     with pytest.raises(IllegalAction) as err:
         g.apply(action)
@@ -722,21 +724,21 @@ def test_every_code_used_is_listed() -> None:
 )
 def test_invalid_options(opts: dict[str, object], code: str, option: str) -> None:
     with pytest.raises(InvalidOptions) as err:
-        ClassicOptions.from_dict(opts)
+        BlackjackOptions.from_dict(opts)
     assert (err.value.code, err.value.params["option"]) == (code, option)
 
 
 def test_options_of_an_older_snapshot_still_load() -> None:
     # the timers moved to the table settings: snapshots written before still hold them
-    stored = {**ClassicOptions(decks=2).to_dict(), "bet_seconds": 60, "turn_seconds": 60}
-    assert ClassicOptions.from_dict(stored) == ClassicOptions(decks=2)
+    stored = {**BlackjackOptions(decks=2).to_dict(), "bet_seconds": 60, "turn_seconds": 60}
+    assert BlackjackOptions.from_dict(stored) == BlackjackOptions(decks=2)
 
 
 def test_default_options_and_round_trip() -> None:
-    o = ClassicOptions()
+    o = BlackjackOptions()
     assert (o.decks, o.penetration, o.min_bet, o.max_bet, o.max_hands) == (6, 0.75, 10, 500, 4)
     assert o.split_aces_one_card and o.double and o.dealer_peeks
     assert not o.surrender and not o.dealer_hits_soft_17 and o.blackjack_pays == "3:2"
-    assert ClassicOptions.from_dict(json.loads(json.dumps(o.to_dict()))) == o
+    assert BlackjackOptions.from_dict(json.loads(json.dumps(o.to_dict()))) == o
     with pytest.raises(InvalidOptions):
-        ClassicGame(ClassicOptions(decks=0))
+        BlackjackGame(BlackjackOptions(decks=0))

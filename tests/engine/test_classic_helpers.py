@@ -8,25 +8,25 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot.engine.base import Action, ActionKind, Event, Visibility
-from bot.engine.classic import ClassicGame, ClassicOptions
+from bot.engine.games.blackjack import BlackjackGame, BlackjackOptions
 from bot.engine.shuffle import seeded_entropy
 
 K = ActionKind
 
 
-def table(players: Iterable[int] = (1,), stack: int = 1000, **opts: Any) -> ClassicGame:
+def table(players: Iterable[int] = (1,), stack: int = 1000, **opts: Any) -> BlackjackGame:
     """A table with seated players (the first is the host) and a deterministic shoe."""
-    g = ClassicGame(ClassicOptions(**opts), entropy=seeded_entropy("classic-tests"))
+    g = BlackjackGame(BlackjackOptions(**opts), entropy=seeded_entropy("classic-tests"))
     for p in players:
         g.apply(Action(K.JOIN, p, amount=stack))
     return g
 
 
-def act(g: ClassicGame, kind: ActionKind, player: int | None = None, **kw: Any) -> list[Event]:
+def act(g: BlackjackGame, kind: ActionKind, player: int | None = None, **kw: Any) -> list[Event]:
     return g.apply(Action(kind, player, **kw))
 
 
-def play_round(g: ClassicGame, deck: list[str], bets: dict[int, int]) -> list[Event]:
+def play_round(g: BlackjackGame, deck: list[str], bets: dict[int, int]) -> list[Event]:
     """Rig the next cards, start a round and place the bets (in seat order)."""
     g.rig(deck)
     events = act(g, K.START, g.host)

@@ -6,15 +6,15 @@ import contextlib
 import random
 
 from bot.engine.base import Action, ActionKind, IllegalAction
-from bot.engine.classic import ClassicGame, ClassicOptions
+from bot.engine.games.blackjack import BlackjackGame, BlackjackOptions
 from bot.engine.shuffle import seeded_entropy
 
 
-def brute_force(g: ClassicGame, player: int | None) -> frozenset[ActionKind]:
+def brute_force(g: BlackjackGame, player: int | None) -> frozenset[ActionKind]:
     out = set()
     for kind in ActionKind:
         try:
-            g._check(Action(kind, player, amount=g._probe_amount(kind, player)))
+            g.check(Action(kind, player, amount=g.probe_amount(kind, player)))
         except IllegalAction:
             continue
         out.add(kind)
@@ -25,8 +25,8 @@ def test_fast_legal_actions_equal_probing_every_kind() -> None:
     rng = random.Random(7)
     checked = 0
     for game_no in range(30):
-        g = ClassicGame(
-            ClassicOptions(decks=1, min_bet=1, max_bet=20, surrender=True),
+        g = BlackjackGame(
+            BlackjackOptions(decks=1, min_bet=1, max_bet=20, surrender=True),
             host=1,
             entropy=seeded_entropy(f"legal{game_no}"),
         )

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.engine.base import Action, ActionKind, Event, IllegalAction, Phase, Visibility
-from bot.engine.classic import ILLEGAL_CODES, ClassicGame, ClassicOptions
+from bot.engine.games.blackjack import ILLEGAL_CODES, BlackjackGame, BlackjackOptions
 from bot.engine.shuffle import seeded_entropy
 
 K = ActionKind
@@ -28,7 +28,7 @@ PLAYERS = [11, 22, 33, 44]
 RIG_POOL = ["AS", "AH", "8S", "8D", "TS", "KH", "QD", "5C", "6D", "9H", "2C"]
 
 options_st = st.builds(
-    ClassicOptions,
+    BlackjackOptions,
     decks=st.sampled_from([1, 1, 2]),
     penetration=st.sampled_from([0.5, 0.75, 0.9]),
     min_bet=st.sampled_from([1, 2, 10]),
@@ -56,7 +56,7 @@ class Ledger:
                 self.balance[m.src] -= m.amount
                 self.balance[m.dst] += m.amount
 
-    def check(self, g: ClassicGame) -> None:
+    def check(self, g: BlackjackGame) -> None:
         assert sum(self.balance.values()) == 0
         for end, value in self.balance.items():
             if end.startswith("seat:"):
@@ -68,7 +68,7 @@ class Ledger:
             assert g.pot == 0
 
 
-def candidates(g: ClassicGame, draw: Any) -> list[Action]:
+def candidates(g: BlackjackGame, draw: Any) -> list[Action]:
     out: list[Action] = []
     for p in [*PLAYERS, None]:
         for kind in sorted(g.legal_actions(p), key=lambda k: k.value):
@@ -102,7 +102,7 @@ def random_action(draw: Any) -> Action:
     )
 
 
-def hole_guard(g: ClassicGame, events: list[Event], state: dict[str, Any]) -> None:
+def hole_guard(g: BlackjackGame, events: list[Event], state: dict[str, Any]) -> None:
     """Track the hole card and check it is not visible before the dealer's turn."""
     for e in events:
         if e.kind == "hole_card":
@@ -127,16 +127,16 @@ def hole_guard(g: ClassicGame, events: list[Event], state: dict[str, Any]) -> No
             # the previous round's summary may show the same card from the previous shoe
             current = {k: v for k, v in view.items() if k != "last_round"}
             assert hole not in json.dumps(current)
-            for p in g.seats:
+            for p in g.seated():
                 mine = {k: v for k, v in g.private_view(p).items() if k != "last_round"}
                 assert hole not in json.dumps(mine)
 
 
 @settings(max_examples=70, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.binary(min_size=1, max_size=8), opts=options_st, data=st.data())
-def test_random_play(seed: bytes, opts: ClassicOptions, data: st.DataObject) -> None:
+def test_random_play(seed: bytes, opts: BlackjackOptions, data: st.DataObject) -> None:
     entropy = seeded_entropy(seed)
-    g = ClassicGame(opts, entropy=entropy)
+    g = BlackjackGame(opts, entropy=entropy)
     ledger = Ledger()
     hole: dict[str, Any] = {}
     steps_in_round = 0
@@ -149,7 +149,7 @@ def test_random_play(seed: bytes, opts: ClassicOptions, data: st.DataObject) -> 
         probe = random_action(data.draw)
         before = json.dumps(g.to_dict(), sort_keys=True)
         try:
-            ClassicGame.from_dict(json.loads(before), entropy=entropy).apply(probe)
+            BlackjackGame.from_dict(json.loads(before), entropy=entropy).apply(probe)
         except IllegalAction as err:
             assert err.code in ILLEGAL_CODES, err.code
             try:
@@ -175,7 +175,7 @@ def test_random_play(seed: bytes, opts: ClassicOptions, data: st.DataObject) -> 
             g.rig([])  # drop rigged cards a previous round left over
             hole["rigged"] = False
         snapshot = json.loads(json.dumps(g.to_dict()))
-        twin = ClassicGame.from_dict(snapshot, entropy=entropy)
+        twin = BlackjackGame.from_dict(snapshot, entropy=entropy)
         assert twin.to_dict() == g.to_dict()
         assert twin.public_view() == g.public_view()
         events = g.apply(action)
@@ -214,9 +214,9 @@ def test_random_play(seed: bytes, opts: ClassicOptions, data: st.DataObject) -> 
 @settings(max_examples=25, deadline=None)
 @given(seed=st.binary(min_size=1, max_size=8), opts=options_st, data=st.data())
 def test_close_mid_round_refunds_everything(
-    seed: bytes, opts: ClassicOptions, data: st.DataObject
+    seed: bytes, opts: BlackjackOptions, data: st.DataObject
 ) -> None:
-    g = ClassicGame(opts, entropy=seeded_entropy(seed))
+    g = BlackjackGame(opts, entropy=seeded_entropy(seed))
     ledger = Ledger()
     for p in PLAYERS[:3]:
         ledger.post(g.apply(Action(K.JOIN, p, amount=100)))

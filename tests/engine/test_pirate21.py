@@ -12,7 +12,7 @@ import pytest
 from bot.engine.base import (
     Action,
     ActionKind,
-    Deadline,
+    DeadlineKind,
     Event,
     IllegalAction,
     InvalidOptions,
@@ -20,14 +20,12 @@ from bot.engine.base import (
     Visibility,
 )
 from bot.engine.cards import pirate54
-from bot.engine.pirate21 import (
-    ERRORS,
+from bot.engine.games.pirate21 import (
+    ILLEGAL_CODES,
     Pirate21,
     Pirate21Options,
     build_pirate_deck,
-    main,
     parse_deck,
-    simulate_pirate21,
 )
 from bot.engine.shuffle import commitment, seeded_entropy, shuffled, verify
 
@@ -40,7 +38,7 @@ ALL_CODES = [c.code for c in pirate54()]
 
 def table(n: int, label: str = "t", **options: Any) -> Pirate21:
     """A lobby with players 1..n joined in order (1 is the host)."""
-    game = Pirate21(1, options, entropy=seeded_entropy(label))
+    game = Pirate21.create(1, options, seeded_entropy(label))
     for p in range(2, n + 1):
         game.apply(Action(A.JOIN, p))
     return game
@@ -62,7 +60,7 @@ def filler(used: Iterable[str], n: int) -> list[str]:
 def rigged(n: int, pile: Sequence[str], **options: Any) -> tuple[Pirate21, list[Event]]:
     """A started game whose pile is exactly ``pile`` (TEST HOOK)."""
     game = table(n, **options)
-    game.rig_pile_for_tests(list(pile))
+    game.rig(list(pile), only=True)
     return game, game.apply(Action(A.START, 1))
 
 
@@ -106,7 +104,7 @@ ORDER3 = [2, 3, 1]  # 3 players, the host (1) deals and plays last
 
 
 def test_default_options() -> None:
-    opts = Pirate21Options.from_mapping(None)
+    opts = Pirate21Options.from_dict({})
     assert opts.to_dict() == {
         "variant": "standard",
         "treasure": 10,
@@ -114,7 +112,7 @@ def test_default_options() -> None:
         "dealer": None,
         "deck": {"numbers": 36, "pirates": 14, "flags": 4},
     }
-    assert Pirate21Options.from_mapping(opts.to_dict()) == opts
+    assert Pirate21Options.from_dict(opts.to_dict()) == opts
 
 
 @pytest.mark.parametrize(
@@ -145,7 +143,7 @@ def test_default_options() -> None:
 )
 def test_invalid_options(options: dict[str, Any], code: str) -> None:
     with pytest.raises(InvalidOptions) as err:
-        Pirate21(1, options)
+        Pirate21(options)
     assert err.value.code == code
     assert err.value.params["option"] == (next(iter(options)))
 
@@ -172,24 +170,25 @@ def test_custom_deck_is_used_and_published() -> None:
     events = game.apply(Action(A.START, 1))
     shuffle = only(events, "shuffle")
     assert shuffle["spec"] == "pirate:8/0/0" and shuffle["size"] == 8
-    assert all(c.code[0] in "23456789" for c in game.pile)
+    pile = game.shoe.order
+    assert all(c.code[0] in "23456789" for c in pile)
     assert game.public_view()["pile"] == 4
     # the spec is what `verify` takes: it reprints this pile
     seed = only(game.apply(Action(A.CLOSE)), "seed_revealed")
     assert seed["spec"] == "pirate:8/0/0" and seed["commitment"] == shuffle["commitment"]
-    assert verify(seed["seed"], seed["commitment"], seed["spec"]) == game.pile
+    assert verify(seed["seed"], seed["commitment"], seed["spec"]) == pile
 
 
 def test_error_codes_are_a_stable_table() -> None:
-    assert all(isinstance(k, str) and k == k.lower() for k in ERRORS)
-    assert {"not_your_turn", "pile_empty", "not_host", "table_full"} <= set(ERRORS)
+    assert all(isinstance(k, str) and k == k.lower() for k in ILLEGAL_CODES)
+    assert {"not_your_turn", "pile_empty", "not_host", "table_full"} <= set(ILLEGAL_CODES)
 
 
 # ---------------------------------------------------------------------------- lobby
 
 
 def test_lobby_rules() -> None:
-    game = Pirate21(1, entropy=seeded_entropy("lobby"))
+    game = Pirate21.create(1, {}, seeded_entropy("lobby"))
     assert game.phase is Phase.LOBBY and game.players == [1]
     assert A.START not in game.legal_actions(1)
     with pytest.raises(IllegalAction) as err:
@@ -217,14 +216,14 @@ def test_lobby_rules() -> None:
     game.apply(Action(A.LEAVE, 8))
     assert game.players == [1, 2, 3, 4, 5, 6, 7]
     assert game.legal_actions(2) == {A.LEAVE}
-    assert game.legal_actions(1) == {A.START, A.CLOSE}
+    assert game.legal_actions(1) == {A.START}
     game.apply(Action(A.START, 1))
     with pytest.raises(IllegalAction) as err:
         game.apply(Action(A.JOIN, 9))
-    assert err.value.code == "not_in_lobby"
+    assert err.value.code == "wrong_phase"
     with pytest.raises(IllegalAction) as err:
         game.apply(Action(A.LEAVE, 2))
-    assert err.value.code == "not_in_lobby"
+    assert err.value.code == "wrong_phase"
 
 
 def test_dealer_option_and_seat_order() -> None:
@@ -232,11 +231,11 @@ def test_dealer_option_and_seat_order() -> None:
     events = game.apply(Action(A.START, 1))
     started = only(events, "game_started")
     assert started["dealer"] == 3 and started["order"] == [4, 5, 1, 2, 3]
-    assert game.to_act == 4 and game.deadline is Deadline.TURN
+    assert game.to_act == 4 and game.deadline.kind is DeadlineKind.TURN
     assert game.public_view()["dealer"] == 3
     default = table(3)
     default.apply(Action(A.START, 1))
-    assert default.order == [2, 3, 1] and default.to_act == 2
+    assert default.seated() == [2, 3, 1] and default.to_act == 2
     absent = table(3, dealer=99)
     assert A.START not in absent.legal_actions(1)
     with pytest.raises(IllegalAction) as err:
@@ -298,13 +297,13 @@ def test_single_winner_takes_the_pot() -> None:
         (3, 17, False),
         (1, 20, False),
     ]
-    result = only(events, "round_result")
+    result = only(events, "round_settled")
     assert result["outcome"] == "win" and result["winners"] == [1]
     assert payouts(result) == {1: 1}
     assert game.coins == {1: 1, 2: 0, 3: 0}
     assert game.round == 2 and game.pot == 1 and game.treasure == 8
     assert total_coins(game) == 10
-    assert game.public_view()["last_result"]["winners"] == [1]
+    assert game.public_view()["last_round"]["winners"] == [1]
 
 
 def test_tie_below_21_is_void_and_the_pot_grows() -> None:
@@ -312,13 +311,13 @@ def test_tie_below_21_is_void_and_the_pot_grows() -> None:
     r2 = deal(ORDER3, {2: ["2S", "3S"], 3: ["KC", "8D"], 1: ["4S", "6S"]})
     game, _ = rigged(3, r1 + r2 + filler(r1 + r2, 20))
     events = play(game, {})
-    result = only(events, "round_result")
+    result = only(events, "round_settled")
     assert result["outcome"] == "tie" and result["void"] and result["winners"] == [2, 3]
     assert payouts(result) == {}
     started = only(events, "round_started")
     assert started["pot"] == 2 and started["treasure"] == 8
     events = play(game, {})
-    result = only(events, "round_result")
+    result = only(events, "round_settled")
     assert result["outcome"] == "win" and payouts(result) == {3: 2}
     assert game.void_rounds == 1 and total_coins(game) == 10
 
@@ -330,7 +329,7 @@ def test_everyone_bust_is_void() -> None:
     events = play(game, {2: 1, 3: 1, 1: 1})
     show = only(events, "showdown")
     assert all(h["bust"] for h in show["hands"])
-    result = only(events, "round_result")
+    result = only(events, "round_settled")
     assert result["outcome"] == "all_bust" and result["void"]
     assert game.pot == 2 and game.treasure == 8 and sum(game.coins.values()) == 0
 
@@ -342,7 +341,7 @@ def test_ties_at_21_pay_one_each_and_two_for_a_blackjack() -> None:
     events = play(game, {3: 1})
     show = only(events, "showdown")
     assert [h["blackjack"] for h in show["hands"]] == [True, False, False]
-    result = only(events, "round_result")
+    result = only(events, "round_settled")
     assert result["outcome"] == "tie21" and payouts(result) == {2: 2, 3: 1}
     # pot 1 paid first, then 2 coins from the treasure (9 -> 7); the next round adds one
     assert result["pot"] == 0 and result["treasure"] == 7
@@ -358,7 +357,7 @@ def test_ties_at_21_return_the_rest_of_the_pot_to_the_treasure() -> None:
     play(game, {})
     assert game.pot == 3 and game.treasure == 7
     events = play(game, {2: 1, 3: 1})
-    result = only(events, "round_result")
+    result = only(events, "round_settled")
     assert result["outcome"] == "tie21" and payouts(result) == {2: 1, 3: 1}
     assert result["pot"] == 0 and result["treasure"] == 8
     assert total_coins(game) == 10
@@ -369,7 +368,7 @@ def test_single_blackjack_takes_two_coins() -> None:
     r1 = deal(ORDER3, hands)
     game, _ = rigged(3, r1 + filler(r1, 20))
     events = play(game, {})
-    result = only(events, "round_result")
+    result = only(events, "round_settled")
     assert result["outcome"] == "win" and payouts(result) == {2: 2}
     assert result["treasure"] == 8 and game.coins[2] == 2
 
@@ -380,7 +379,7 @@ def test_single_blackjack_with_a_big_pot_takes_the_pot() -> None:
     game, _ = rigged(3, r1 + r2 + filler(r1 + r2, 20))
     play(game, {})
     events = play(game, {})
-    assert payouts(only(events, "round_result")) == {2: 2}  # pot 2, nothing added
+    assert payouts(only(events, "round_settled")) == {2: 2}  # pot 2, nothing added
     assert game.treasure == 7
 
 
@@ -388,7 +387,7 @@ def test_single_plain_21_takes_just_the_pot() -> None:
     r1 = deal(ORDER3, {2: ["7C", "7D"], 3: ["TC", "9D"], 1: ["5S", "5H"]}, ["7H"])
     game, _ = rigged(3, r1 + filler(r1, 20))
     events = play(game, {2: 1})
-    result = only(events, "round_result")
+    result = only(events, "round_settled")
     assert result["outcome"] == "win" and payouts(result) == {2: 1}
 
 
@@ -397,7 +396,7 @@ def test_short_treasure_pays_in_seat_order_from_the_dealers_left() -> None:
     r1 = deal(ORDER3, hands, ["7H"])
     game, _ = rigged(3, r1 + filler(r1, 20), treasure=3)
     events = play(game, {3: 1})
-    result = only(events, "round_result")
+    result = only(events, "round_settled")
     # dues 2 (p2, BlackJack), 1 (p3), 2 (p1, BlackJack); only 3 coins exist
     assert payouts(result) == {2: 2, 3: 1, 1: 0}
     assert result["pot"] == 0 and result["treasure"] == 0
@@ -417,7 +416,7 @@ def test_short_treasure_single_blackjack_takes_what_there_is() -> None:
     r1 = deal(ORDER3, hands)
     game, _ = rigged(3, r1 + filler(r1, 20), treasure=1)
     events = play(game, {})
-    assert payouts(only(events, "round_result")) == {2: 1}
+    assert payouts(only(events, "round_settled")) == {2: 1}
     assert only(events, "game_over")["reason"] == "treasure_empty"
 
 
@@ -441,8 +440,10 @@ def test_end_when_treasure_and_pot_are_empty_with_shared_ranks() -> None:
     assert game.public_view()["ranking"] == over["ranking"]
     revealed = only(events, "seed_revealed")
     assert commitment(bytes.fromhex(revealed["seed"])) == revealed["commitment"]
-    assert game.legal_actions(1) == {A.CLOSE}
-    assert game.apply(Action(A.CLOSE)) == []  # closing a finished game changes nothing
+    assert game.legal_actions(1) == frozenset()
+    with pytest.raises(IllegalAction) as err:  # closing a finished game changes nothing
+        game.apply(Action(A.CLOSE))
+    assert err.value.code == "game_over"
     with pytest.raises(IllegalAction) as err:
         game.apply(Action(A.STAND, 2))
     assert err.value.code == "game_over"
@@ -452,7 +453,13 @@ def test_end_when_the_pile_cannot_deal_two_cards_each() -> None:
     r1 = deal(ORDER3, {2: ["TS", "9H"], 3: ["TC", "8D"], 1: ["5S", "5H"]})
     game, _ = rigged(3, [*r1, "2C", "3C", "4C", "5C", "6C"])  # 5 < 6 cards left
     events = play(game, {})
-    assert kinds(events)[-3:] == ["round_result", "seed_revealed", "game_over"]
+    assert kinds(events)[-7:] == [
+        "round_settled",
+        "seed_revealed",
+        "game_over",
+        *["left"] * 3,
+        "closed",
+    ]
     assert only(events, "game_over")["reason"] == "pile_short"
     assert game.round == 1 and game.pot == 0 and game.coins[2] == 1
 
@@ -470,7 +477,7 @@ def test_pile_running_out_mid_round_allows_only_standing_then_ends() -> None:
     assert err.value.code == "pile_empty"
     assert game.to_dict() == before
     events = play(game, {})
-    assert payouts(only(events, "round_result")) == {3: 1}
+    assert payouts(only(events, "round_settled")) == {3: 1}
     assert only(events, "game_over")["reason"] == "pile_empty"
 
 
@@ -478,10 +485,10 @@ def test_close_mid_round_ends_with_a_ranking() -> None:
     game = table(3, "close")
     game.apply(Action(A.START, 1))
     with pytest.raises(IllegalAction) as err:
-        game.apply(Action(A.CLOSE, 2))
-    assert err.value.code == "not_host"
-    events = game.apply(Action(A.CLOSE, 1))
-    assert kinds(events) == ["seed_revealed", "game_over"]
+        game.apply(Action(A.CLOSE, 2))  # the host's /table close is the service's CLOSE
+    assert err.value.code == "system_only"
+    events = game.apply(Action(A.CLOSE))
+    assert kinds(events) == ["seed_revealed", "game_over", *["left"] * 3, "closed"]
     over = only(events, "game_over")
     assert over["reason"] == "closed" and [r["rank"] for r in over["ranking"]] == [1, 1, 1]
     assert game.phase is Phase.FINISHED and game.legal_actions(2) == frozenset()
@@ -490,7 +497,7 @@ def test_close_mid_round_ends_with_a_ranking() -> None:
 def test_close_in_lobby() -> None:
     game = table(2)
     events = game.apply(Action(A.CLOSE))
-    assert kinds(events) == ["game_over"]
+    assert kinds(events) == ["game_over", "left", "left", "closed"]
     assert game.phase is Phase.FINISHED
 
 
@@ -563,7 +570,7 @@ def test_a_bust_keeps_the_turn_and_shows_nothing_a_safe_hit_does_not() -> None:
         "bust": True,
         "blackjack": False,
     }
-    result = only(events, "round_result")
+    result = only(events, "round_settled")
     assert result["outcome"] == "win" and payouts(result) == {3: 1}
 
 
@@ -598,7 +605,7 @@ def test_shared_treasure_is_divided_among_the_players(
     game = table(n, variant="shared", treasure=treasure, coins_per_player=cpp)
     events = game.apply(Action(A.START, 1))
     started = only(events, "game_started")
-    assert started["coins"] == {str(p): each for p in game.order}
+    assert started["coins"] == {str(p): each for p in game.seated()}
     assert started["treasure"] == 0 and started["pot"] == first_pot
     # round 1: everyone antes one coin on top of the undivided rest
     assert only(events, "round_started")["pot"] == first_pot + n
@@ -685,7 +692,7 @@ def test_shared_winner_takes_the_pot() -> None:
     assert only(events, "round_started")["pot"] == 4 and game.coins == {1: 2, 2: 2, 3: 2}
     assert game.treasure == 0
     events = play(game, {})
-    assert payouts(only(events, "round_result")) == {2: 4}
+    assert payouts(only(events, "round_settled")) == {2: 4}
     assert game.coins == {1: 1, 2: 5, 3: 1} and game.pot == 3 and total_coins(game) == 10
 
 
@@ -697,13 +704,13 @@ def test_shared_ties_and_busts_leave_the_pot_in_play() -> None:
         3, r1 + r2 + r3 + filler(r1 + r2 + r3, 20), variant="shared", coins_per_player=4
     )
     events = play(game, {})
-    assert only(events, "round_result")["outcome"] == "tie" and game.pot == 6
+    assert only(events, "round_settled")["outcome"] == "tie" and game.pot == 6
     events = play(game, {2: 1, 3: 1, 1: 1})
-    assert only(events, "round_result")["outcome"] == "all_bust" and game.pot == 9
+    assert only(events, "round_settled")["outcome"] == "all_bust" and game.pot == 9
     assert game.coins == {1: 1, 2: 1, 3: 1}
     # three players at 21 (one BlackJack, no bonus in this variant) split 9 evenly
     events = play(game, {2: 1, 3: 1})
-    result = only(events, "round_result")
+    result = only(events, "round_settled")
     assert result["outcome"] == "tie21" and payouts(result) == {2: 3, 3: 3, 1: 3}
     assert total_coins(game) == 12
 
@@ -713,13 +720,13 @@ def test_shared_tie_at_21_keeps_the_remainder_in_play_and_eliminates() -> None:
     r2 = deal([2, 3], {2: ["TS", "9H"], 3: ["TC", "8D"]})
     game, _ = rigged(3, r1 + r2 + filler(r1 + r2, 20), variant="shared", coins_per_player=1)
     events = play(game, {})
-    result = only(events, "round_result")
+    result = only(events, "round_settled")
     assert result["outcome"] == "tie21" and payouts(result) == {2: 1, 3: 1}
     assert result["pot"] == 1
     assert only(events, "eliminated") == {"player": 1}
     started = only(events, "round_started")
     assert started["players"] == [2, 3] and started["pot"] == 3
-    assert game.in_round == [2, 3] and game.out == {1}
+    assert game.dealt == [2, 3] and game.out == {1}
     view = game.public_view()
     assert [(s["player"], s["out"], s["hidden"]) for s in view["seats"]] == [
         (2, False, 2),
@@ -727,7 +734,7 @@ def test_shared_tie_at_21_keeps_the_remainder_in_play_and_eliminates() -> None:
         (1, True, 0),
     ]
     events = play(game, {})
-    assert payouts(only(events, "round_result")) == {2: 3}
+    assert payouts(only(events, "round_settled")) == {2: 3}
     over = only(events, "game_over")
     assert over["reason"] == "one_player_left"
     assert over["ranking"] == [
@@ -748,7 +755,7 @@ def test_shared_last_holder_collects_the_pot() -> None:
     # ...nobody holds a coin: the same players replay for the pot without ante
     assert game.round == 2 and game.pot == 4
     events = play(game, {})
-    assert payouts(only(events, "round_result")) == {2: 4}
+    assert payouts(only(events, "round_settled")) == {2: 4}
     assert only(events, "game_over")["reason"] == "one_player_left"
     assert game.coins == {1: 0, 2: 4}
 
@@ -770,7 +777,7 @@ def test_shared_sole_holder_collects_a_void_pot() -> None:
     play(game, {})
     assert game.coins == {1: 0, 2: 2} and game.pot == 2  # round 2 antes
     events = play(game, {})
-    assert only(events, "round_result")["outcome"] == "tie"
+    assert only(events, "round_settled")["outcome"] == "tie"
     assert only(events, "pot_collected") == {"player": 2, "coins": 2}
     assert only(events, "game_over")["reason"] == "one_player_left"
     assert game.coins == {1: 0, 2: 4} and game.pot == 0
@@ -783,12 +790,12 @@ def test_shared_reshuffles_played_cards_and_reveals_after_the_showdown() -> None
     first = only(start, "shuffle")
     events = play(game, {1: 1})  # the last card of the pile goes to p1
     seq = kinds(events)
-    assert seq.index("showdown") < seq.index("round_result") < seq.index("shuffle")
+    assert seq.index("showdown") < seq.index("round_settled") < seq.index("shuffle")
     assert seq.index("shuffle") < seq.index("deal")
     shuffle = only(events, "shuffle")
     assert shuffle["size"] == 5 and shuffle["spec"] == "pirate54"
     assert "seed_revealed" not in seq  # the retired seed waits for the next showdown
-    assert game.pile_remaining == 1 and game.round == 2
+    assert game.cards_left == 1 and game.round == 2
     new_seed = game.entropy(1)
     # the new pile's seed is the spare committed with the first pile
     assert shuffle["commitment"] == commitment(new_seed) == first["next_commitment"]
@@ -796,7 +803,7 @@ def test_shared_reshuffles_played_cards_and_reveals_after_the_showdown() -> None
     # the played cards, in the order they take in the whole deck shuffled by that seed
     played = {"TS", "9H", "8C", "7D", "2C"}
     order = [c.code for c in verify(new_seed.hex(), shuffle["commitment"], "pirate54")]
-    assert [c.code for c in game.pile] == [c for c in order if c in played]
+    assert [c.code for c in game.shoe.order] == [c for c in order if c in played]
     events = play(game, {})
     assert [e.data["commitment"] for e in events if e.kind == "seed_revealed"] == [
         first["commitment"]
@@ -813,8 +820,8 @@ def test_shared_pile_emptied_by_a_deal_is_replaced_before_anyone_draws() -> None
     # the deal of round 2 takes the last card: the played cards are shuffled at once,
     # in the same outcome, before player 2 can decide to ask for a card
     seq = kinds(events)
-    assert seq[seq.index("round_result") :] == [
-        "round_result",
+    assert seq[seq.index("round_settled") :] == [
+        "round_settled",
         "round_started",
         "deal",
         "shuffle",
@@ -824,13 +831,14 @@ def test_shared_pile_emptied_by_a_deal_is_replaced_before_anyone_draws() -> None
     assert second["size"] == 5 and second["number"] == 2
     # committed before the round's hidden cards were dealt, as the first pile's spare
     assert second["commitment"] == first["next_commitment"]
-    assert game.round == 2 and game.pile_remaining == 5 and game.discard == []
-    assert game.pending_reveals  # round 2's cards came from the first pile: still hidden
+    assert game.round == 2 and game.cards_left == 5 and game.discard == []
+    assert game.unrevealed  # round 2's cards came from the first pile: still hidden
     assert game.legal_actions(2) == {A.HIT, A.STAND}
     events = game.apply(Action(A.HIT, 2))
     assert kinds(events) == ["hit"]  # drawn from the pile committed earlier
     # closing reveals every seed shown: the retired pile's, the one in use (it reprints
     # the new pile: the played cards in the order the seed gives the whole deck), the spare
+    pile = game.shoe.order
     over = [e.data for e in game.apply(Action(A.CLOSE)) if e.kind == "seed_revealed"]
     assert [r["commitment"] for r in over] == [
         first["commitment"],
@@ -839,8 +847,8 @@ def test_shared_pile_emptied_by_a_deal_is_replaced_before_anyone_draws() -> None
     ]
     played = {"2S", "3S", "8C", "7D", "9C"}
     order = verify(over[1]["seed"], over[1]["commitment"], over[1]["spec"])
-    assert [c for c in order if c.code in played] == game.pile
-    assert only(events, "hit")["card"] == game.pile[0].code
+    assert [c for c in order if c.code in played] == pile
+    assert only(events, "hit")["card"] == pile[0].code
 
 
 def test_shared_pile_emptied_by_a_hit_is_replaced_in_the_same_move() -> None:
@@ -850,12 +858,12 @@ def test_shared_pile_emptied_by_a_hit_is_replaced_in_the_same_move() -> None:
     game, start = rigged(2, r1 + r2, variant="shared", coins_per_player=3)
     first = only(start, "shuffle")
     play(game, {})
-    assert game.round == 2 and game.pile_remaining == 1 and len(game.discard) == 4
+    assert game.round == 2 and game.cards_left == 1 and len(game.discard) == 4
     events = game.apply(Action(A.HIT, 2))  # the pile's last card
     assert kinds(events) == ["hit", "shuffle"]
     assert only(events, "hit")["card"] == "4C"
     second = only(events, "shuffle")
-    assert second["size"] == 4 and game.pile_remaining == 4
+    assert second["size"] == 4 and game.cards_left == 4
     assert second["commitment"] == first["next_commitment"] == commitment(game.entropy(1))
     assert game.to_act == 2 and "seed_revealed" not in kinds(events)
     played = {"TS", "9H", "8C", "7D"}
@@ -875,24 +883,5 @@ def test_shared_no_played_cards_means_only_stand() -> None:
         game.apply(Action(A.HIT, 2))
     assert err.value.code == "pile_empty"
     events = play(game, {})
-    assert payouts(only(events, "round_result")) == {1: 2}
+    assert payouts(only(events, "round_settled")) == {1: 2}
     assert game.round == 2 and only(events, "shuffle")["size"] == 4
-
-
-# ---------------------------------------------------------------------------- simulation
-
-
-def test_simulate_pirate21_reports_speed_and_rounds() -> None:
-    out = simulate_pirate21(20, 7, 4)
-    assert out["games"] == 20 and out["players"] == 4
-    assert out["games_per_sec"] > 0 and out["rounds_per_game"] >= 1
-    assert out["void_rounds_per_game"] >= 0 and sum(out["end_reasons"].values()) == 20
-    again = simulate_pirate21(20, 7, 4)
-    assert again["rounds_per_game"] == out["rounds_per_game"]
-    shared = simulate_pirate21(5, 1, 3, variant="shared")
-    assert shared["end_reasons"] == {"one_player_left": 5}
-
-
-def test_main_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["3", "2", "9"]) == 0
-    assert json.loads(capsys.readouterr().out)["games"] == 3

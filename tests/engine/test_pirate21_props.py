@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from bot.engine.base import Action, ActionKind, Event, IllegalAction, Phase, Visibility
 from bot.engine.cards import pirate54
-from bot.engine.pirate21 import Pirate21
+from bot.engine.games.pirate21 import Pirate21
 from bot.engine.shuffle import seeded_entropy
 
 A = ActionKind
@@ -53,7 +53,7 @@ def start(spec: dict[str, Any]) -> Pirate21:
         opts["coins_per_player"] = spec["cpp"]
     if spec.get("deck"):
         opts["deck"] = spec["deck"]
-    game = Pirate21(1, opts, entropy=seeded_entropy(f"prop{spec['seed']}"))
+    game = Pirate21.create(1, opts, seeded_entropy(f"prop{spec['seed']}"))
     for p in range(2, spec["n"] + 1):
         game.apply(Action(A.JOIN, p))
     return game
@@ -151,14 +151,14 @@ def test_no_hidden_card_in_public_before_the_showdown(spec: dict[str, Any]) -> N
             continue
         view = game.public_view()
         if shared:
-            view.pop("last_result")  # past rounds (codes come back after a reshuffle)
+            view.pop("last_round")  # past rounds (codes come back after a reshuffle)
         everyone = set().union(*hidden.values()) if hidden else set()
         assert not strings(view) & everyone
         assert all(s["hidden"] == 2 for s in view["seats"] if s["in_round"])
-        for p in game.in_round:
+        for p in game.dealt:
             mine = game.private_view(p)
             if shared:
-                mine.pop("last_result")
+                mine.pop("last_round")
             others = everyone - hidden.get(p, set())
             assert not strings(mine) & others
             assert set(mine["you"]["cards"]) == hidden[p]
@@ -281,10 +281,10 @@ def test_a_bust_looks_exactly_like_a_safe_hit(n: int, data: st.DataObject, rest:
         return [hands[p][0] for p in order] + [hands[p][1] for p in order] + rest[used:] + spare
 
     def observe(cards: list[str]) -> tuple[list[Any], int]:
-        game = Pirate21(1, entropy=seeded_entropy("bust"))
+        game = Pirate21.create(1, {}, seeded_entropy("bust"))
         for p in range(2, n + 1):
             game.apply(Action(A.JOIN, p))
-        game.rig_pile_for_tests(cards)
+        game.rig(cards, only=True)
         seen: list[Any] = []
 
         def act(action: Action) -> None:

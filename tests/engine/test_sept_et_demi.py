@@ -16,7 +16,7 @@ import pytest
 from bot.engine.base import (
     Action,
     ActionKind,
-    Deadline,
+    DeadlineKind,
     Event,
     IllegalAction,
     InvalidOptions,
@@ -24,13 +24,12 @@ from bot.engine.base import (
     Phase,
     Visibility,
 )
-from bot.engine.sept_et_demi import (
+from bot.engine.games.sept_et_demi import (
     DEFAULT_OPTIONS,
     ERROR_CODES,
     ILLEGAL_CODES,
     SeptEtDemi,
     SeptEtDemiOptions,
-    simulate_sept_et_demi,
 )
 from bot.engine.shuffle import seeded_entropy, verify
 
@@ -167,9 +166,9 @@ def test_card_values_both_decks() -> None:
 
 def test_bank_sept_et_demi_beats_player_sept_et_demi() -> None:
     g, led = table(3, ["7H", "5C", "7S", "QH", "KS"])
-    assert g.phase is Phase.BETTING and g.to_act == 2 and g.deadline is Deadline.BET
+    assert g.phase is Phase.BETTING and g.to_act == 2 and g.deadline.kind is DeadlineKind.BET
     play(g, led, act(K.BET, 2, 10), act(K.BET, 3, 10))
-    assert g.phase is Phase.PLAYING and g.to_act == 2 and g.deadline is Deadline.TURN
+    assert g.phase is Phase.PLAYING and g.to_act == 2 and g.deadline.kind is DeadlineKind.TURN
     play(g, led, act(K.HIT, 2), act(K.SHOW, 2), act(K.STAND, 2), act(K.STAND, 3))
     assert g.phase is Phase.BANK and g.to_act == 1
     assert g.public_view()["bank"] == {"banker": 1, "shown": ["7S"], "hidden": 0, "total": 14}
@@ -217,7 +216,7 @@ def test_higher_wins_equal_and_lower_lose() -> None:
     # losers are collected before winners are paid
     order = [e.player for e in ev if e.kind == "settle"]
     assert order == [3, 4, 2]
-    summary = next(e for e in ev if e.kind == "round_summary").data
+    summary = next(e for e in ev if e.kind == "round_settled").data
     assert summary["banker_net"] == 40 and summary["shortfall"] == 0
 
 
@@ -236,7 +235,7 @@ def test_player_bust_loses_at_once_even_if_bank_busts_later() -> None:
     ev = play(g, led, act(K.STAND, 3), act(K.HIT, 1))  # bank 4 + 7: bust
     s = settles(ev)
     assert 2 not in s and s[3]["rule"] == "bank_bust"
-    summary = next(e for e in ev if e.kind == "round_summary").data
+    summary = next(e for e in ev if e.kind == "round_settled").data
     assert [r["rule"] for r in summary["results"]] == ["bust", "bank_bust"]
     assert stacks(g) == {1: 200, 2: 190, 3: 210}
 
@@ -320,7 +319,7 @@ def test_fund_not_needed_when_the_bank_can_pay() -> None:
     play(g, led, act(K.BET, 2, 100), act(K.BET, 3, 50))
     ev = play(g, led, act(K.HIT, 2), act(K.SHOW, 2), act(K.STAND, 2), act(K.STAND, 3))
     ev += play(g, led, act(K.STAND, 1))
-    summary = next(e for e in ev if e.kind == "round_summary").data
+    summary = next(e for e in ev if e.kind == "round_settled").data
     assert summary["fund_paid"] == 0 and summary["fund_left"] == 500
     # the loser is collected first, so the bank can pay the double win in full
     assert stacks(g) == {1: 50, 2: 400, 3: 150}
@@ -363,7 +362,7 @@ def test_fund_exhausted_pro_rata_with_shortfall() -> None:
     # goes to the first unpaid winner in seat order from the banker's left
     assert (s[3]["paid_by_fund"], s[3]["shortfall"], s[3]["exact_fund_share"]) == (5, 55, "22/5")
     assert (s[4]["paid_by_fund"], s[4]["shortfall"], s[4]["exact_fund_share"]) == (6, 84, "33/5")
-    summary = next(e for e in ev if e.kind == "round_summary").data
+    summary = next(e for e in ev if e.kind == "round_settled").data
     assert (summary["fund_paid"], summary["shortfall"], summary["fund_left"]) == (11, 139, 0)
     assert g.fund == 0
     assert stacks(g) == {1: 0, 2: 400, 3: 205, 4: 206}
@@ -635,11 +634,3 @@ def test_snapshot_round_trip_mid_round_with_rigged_deck() -> None:
     for a in (act(K.SWAP, 2), act(K.HIT, 2), act(K.SHOW, 2), act(K.STAND, 2), act(K.STAND, 3)):
         assert [e.to_dict() for e in h.apply(a)] == [e.to_dict() for e in g.apply(a)]
     assert h.to_dict() == g.to_dict()
-
-
-def test_simulation_smoke() -> None:
-    out = simulate_sept_et_demi(60, seed=3, players=3)
-    assert out["rounds"] == 60 and out["rounds_per_sec"] > 0
-    assert 0.0 <= out["bank_win_rate"] <= 1.0
-    with pytest.raises(ValueError):
-        simulate_sept_et_demi(1, players=1)

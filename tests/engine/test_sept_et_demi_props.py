@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.engine.base import Action, ActionKind, Event, IllegalAction, Phase, Visibility
-from bot.engine.sept_et_demi import (
+from bot.engine.games.sept_et_demi import (
     BUST,
     DEALT,
     ERROR_CODES,

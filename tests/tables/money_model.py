@@ -189,7 +189,7 @@ def result_nets(game_key: str, options: Any, events: list[Event]) -> list[tuple[
 
 def _sept_nets(events: list[Event]) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
-    summary = next((e for e in events if e.kind == "round_summary"), None)
+    summary = next((e for e in events if e.kind == "round_settled"), None)
     for e in events:
         d = e.data
         if e.kind == "bust":  # lost to the banker at once

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from bot.engine import casino21
 from bot.engine.base import HOUSE, Event, Money, MoneyKind, seat
+from bot.engine.games import casino21
 from bot.tables import service as table_service
 from tests.tables import money_model
 from tests.tables.money_model import MoneyCreated, run

@@ -9,7 +9,6 @@ from bot.bank import Bank
 from bot.engine.base import Action, ActionKind, IllegalAction, InvalidOptions, Phase
 from bot.engine.shuffle import seeded_entropy
 from bot.tables import StaleAction, TableError, TableService
-from bot.tables.seats import seated
 from tests.bank.ledger import table_escrow
 from tests.bank_audit import assert_audit_clean
 from tests.sql import fetchall, fetchone
@@ -112,7 +111,7 @@ async def test_refused_posting_restores_the_game(service, db):
     # BOB asks to bring more than his balance: the bank refuses inside the transaction
     with pytest.raises(Exception):  # noqa: B017 - the bank's InsufficientFunds
         await service.join(table.id, BOB, 5000)
-    assert BOB not in seated(table.game)
+    assert BOB not in table.game.seated()
     row = await fetchone(db, "SELECT state FROM tables WHERE id = ?", (table.id,))
     assert row[0] == table.snapshot_json()
     await service.join(table.id, BOB, 100)  # and the table goes on

@@ -79,12 +79,12 @@ def test_refused_as_out_of_range(text: str) -> None:
         (
             "²",
             "Type a whole number with the digits 0 to 9, e.g. 250 or 1,000.",
-            "Tapez un nombre entier avec les chiffres 0 à 9, par ex. 250 ou 1 000.",
+            "Tapez un nombre entier avec les chiffres 0 à 9, par ex. 250 ou 1\u00a0000.",
         ),
         (
             "0",
             f"The amount must be from 1 to {MAX_AMOUNT} (got 0).",
-            f"Le montant doit aller de 1 à {MAX_AMOUNT} (reçu 0).",
+            f"Le montant doit aller de 1 à {MAX_AMOUNT} (valeur donnée\u00a0: 0).",
         ),
     ],
 )

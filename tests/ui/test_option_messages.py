@@ -6,6 +6,7 @@ import pytest
 
 from bot.engine.options import OptionError
 from bot.tables import GAMES, TableService
+from bot.tables.games import all_options
 from bot.tables.models import SETTINGS, TableSettings
 from bot.ui.errors import refusal_text
 from bot.ui.options import (
@@ -23,19 +24,19 @@ CASES = [
         "classic",
         "decks=6 decks=2",
         "The option `decks` is given twice: give each option once.",
-        "L'option `decks` est donnée deux fois : donnez chaque option une seule fois.",
+        "L'option `decks` est donnée deux fois\u00a0: donnez chaque option une seule fois.",
     ),
     (
         "casino21",
         "welcome_stake=-1",
         "welcome_stake must be between 0 and 1000000 (got -1).",
-        "welcome_stake doit être entre 0 et 1000000 (reçu -1).",
+        "welcome_stake doit être compris entre 0 et 1000000 (valeur donnée\u00a0: -1).",
     ),
     (
         "classic",
         "max_bet=0",
         "max_bet must be between 1 and 1000000000 (got 0).",
-        "max_bet doit être entre 1 et 1000000000 (reçu 0).",
+        "max_bet doit être compris entre 1 et 1000000000 (valeur donnée\u00a0: 0).",
     ),
     (
         "classic",
@@ -53,14 +54,15 @@ CASES = [
         "classic",
         "decks=",
         "`decks` needs a value: a whole number from 1 to 8, e.g. `decks=6`.",
-        "`decks` attend une valeur : un nombre entier de 1 à 8, par ex. `decks=6`.",
+        "`decks` attend une valeur\u00a0: un nombre entier de 1 à 8, par ex. `decks=6`.",
     ),
     (
         "pirate21",
         "treasur=1",
         "Unknown option `treasur`: did you mean `treasure`? Options: auto_next, bet_seconds,"
         " coins_per_player, dealer, deck, idle_seconds, pace, treasure, turn_seconds, variant.",
-        "Option inconnue `treasur` : vouliez-vous dire `treasure` ? Options : auto_next,"
+        "Option inconnue `treasur`\u00a0: vouliez-vous dire `treasure`\u00a0?"
+        " Options\u00a0: auto_next,"
         " bet_seconds, coins_per_player, dealer, deck, idle_seconds, pace, treasure,"
         " turn_seconds, variant.",
     ),
@@ -69,33 +71,33 @@ CASES = [
         "colour=red",
         "Unknown option `colour`. Options: auto_next, bet_seconds, buy_in, deck,"
         " guarantee_fund, idle_seconds, min_bet, pace, rounds, turn_seconds.",
-        "Option inconnue `colour`. Options : auto_next, bet_seconds, buy_in, deck,"
+        "Option inconnue `colour`. Options\u00a0: auto_next, bet_seconds, buy_in, deck,"
         " guarantee_fund, idle_seconds, min_bet, pace, rounds, turn_seconds.",
     ),
     (
         "classic",
         "decks=six",
         "`decks=six` is not allowed: `decks` takes a whole number from 1 to 8.",
-        "`decks=six` n'est pas permis : `decks` accepte un nombre entier de 1 à 8.",
+        "`decks=six` n'est pas permis\u00a0: `decks` accepte un nombre entier de 1 à 8.",
     ),
     (
         "classic",
         "blackjack_pays=2:1",
         "`blackjack_pays=2:1` is not allowed: `blackjack_pays` takes one of `3:2`, `6:5`, `1:1`.",
-        "`blackjack_pays=2:1` n'est pas permis : `blackjack_pays` accepte l'une des valeurs"
+        "`blackjack_pays=2:1` n'est pas permis\u00a0: `blackjack_pays` accepte l'une des valeurs"
         " `3:2`, `6:5`, `1:1`.",
     ),
     (
         "sept_et_demi",
         "deck=52",
         "`deck=52` is not allowed: `deck` takes one of `40`, `32`.",
-        "`deck=52` n'est pas permis : `deck` accepte l'une des valeurs `40`, `32`.",
+        "`deck=52` n'est pas permis\u00a0: `deck` accepte l'une des valeurs `40`, `32`.",
     ),
     (
         "sept_et_demi",
         "rounds=x",
         "`rounds=x` is not allowed: `rounds` takes a whole number from 1 to 1000000, or `none`.",
-        "`rounds=x` n'est pas permis : `rounds` accepte un nombre entier de 1 à 1000000,"
+        "`rounds=x` n'est pas permis\u00a0: `rounds` accepte un nombre entier de 1 à 1000000,"
         " ou `none`.",
     ),
     (
@@ -103,38 +105,39 @@ CASES = [
         "bank_bust_bonus=double",
         "`bank_bust_bonus=double` is not allowed: `bank_bust_bonus` takes a whole number from 0"
         " to 1000000, or `half`.",
-        "`bank_bust_bonus=double` n'est pas permis : `bank_bust_bonus` accepte un nombre entier"
-        " de 0 à 1000000, ou `half`.",
+        "`bank_bust_bonus=double` n'est pas permis\u00a0: `bank_bust_bonus` accepte"
+        " un nombre entier de 0 à 1000000, ou `half`.",
     ),
     (
         "classic",
         "penetration=abc",
         "`penetration=abc` is not allowed: `penetration` takes a number from 0.5 to 0.9.",
-        "`penetration=abc` n'est pas permis : `penetration` accepte un nombre de 0.5 à 0.9.",
+        "`penetration=abc` n'est pas permis\u00a0: `penetration` accepte un nombre de 0.5 à 0.9.",
     ),
     (
         "classic",
         "surrender=maybe",
         "`surrender=maybe` is not allowed: `surrender` takes `on` or `off`.",
-        "`surrender=maybe` n'est pas permis : `surrender` accepte `on` ou `off`.",
+        "`surrender=maybe` n'est pas permis\u00a0: `surrender` accepte `on` ou `off`.",
     ),
     (
         "classic",
         "pace=slow",
         "`pace=slow` is not allowed: `pace` takes one of `live`, `forum`.",
-        "`pace=slow` n'est pas permis : `pace` accepte l'une des valeurs `live`, `forum`.",
+        "`pace=slow` n'est pas permis\u00a0: `pace` accepte l'une des valeurs `live`, `forum`.",
     ),
     (
         "pirate21",
         "deck=36/14",
         "deck is written numbers/pirates/flags, e.g. `deck=36/14/4` (got 36/14).",
-        "deck s'écrit nombres/pirates/drapeaux, par ex. `deck=36/14/4` (reçu 36/14).",
+        "deck s'écrit nombres/pirates/drapeaux, par ex. `deck=36/14/4`"
+        " (valeur donnée\u00a0: 36/14).",
     ),
     (
         "pirate21",
         "dealer=bob",
         "`dealer=bob` is not allowed: `dealer` takes a player (a mention or an id), or `none`.",
-        "`dealer=bob` n'est pas permis : `dealer` accepte un joueur (mention ou identifiant),"
+        "`dealer=bob` n'est pas permis\u00a0: `dealer` accepte un joueur (mention ou identifiant),"
         " ou `none`.",
     ),
     (
@@ -155,7 +158,7 @@ def test_option_refusals_in_both_languages(game: str, text: str, en: str, fr: st
 
 
 def test_every_option_has_an_allowed_phrase_in_both_languages() -> None:
-    for spec in {s.name: s for g in GAMES.values() for s in g.all_options()}.values():
+    for spec in {s.name: s for g in GAMES.values() for s in all_options(g)}.values():
         en, fr = allowed_text(spec, "en"), allowed_text(spec, "fr")
         assert en and fr and "{" not in en + fr, spec.name
         assert en != fr or spec.kind.value == "bool", spec.name
@@ -166,7 +169,7 @@ def test_rules_lines_name_default_range_and_description(game: str) -> None:
     lines = rules_lines(GAMES[game].options, "fr")
     assert len(lines) == len(GAMES[game].options)
     for spec, line in zip(GAMES[game].options, lines, strict=True):
-        assert line.startswith(f"`{spec.name}=") and spec.fr in line and " : " in line
+        assert line.startswith(f"`{spec.name}=") and spec.fr in line and "\u00a0: " in line
 
 
 def test_rules_lines_read_as_typed() -> None:
@@ -178,8 +181,8 @@ def test_rules_lines_read_as_typed() -> None:
         )
         for g in GAMES
     }
-    assert by_game["classic"]["decks"] == "`decks=6` (1–8): decks in the shoe"
-    assert by_game["classic"]["max_bet"] == "`max_bet=500` (min_bet–1000000000): largest bet"
+    assert by_game["blackjack"]["decks"] == "`decks=6` (1–8): decks in the shoe"
+    assert by_game["blackjack"]["max_bet"] == "`max_bet=500` (min_bet–1000000000): largest bet"
     assert by_game["pirate21"]["deck"].startswith("`deck=36/14/4` (36/14/4 | 18/7/2 | 72/28/8)")
     assert by_game["sept_et_demi"]["deck"].startswith("`deck=40` (40 | 32)")
     assert by_game["sept_et_demi"]["rounds"].startswith("`rounds=none` (1–1000000 | none)")
@@ -205,7 +208,7 @@ def test_split_last_keeps_what_was_typed() -> None:
 
 
 def specs(game: str) -> tuple:
-    return GAMES[game].all_options()
+    return all_options(GAMES[game])
 
 
 def test_empty_text_suggests_every_option_with_default_range_and_description() -> None:
@@ -257,7 +260,7 @@ def test_values_of_the_option_being_typed() -> None:
 
 def test_an_invalid_value_is_flagged_and_kept() -> None:
     found = suggest("decks=9", specs("classic"), "fr")
-    assert found == [("⚠ decks=9 n'est pas permis : 1–8", "decks=9")]
+    assert found == [("⚠ decks=9 n'est pas permis\u00a0: 1–8", "decks=9")]
 
 
 def test_choices_fit_discord_limits() -> None:

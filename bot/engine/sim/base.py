@@ -21,7 +21,6 @@ class Simulator(ABC):
     """One game's simulator: its command-line options, its strategies and its run."""
 
     game: ClassVar[str]  # the registry key (the game's key)
-    aliases: ClassVar[tuple[str, ...]] = ()  # other keys people type for it
     title: ClassVar[str]  # one line for ``--help``
     strategies: ClassVar[tuple[str, ...]]  # the forms ``--strategy`` accepts
     default_rounds: ClassVar[int] = 100_000

@@ -1,6 +1,6 @@
 """Black Jack (``blackjack``, also ``classic``): one seat against the dealer.
 
-Every round is played by :class:`~bot.engine.classic.ClassicGame` itself: the seat bets
+Every round is played by :class:`~bot.engine.games.blackjack.BlackjackGame` itself: the seat bets
 ``bet``, never insures, and moves with a fixed strategy (:mod:`.basic_strategy`) from its
 hand, the dealer's up card and the moves ``legal_actions`` allows. The stack is large
 enough to cover every stake.
@@ -27,7 +27,7 @@ from typing import Any
 
 from ..base import Action, ActionKind, Event, Phase
 from ..cards import Card, pack52
-from ..classic import PAYOUT_RATIOS, ClassicGame, ClassicOptions, dealer_should_hit
+from ..games.blackjack import PAYOUT_RATIOS, BlackjackGame, BlackjackOptions, dealer_should_hit
 from ..hands import bj_total
 from ..shuffle import seeded_entropy
 from .base import Mean, Simulator, per_second, rate, text_rows
@@ -59,13 +59,13 @@ _START = Action(ActionKind.START, PLAYER)
 class _Cards:
     """Where the cards come from: before/after each move, and a peek at the next ones."""
 
-    def before(self, game: ClassicGame) -> None:
+    def before(self, game: BlackjackGame) -> None:
         """Called before each move."""
 
     def after(self, events: Sequence[Event]) -> None:
         """Called with each move's events."""
 
-    def peek(self, game: ClassicGame, k: int) -> Card:
+    def peek(self, game: BlackjackGame, k: int) -> Card:
         """The k-th card after the last one dealt, without dealing it."""
         raise NotImplementedError
 
@@ -77,7 +77,7 @@ class _Shoe(_Cards):
         self._shoe: object = None
         self._order: list[Card] = []
 
-    def peek(self, game: ClassicGame, k: int) -> Card:
+    def peek(self, game: BlackjackGame, k: int) -> Card:
         shoe = game.shoe
         assert shoe is not None
         if shoe is not self._shoe:  # the order is computed once per shoe
@@ -99,7 +99,7 @@ class _Infinite(_Cards):
         while len(self._ahead) < n:
             self._ahead.append(pack[below(52)])
 
-    def before(self, game: ClassicGame) -> None:
+    def before(self, game: BlackjackGame) -> None:
         if self._rigged < RIG_LOW:  # re-rigging every move would cost a third of the time
             self._fill(RIG_AHEAD)
             game.rig([c.code for c in self._ahead])
@@ -112,7 +112,7 @@ class _Infinite(_Cards):
         del self._ahead[:dealt]
         self._rigged -= dealt
 
-    def peek(self, game: ClassicGame, k: int) -> Card:
+    def peek(self, game: BlackjackGame, k: int) -> Card:
         self._fill(k + 1)
         return self._ahead[k]
 
@@ -127,7 +127,7 @@ class _Tally:
     outcomes: dict[str, int] = field(default_factory=lambda: dict.fromkeys(DEALER_OUTCOMES, 0))
 
 
-def _apply(game: ClassicGame, cards: _Cards, action: Action) -> list[Event]:
+def _apply(game: BlackjackGame, cards: _Cards, action: Action) -> list[Event]:
     cards.before(game)
     events = game.apply(action)
     cards.after(events)
@@ -140,7 +140,7 @@ class _Allowed:
 
     __slots__ = ("_game", "_legal", "_split")
 
-    def __init__(self, game: ClassicGame, split: bool) -> None:
+    def __init__(self, game: BlackjackGame, split: bool) -> None:
         self._game = game
         self._split = split
         self._legal: frozenset[ActionKind] | None = None
@@ -155,7 +155,7 @@ class _Allowed:
         return isinstance(move, str) and _MOVES.get(move) in self._legal
 
 
-def _move(game: ClassicGame, strategy: Strategy, split: bool) -> Action:
+def _move(game: BlackjackGame, strategy: Strategy, split: bool) -> Action:
     """The seat's next move: no insurance, else the strategy's move among the legal ones
     (never a split with ``split`` False)."""
     if game.phase is Phase.INSURANCE:
@@ -165,7 +165,7 @@ def _move(game: ClassicGame, strategy: Strategy, split: bool) -> Action:
 
 
 def play_round(
-    game: ClassicGame, cards: _Cards, strategy: Strategy, bet: Action, split: bool = True
+    game: BlackjackGame, cards: _Cards, strategy: Strategy, bet: Action, split: bool = True
 ) -> list[Event]:
     """One whole round through the engine; all its events."""
     events = _apply(game, cards, _START)
@@ -175,7 +175,7 @@ def play_round(
     return events
 
 
-def _dealer_outcome(summary: Mapping[str, Any], game: ClassicGame, cards: _Cards) -> str:
+def _dealer_outcome(summary: Mapping[str, Any], game: BlackjackGame, cards: _Cards) -> str:
     """The dealer's final hand, drawing (without dealing) what the dealer skipped."""
     if summary["dealer_blackjack"]:
         return "blackjack"
@@ -188,7 +188,7 @@ def _dealer_outcome(summary: Mapping[str, Any], game: ClassicGame, cards: _Cards
     return "bust" if total.bust else str(total.value)
 
 
-def _record(tally: _Tally, events: Sequence[Event], game: ClassicGame, cards: _Cards) -> None:
+def _record(tally: _Tally, events: Sequence[Event], game: BlackjackGame, cards: _Cards) -> None:
     summary: Mapping[str, Any] = {}
     for e in events:
         if e.kind in CARD_EVENTS:
@@ -207,13 +207,13 @@ def simulate(
     seed: str,
     decks: int | None,
     strategy: str,
-    opts: ClassicOptions,
+    opts: BlackjackOptions,
     bet: int = BET,
     split: bool = True,
 ) -> dict[str, Any]:
     """Play ``rounds`` rounds and return the statistics (``decks=None``: infinite deck;
     ``split=False``: the seat never splits, as no table option can forbid it)."""
-    game = ClassicGame(opts, host=PLAYER, entropy=seeded_entropy(f"simulate:blackjack:{seed}"))
+    game = BlackjackGame(opts, host=PLAYER, entropy=seeded_entropy(f"simulate:blackjack:{seed}"))
     game.apply(Action(ActionKind.JOIN, PLAYER, amount=10**15))
     cards: _Cards = _Shoe() if decks is not None else _Infinite(seed)
     strat = STRATEGIES[strategy](h17=opts.dealer_hits_soft_17, das=opts.double)
@@ -235,7 +235,7 @@ def _results(
     rounds: int,
     seed: str,
     setup: Mapping[str, Any],
-    opts: ClassicOptions,
+    opts: BlackjackOptions,
     split: bool,
     elapsed: float,
 ) -> dict[str, Any]:
@@ -283,7 +283,6 @@ class BlackjackSimulator(Simulator):
     """``simulate blackjack --decks {1..8|inf} --strategy {basic,mimic}`` and the rules."""
 
     game = "blackjack"
-    aliases = ("classic",)
     title = "Black Jack, one seat against the dealer, through the real engine."
     strategies = tuple(sorted(STRATEGIES))
 
@@ -305,9 +304,9 @@ class BlackjackSimulator(Simulator):
             "--no-split-aces-one-card", action="store_true", help="split aces play on"
         )
 
-    def options(self, args: argparse.Namespace) -> ClassicOptions:
+    def options(self, args: argparse.Namespace) -> BlackjackOptions:
         """The table options the flags describe (validated by the engine)."""
-        opts = ClassicOptions(
+        opts = BlackjackOptions(
             decks=args.decks or 1,  # inf: the shoe is built but never deals
             penetration=args.penetration,
             dealer_hits_soft_17=args.h17,

@@ -23,7 +23,7 @@ from typing import Any
 
 from ..base import Action, ActionKind, Event, Phase
 from ..cards import Card
-from ..casino21 import Casino21, card_value
+from ..games.casino21 import Casino21, card_value
 from ..shuffle import seeded_entropy
 from .base import Mean, Simulator, per_second, positive_int, rate, strategy_type, text_rows
 

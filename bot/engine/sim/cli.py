@@ -7,7 +7,8 @@ import json
 import sys
 from collections.abc import Sequence
 
-from ..base import IllegalAction, InvalidOptions
+from ..errors import IllegalAction, InvalidOptions
+from ..registry import GAMES
 from .base import Simulator, positive_int
 from .registry import SIMULATORS, find
 
@@ -16,7 +17,8 @@ def usage() -> str:
     """The list of games, with their aliases."""
     games = []
     for key, sim in SIMULATORS.items():
-        also = f" (also {', '.join(sim.aliases)})" if sim.aliases else ""
+        aliases = GAMES[key].aliases
+        also = f" (also {', '.join(aliases)})" if aliases else ""
         games.append(f"  {key}{also}: {sim.title}")
     return "usage: python -m bot simulate GAME [options] (GAME --help)\n" + "\n".join(games)
 

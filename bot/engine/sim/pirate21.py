@@ -16,8 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..base import Action, ActionKind, Event, Phase
-from ..pirate21 import VARIANTS, Pirate21
+from ..base import ROUND_SETTLED, Action, ActionKind, Event, Phase
+from ..games.pirate21 import VARIANTS, Pirate21
 from ..shuffle import seeded_entropy
 from .base import Simulator, per_second, positive_int, rate, strategy_type, text_rows
 
@@ -64,7 +64,7 @@ class _Tally:
 def new_game(seed: str, number: int, players: int, options: Mapping[str, Any]) -> Pirate21:
     """Game ``number`` of the run, ``players`` seated (ids 1..n; 1 hosts and deals)."""
     entropy = seeded_entropy(f"simulate:pirate21:{seed}:{number}")
-    game = Pirate21(HOST, options, entropy=entropy)
+    game = Pirate21.create(HOST, options, entropy)
     for p in range(2, players + 1):
         game.apply(Action(ActionKind.JOIN, p))
     return game
@@ -87,7 +87,7 @@ def _read(state: _Game, events: Sequence[Event]) -> None:
         elif kind == "showdown":
             state.hands += len(data["hands"])
             state.busts += sum(1 for h in data["hands"] if h["bust"])
-        elif kind == "round_result":
+        elif kind == ROUND_SETTLED:
             _read_round(state, data)
         elif kind == "game_over":
             state.winners = [int(p) for p in data["winners"]]

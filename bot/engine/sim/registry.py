@@ -1,28 +1,15 @@
-"""The simulators, found by game key: one dict, no other list of games here."""
+"""The simulators, found through the game registry (``GameSpec.simulator``)."""
 
 from __future__ import annotations
 
+from ..registry import GAMES
 from .base import Simulator
-from .blackjack import BlackjackSimulator
-from .casino21 import Casino21Simulator
-from .pirate21 import Pirate21Simulator
-from .sept_et_demi import SeptEtDemiSimulator
 
-#: Game key -> its simulator.
-SIMULATORS: dict[str, Simulator] = {
-    sim.game: sim
-    for sim in (
-        BlackjackSimulator(),
-        Casino21Simulator(),
-        Pirate21Simulator(),
-        SeptEtDemiSimulator(),
-    )
-}
+#: Game key -> its simulator (one instance each).
+SIMULATORS: dict[str, Simulator] = {key: spec.sim() for key, spec in GAMES.items()}
 
 
-def find(key: str) -> Simulator | None:
+def find(name: str) -> Simulator | None:
     """The simulator of a game key or of one of its aliases (``classic``), else None."""
-    found = SIMULATORS.get(key)
-    if found is not None:
-        return found
-    return next((sim for sim in SIMULATORS.values() if key in sim.aliases), None)
+    key = GAMES.key(name)
+    return None if key is None else SIMULATORS[key]

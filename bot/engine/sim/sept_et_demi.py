@@ -29,9 +29,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..base import Action, ActionKind, Event, Phase
+from ..base import ROUND_SETTLED, Action, ActionKind, Event, Phase
+from ..games.sept_et_demi import DECK_SPECS, SeptEtDemi
 from ..hands import SEPT_ET_DEMI, format_half_points
-from ..sept_et_demi import DECK_SPECS, SeptEtDemi
 from ..shuffle import seeded_entropy
 from .base import Mean, Simulator, per_second, positive_int, rate, strategy_type, text_rows
 
@@ -110,7 +110,7 @@ def _read(state: _Round, events: Sequence[Event]) -> None:
             hand.pending = None
         elif kind in ("bank_reveal", "bank_hit"):
             state.bank = int(data["total"])
-        elif kind == "round_summary":
+        elif kind == ROUND_SETTLED:
             state.summary = data
         elif kind == "game_over":
             state.over = True

@@ -23,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from bot.engine.base import ActionKind, Event, Phase, Visibility
+from bot.engine.base import ROUND_SETTLED, ActionKind, Event, Phase, Visibility
+from bot.i18n import decimal
 from bot.ui.buttons import ButtonSpec
 from bot.ui.cards import card
 
@@ -208,14 +209,12 @@ class Renderer(GameRenderer):
         return (10, 25, 50) if low == 1 else super().bet_ladder(low)
 
     # ----------------------------------------------------------------- announcements
-    def announcements(
-        self, ctx: Ctx, events: list[Event], summary_kinds: frozenset[str]
-    ) -> list[str]:
+    def announcements(self, ctx: Ctx, events: list[Event]) -> list[str]:
         out = []
         for event in events:
             if event.visibility is not Visibility.PUBLIC:
                 continue
-            if event.kind in summary_kinds:
+            if event.kind == ROUND_SETTLED:
                 out.append(self.summary(ctx, event))
             elif event.kind == "left" and event.data.get("reason") != "close":
                 out.append(self.left_line(ctx, event))
@@ -246,7 +245,8 @@ class Renderer(GameRenderer):
         """``+15 (exact 15)``, ``+7 (exact 7.5)``, ``-10``, ``±0``."""
         net = int(result["net"])
         if result["outcome"] in ("win", "bank_bust"):
-            return f"{signed(net)} ({ctx.t('summary.exact', exact=result['gain_exact'])})"
+            exact = decimal(result["gain_exact"], ctx.locale)
+            return f"{signed(net)} ({ctx.t('summary.exact', exact=exact)})"
         return signed(net)
 
     def summary(self, ctx: Ctx, event: Event) -> str:

@@ -1,4 +1,8 @@
-"""Shared rendering: the table embed frame, move buttons from legal actions, DM text."""
+"""The common renderer: the table embed frame and the seats, move buttons from legal
+actions, the events every game shares (round summaries posted, seeds revealed, the table
+closing), DM text. A game's renderer (``bot/ui/render/<game key>.py``) subclasses
+:class:`GameRenderer` for what is its own and registers itself with :func:`register`;
+``bot/ui/render/__init__.py`` imports them, so this module imports none of them."""
 
 from __future__ import annotations
 
@@ -8,9 +12,9 @@ from typing import Any
 
 import discord
 
-from bot.engine.base import SEED_REVEALED, ActionKind, Event, Phase, Visibility
+from bot.engine.base import ROUND_SETTLED, SEED_REVEALED, ActionKind, Event, Phase, Visibility
+from bot.engine.registry import GAMES
 from bot.i18n import t
-from bot.tables.games import seated_players
 from bot.tables.models import Table
 from bot.ui.buttons import ButtonSpec
 from bot.ui.cards import cards
@@ -81,12 +85,14 @@ class GameRenderer:
     """The default look of a table; each game overrides what it shows differently."""
 
     has_private_cards = False
+    #: the public events that get a message of their own (``announce``)
+    announced: frozenset[str] = frozenset({ROUND_SETTLED})
 
     # ----------------------------------------------------------------- the embed
     def embed(self, ctx: Ctx) -> discord.Embed:
         """The public table message."""
         table = ctx.table
-        title = ctx.t(f"game.{table.game_key}")
+        title = GAMES[table.game_key].name(ctx.locale)
         if table.settings.name:
             title = f"{title} — {table.settings.name}"
         embed = discord.Embed(title=title, colour=PHASE_COLOURS.get(ctx.phase))
@@ -120,13 +126,19 @@ class GameRenderer:
         return []
 
     def fields(self, ctx: Ctx) -> Iterable[tuple[str, str]]:
-        """(name, value) fields: by default one listing the seats."""
-        seats = ctx.view.get("seats") or ctx.view.get("players") or []
-        lines = [self.seat_line(ctx, s) for s in seats]
-        if lines:
-            yield ctx.t("table.seats", n=len(lines)), "\n".join(lines)
-        else:
-            yield ctx.t("table.seats", n=0), ctx.t("table.no_seats")
+        """(name, value) fields: the seats frame, each seat's lines then the table's own."""
+        seats = ctx.view.get("seats") or []
+        lines = [line for s in seats for line in self.seat_lines(ctx, s)]
+        lines += self.table_lines(ctx)
+        yield ctx.t("table.seats", n=len(seats)), "\n".join(lines) or ctx.t("table.no_seats")
+
+    def seat_lines(self, ctx: Ctx, seat: Any) -> list[str]:
+        """A seat's lines in the seats frame (default: one, ``seat_line``)."""
+        return [self.seat_line(ctx, seat)]
+
+    def table_lines(self, ctx: Ctx) -> list[str]:
+        """Lines under the seats (the game's own: insurance stakes...)."""
+        return []
 
     def seat_line(self, ctx: Ctx, seat: Any) -> str:
         """One seat: who, stack, bet, public cards."""
@@ -174,7 +186,7 @@ class GameRenderer:
         if ctx.phase is Phase.FINISHED or not ctx.table.is_open:
             return []
         kinds: set[ActionKind] = set()
-        for player in seated_players(ctx.view):
+        for player in game.seated():
             kinds |= game.legal_actions(player)
         specs: list[ButtonSpec] = []
         if ctx.phase in (Phase.LOBBY, Phase.BETWEEN_ROUNDS):
@@ -240,13 +252,11 @@ class GameRenderer:
         return (low, low * 2, low * 5)
 
     # ----------------------------------------------------------------- announcements
-    def public_posts(
-        self, ctx: Ctx, events: list[Event], summary_kinds: frozenset[str]
-    ) -> list[str]:
+    def public_posts(self, ctx: Ctx, events: list[Event]) -> list[str]:
         """Every public message for this batch: the game's announcements, then the seed of
         every deck retired (whatever retired it), added to the last announcement when it
         has room, else in a message of its own."""
-        texts = self.announcements(ctx, events, summary_kinds)
+        texts = self.announcements(ctx, events)
         reveals = [
             seed_reveal_line(ctx, e)
             for e in events
@@ -259,21 +269,24 @@ class GameRenderer:
             return [*texts[:-1], texts[-1] + "\n" + block]
         return [*texts, block]
 
-    def announcements(
-        self, ctx: Ctx, events: list[Event], summary_kinds: frozenset[str]
-    ) -> list[str]:
-        """Separate public messages for this batch of events (round summaries, the end)."""
+    def announcements(self, ctx: Ctx, events: list[Event]) -> list[str]:
+        """Separate public messages for this batch of events (the ``announced`` kinds:
+        round summaries...), then the end of the table."""
         out = []
         for event in events:
             if event.visibility is not Visibility.PUBLIC:
                 continue
-            if event.kind in summary_kinds:
-                out.append(self.summary(ctx, event))
+            if event.kind in self.announced:
+                out.append(self.announce(ctx, event))
         if ctx.phase is Phase.FINISHED or not ctx.table.is_open:
             final = self.final(ctx, events)
             if final:
                 out.append(final)
         return [text for text in out if text]
+
+    def announce(self, ctx: Ctx, event: Event) -> str:
+        """The message of one announced event (default: the round summary)."""
+        return self.summary(ctx, event) if event.kind == ROUND_SETTLED else ""
 
     def summary(self, ctx: Ctx, event: Event) -> str:
         """A round summary message."""
@@ -319,7 +332,7 @@ class GameRenderer:
 
     @staticmethod
     def _own_seat(view: dict[str, Any], player: int) -> dict[str, Any] | None:
-        for s in view.get("seats") or view.get("players") or []:
+        for s in view.get("seats") or []:
             if isinstance(s, dict) and s.get("player", s.get("id")) == player:
                 return s
         return None
@@ -335,8 +348,6 @@ def register(game_key: str, renderer: GameRenderer) -> None:
 
 def renderer_for(game_key: str) -> GameRenderer:
     """The renderer of a game (the default one when the game has none of its own)."""
-    if not _RENDERERS:
-        from . import casino21, classic, pirate21, sept_et_demi  # noqa: F401  (registers)
     return _RENDERERS.get(game_key) or _DEFAULT
 
 

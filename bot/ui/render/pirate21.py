@@ -7,8 +7,10 @@ showdown, and a hit that goes over 21 looks exactly like any other hit (the engi
 both the same public events and keeps the turn; only the hitter's DM, the same one every
 hitter gets, says "over 21"). The footer shows no table version.
 
-Private cards go by DM (``private_lines``), or ephemerally with ``/hand`` / "My cards".
-Round results and the final ranking are separate public messages (``announcements``).
+The common renderer draws the frame, the buttons (Carte !, Servi, My cards from the legal
+actions) and posts the seeds; this one adds the game's lines, its seats, its lobby
+buttons, its announcements (the showdown with the round, a reshuffle, a timeout, a player
+out, the final ranking) and its DMs.
 """
 
 from __future__ import annotations
@@ -16,24 +18,22 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from bot.engine.base import ActionKind, Event, Phase, Visibility
-from bot.engine.pirate21 import MAX_PLAYERS
+from bot.engine.base import ROUND_SETTLED, Event, Phase, Visibility
+from bot.engine.games.pirate21 import MAX_PLAYERS
 from bot.ui.buttons import ButtonSpec
-from bot.ui.cards import FACE_DOWN, card, cards
+from bot.ui.cards import card, cards
 
-from .common import BLUE, GREEN, GREY, RED, Ctx, GameRenderer, mention, register
+from .common import Ctx, GameRenderer, mention, register
 
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
-
-
-def _backs(n: int) -> str:
-    return card(None) * n
+_PLAYER_NEWS = {"timeout": "pirate21.timeout", "eliminated": "pirate21.eliminated"}
 
 
 class Renderer(GameRenderer):
     """The Pirate 21 table."""
 
     has_private_cards = True
+    announced = frozenset({ROUND_SETTLED, "shuffle", "timeout", "eliminated", "pot_collected"})
 
     # ----------------------------------------------------------------- the embed
     def embed(self, ctx: Ctx) -> Any:
@@ -44,52 +44,47 @@ class Renderer(GameRenderer):
 
     def body(self, ctx: Ctx) -> list[str]:
         view = ctx.view
-        shared = view.get("variant") == "shared"
-        options = view.get("options") or {}
-        lines: list[str] = []
         if ctx.phase is Phase.LOBBY:
-            n = len(view.get("players") or [])
-            lines.append(ctx.t("pirate21.lobby", n=n, max=MAX_PLAYERS))
-            if shared and options.get("coins_per_player") is None:
-                treasure = options.get("treasure")
-                lines.append(ctx.t("pirate21.rules.shared_split", treasure=treasure))
-                if isinstance(treasure, int) and treasure < n:  # why there is no Start
-                    lines.append(ctx.t("illegal.treasure_too_small", treasure=treasure, players=n))
-            elif shared:
-                lines.append(ctx.t("pirate21.rules.shared", coins=options.get("coins_per_player")))
-            else:
-                lines.append(ctx.t("pirate21.rules.standard", treasure=options.get("treasure")))
-            return lines
-        if shared:
-            lines.append(
-                ctx.t("pirate21.pot_shared", pot=view.get("pot", 0), pile=view.get("pile", 0))
-            )
+            return self._lobby_lines(ctx)
+        pot, pile = view.get("pot", 0), view.get("pile", 0)
+        if view.get("variant") == "shared":
+            lines = [ctx.t("pirate21.pot_shared", pot=pot, pile=pile)]
         else:
-            lines.append(
-                ctx.t(
-                    "pirate21.treasure",
-                    treasure=view.get("treasure", 0),
-                    pot=view.get("pot", 0),
-                    pile=view.get("pile", 0),
-                )
-            )
-        last = view.get("last_result")
+            lines = [
+                ctx.t("pirate21.treasure", treasure=view.get("treasure", 0), pot=pot, pile=pile)
+            ]
+        last = view.get("last_round")
         if isinstance(last, dict) and ctx.phase is Phase.PLAYING:
             lines.append(ctx.t("pirate21.last_round", text=self._outcome_text(ctx, last)))
         if ctx.phase is Phase.FINISHED and view.get("ranking"):
             lines.append(self._reason_text(ctx, view.get("end_reason")))
         return lines
 
-    def fields(self, ctx: Ctx) -> Iterable[tuple[str, str]]:
-        view = ctx.view
-        seats = view.get("seats") or []
-        if ctx.phase is Phase.FINISHED and view.get("ranking"):
-            yield ctx.t("pirate21.ranking"), "\n".join(self._ranking_lines(ctx, view["ranking"]))
-            return
-        lines = [self._seat_line(ctx, seat) for seat in seats]
-        yield ctx.t("table.seats", n=len(seats)), "\n".join(lines) or ctx.t("table.no_seats")
+    def _lobby_lines(self, ctx: Ctx) -> list[str]:
+        """Who is aboard, and the treasure the game will be played for."""
+        options = ctx.view.get("options") or {}
+        n = len(ctx.view.get("seats") or [])
+        lines = [ctx.t("pirate21.lobby", n=n, max=MAX_PLAYERS)]
+        if ctx.view.get("variant") != "shared":
+            lines.append(ctx.t("pirate21.rules.standard", treasure=options.get("treasure")))
+        elif options.get("coins_per_player") is not None:
+            lines.append(ctx.t("pirate21.rules.shared", coins=options.get("coins_per_player")))
+        else:
+            treasure = options.get("treasure")
+            lines.append(ctx.t("pirate21.rules.shared_split", treasure=treasure))
+            if isinstance(treasure, int) and treasure < n:  # why there is no Start
+                lines.append(ctx.t("illegal.treasure_too_small", treasure=treasure, players=n))
+        return lines
 
-    def _seat_line(self, ctx: Ctx, seat: dict[str, Any]) -> str:
+    def fields(self, ctx: Ctx) -> Iterable[tuple[str, str]]:
+        ranking = ctx.view.get("ranking")
+        if ctx.phase is Phase.FINISHED and ranking:
+            yield ctx.t("pirate21.ranking"), "\n".join(self._ranking_lines(ctx, ranking))
+            return
+        yield from super().fields(ctx)
+
+    def seat_line(self, ctx: Ctx, seat: dict[str, Any]) -> str:
+        """Who, dealer or host, coins, card backs and public cards, stood or out."""
         view = ctx.view
         pid = seat["player"]
         playing = ctx.phase is Phase.PLAYING
@@ -104,7 +99,7 @@ class Renderer(GameRenderer):
         if seat.get("out"):
             parts.append(ctx.t("pirate21.out"))
         elif seat.get("in_round"):
-            hand = _backs(int(seat.get("hidden", 0)))
+            hand = card(None) * int(seat.get("hidden", 0))
             if seat.get("extra"):
                 hand += " " + cards(seat["extra"])
             parts.append(hand)
@@ -118,72 +113,33 @@ class Renderer(GameRenderer):
 
     # ----------------------------------------------------------------- buttons
     def buttons(self, ctx: Ctx) -> list[ButtonSpec]:
-        game = ctx.table.game
-        view = ctx.view
-        if ctx.phase is Phase.FINISHED or not ctx.table.is_open:
-            return []
-        specs: list[ButtonSpec] = []
-        if ctx.phase is Phase.LOBBY:
-            players = view.get("players") or []
-            if len(players) < MAX_PLAYERS:
-                specs.append(ButtonSpec("join", ctx.t("move.join"), BLUE, row=0))
-            host = view.get("host")
-            if isinstance(host, int) and ActionKind.START in game.legal_actions(host):
-                specs.append(ButtonSpec("start", ctx.t("move.start"), GREEN, row=0))
-            if len(players) > 1:
-                specs.append(ButtonSpec("leave", ctx.t("move.leave"), GREY, row=0))
+        """The common buttons; in the lobby no Join at a full table, and no Leave for a
+        host alone (the host closes the table instead)."""
+        specs = super().buttons(ctx)
+        if ctx.phase is not Phase.LOBBY:
             return specs
-        to_act = view.get("to_act")
-        if isinstance(to_act, int):
-            kinds = game.legal_actions(to_act)
-            if ActionKind.HIT in kinds:
-                specs.append(ButtonSpec("hit", ctx.t("move.hit"), GREEN, row=1))
-            if ActionKind.STAND in kinds:
-                specs.append(ButtonSpec("stand", ctx.t("move.stand"), RED, row=1))
-        specs.append(ButtonSpec("hand", ctx.t("move.hand"), GREY, row=1, emoji=FACE_DOWN))
-        return specs
+        n = len(ctx.view.get("seats") or [])
+        hidden = {"join"} if n >= MAX_PLAYERS else set()
+        hidden |= {"leave"} if n < 2 else set()
+        return [b for b in specs if b.move not in hidden]
 
     # ----------------------------------------------------------------- announcements
-    def announcements(
-        self, ctx: Ctx, events: list[Event], summary_kinds: frozenset[str]
-    ) -> list[str]:
-        out: list[str] = []
-        showdown: dict[str, Any] | None = None
-        ending = any(e.kind == "game_over" for e in events)
-        for event in events:
-            if event.visibility is not Visibility.PUBLIC:
-                continue
-            data = dict(event.data)
-            if event.kind == "showdown":
-                showdown = data
-            elif event.kind == "round_result":
-                out.append(self.round_text(ctx, data, showdown))
-                showdown = None
-            elif event.kind == "shuffle" and int(data.get("number", 1)) > 1:
-                out.append(
-                    ctx.t(
-                        "pirate21.reshuffle",
-                        size=data.get("size", 0),
-                        commitment=data.get("commitment"),
-                    )
-                )
-            elif event.kind == "timeout":
-                out.append(ctx.t("pirate21.timeout", player=mention(event.player)))
-            elif event.kind == "eliminated":
-                out.append(ctx.t("pirate21.eliminated", player=mention(event.player)))
-            elif event.kind == "pot_collected":
-                out.append(
-                    ctx.t(
-                        "pirate21.pot_collected",
-                        player=mention(event.player),
-                        coins=data.get("coins", 0),
-                    )
-                )
-        if ending or not ctx.table.is_open:
-            final = self.final(ctx, events)
-            if final:
-                out.append(final)
-        return [text[:2000] for text in out if text]
+    def announce(self, ctx: Ctx, event: Event) -> str:
+        data, kind = event.data, event.kind
+        if kind == ROUND_SETTLED:  # with the hands of its showdown, the view's last round
+            last = ctx.view.get("last_round") or {}
+            shown = last if last.get("round") == data.get("round") else None
+            return self.round_text(ctx, dict(data), shown)
+        if kind == "shuffle":  # the first pile's commitment is in the footer
+            if int(data.get("number", 1)) <= 1:
+                return ""
+            return ctx.t(
+                "pirate21.reshuffle", size=data.get("size", 0), commitment=data.get("commitment")
+            )
+        if kind == "pot_collected":
+            who = mention(event.player)
+            return ctx.t("pirate21.pot_collected", player=who, coins=data.get("coins", 0))
+        return ctx.t(_PLAYER_NEWS[kind], player=mention(event.player))
 
     def summary(self, ctx: Ctx, event: Event) -> str:
         return self.round_text(ctx, dict(event.data), None)
@@ -229,14 +185,11 @@ class Renderer(GameRenderer):
     def _purse_text(self, ctx: Ctx, result: dict[str, Any]) -> str:
         coins = result.get("coins") or {}
         held = ", ".join(f"{mention(int(p))} {n}" for p, n in coins.items())
+        pot = result.get("pot", 0)
         if ctx.view.get("variant") == "shared":
-            return ctx.t("pirate21.purse_shared", pot=result.get("pot", 0), coins=held)
-        return ctx.t(
-            "pirate21.purse",
-            treasure=result.get("treasure", 0),
-            pot=result.get("pot", 0),
-            coins=held,
-        )
+            return ctx.t("pirate21.purse_shared", pot=pot, coins=held)
+        treasure = result.get("treasure", 0)
+        return ctx.t("pirate21.purse", treasure=treasure, pot=pot, coins=held)
 
     def _reason_text(self, ctx: Ctx, reason: Any) -> str:
         return ctx.t(f"pirate21.end.{reason or 'closed'}")
@@ -246,15 +199,9 @@ class Renderer(GameRenderer):
         for row in ranking:
             rank = int(row["rank"])
             medal = MEDALS.get(rank, f"{rank}.")
-            lines.append(
-                ctx.t(
-                    "pirate21.rank_line",
-                    medal=medal,
-                    rank=rank,
-                    player=mention(row["player"]),
-                    coins=row["coins"],
-                )
-            )
+            player = mention(row["player"])
+            key = "pirate21.rank_line"
+            lines.append(ctx.t(key, medal=medal, rank=rank, player=player, coins=row["coins"]))
         return lines
 
     def final(self, ctx: Ctx, events: list[Event]) -> str:
@@ -265,13 +212,11 @@ class Renderer(GameRenderer):
             return ctx.t("pirate21.closed_before_start")
         lines = [ctx.t("pirate21.final_title"), self._reason_text(ctx, reason)]
         lines.extend(self._ranking_lines(ctx, ranking))
-        winners = [r["player"] for r in ranking if int(r["rank"]) == 1]
+        winners = [mention(r["player"]) for r in ranking if int(r["rank"]) == 1]
         if len(winners) == 1:
-            lines.append(ctx.t("pirate21.winner", player=mention(winners[0])))
+            lines.append(ctx.t("pirate21.winner", player=winners[0]))
         elif winners:
-            lines.append(
-                ctx.t("pirate21.winners_tie", players=", ".join(mention(p) for p in winners))
-            )
+            lines.append(ctx.t("pirate21.winners_tie", players=", ".join(winners)))
         return "\n".join(lines)
 
     # ----------------------------------------------------------------- private
@@ -280,27 +225,24 @@ class Renderer(GameRenderer):
         for e in events:
             if e.visibility is not Visibility.PRIVATE or e.player != player:
                 continue
-            data = dict(e.data)
+            data = e.data
+            total = data.get("total")
             if e.kind == "cards":
-                out.append(
-                    ctx.t(
-                        "pirate21.dm.cards",
-                        n=ctx.view.get("round", "?"),
-                        cards=cards(data.get("cards", [])),
-                        total=data.get("total"),
-                    )
-                )
+                shown = cards(data.get("cards", []))
+                n = ctx.view.get("round", "?")
+                out.append(ctx.t("pirate21.dm.cards", n=n, cards=shown, total=total))
                 if data.get("blackjack"):
                     out.append(ctx.t("pirate21.dm.blackjack"))
             elif e.kind == "hand":
                 extra = list(data.get("extra", []))
+                hidden = cards(data.get("cards", []))
                 out.append(
                     ctx.t(
                         "pirate21.dm.drew",
                         card=cards(extra[-1:]),
-                        cards=cards(data.get("cards", [])),
+                        cards=hidden,
                         extra=cards(extra),
-                        total=data.get("total"),
+                        total=total,
                     )
                 )
                 if data.get("bust"):
@@ -308,21 +250,15 @@ class Renderer(GameRenderer):
         return out
 
     def hand_text(self, ctx: Ctx, player: int) -> str:
-        view = ctx.table.game.private_view(player)
-        if player not in (view.get("players") or []):
+        you = ctx.table.game.private_view(player)["you"]
+        if not you["seated"]:
             return ctx.t("hand.not_seated")
-        you = view.get("you")
-        if not isinstance(you, dict):
+        if "cards" not in you:
             return ctx.t("pirate21.hand.none")
         extra = list(you.get("extra", []))
-        lines = [
-            ctx.t(
-                "pirate21.hand.cards_extra" if extra else "pirate21.hand.cards",
-                cards=cards(you.get("cards", [])),
-                extra=cards(extra),
-                total=you.get("total"),
-            )
-        ]
+        key = "pirate21.hand.cards_extra" if extra else "pirate21.hand.cards"
+        shown = cards(you.get("cards", []))
+        lines = [ctx.t(key, cards=shown, extra=cards(extra), total=you.get("total"))]
         if you.get("bust"):
             lines.append(ctx.t("pirate21.hand.bust"))
         elif you.get("blackjack"):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from bot.engine.base import ActionKind, Event, MoneyKind, Phase, Visibility
+from bot.engine.base import ROUND_SETTLED, ActionKind, Event, MoneyKind, Phase, Visibility
 from bot.engine.hands import format_half_points
 from bot.ui.buttons import ButtonSpec
 from bot.ui.cards import card, cards
@@ -93,7 +93,7 @@ class Renderer(GameRenderer):
             lines.append(" · ".join(extras))
         to_act = game.to_act
         if phase is Phase.BETTING and to_act is not None:
-            rng = game.bet_range(to_act)  # type: ignore[attr-defined]
+            rng = game.bet_range(to_act)  # type: ignore[union-attr, arg-type]
             if rng:
                 lines.append(
                     ctx.t("sept.prompt.bet", player=mention(to_act), min=rng[0], max=rng[1])
@@ -215,7 +215,7 @@ class Renderer(GameRenderer):
         maximum (half the stack), and an 'other amount' modal."""
         game = ctx.table.game
         to_act = game.to_act
-        rng = game.bet_range(to_act) if to_act is not None else None  # type: ignore[attr-defined]
+        rng = game.bet_range(to_act) if to_act is not None else None  # type: ignore[union-attr, arg-type]
         out: list[ButtonSpec] = []
         if rng:
             low, high = rng
@@ -228,16 +228,14 @@ class Renderer(GameRenderer):
         return out
 
     # ----------------------------------------------------------------- announcements
-    def announcements(
-        self, ctx: Ctx, events: list[Event], summary_kinds: frozenset[str]
-    ) -> list[str]:
+    def announcements(self, ctx: Ctx, events: list[Event]) -> list[str]:
         out: list[str] = []
         public = [e for e in events if e.visibility is Visibility.PUBLIC]
         for i, event in enumerate(public):
-            if event.kind in summary_kinds:
+            if event.kind == ROUND_SETTLED:
                 # the showdown and the players out of this round come with it
                 start = max(
-                    (j + 1 for j, e in enumerate(public[:i]) if e.kind in summary_kinds),
+                    (j + 1 for j, e in enumerate(public[:i]) if e.kind == ROUND_SETTLED),
                     default=0,
                 )
                 nxt = next(

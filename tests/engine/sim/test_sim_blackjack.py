@@ -11,7 +11,7 @@ import pytest
 
 from bot.engine.base import Action, ActionKind
 from bot.engine.cards import Card
-from bot.engine.classic import ClassicGame, ClassicOptions
+from bot.engine.games.blackjack import BlackjackGame, BlackjackOptions
 from bot.engine.shuffle import seeded_entropy
 from bot.engine.sim import SIMULATORS, find, main
 from bot.engine.sim.basic_strategy import (
@@ -112,7 +112,7 @@ def test_the_enumeration_gives_the_textbook_figures() -> None:
 
 def test_infinite_deck_matches_the_enumeration() -> None:
     n = 6000
-    out = simulate(rounds=n, seed="exact", decks=None, strategy="mimic", opts=ClassicOptions())
+    out = simulate(rounds=n, seed="exact", decks=None, strategy="mimic", opts=BlackjackOptions())
     exact = mimic_exact()
     assert close(out["natural_rate"], exact["natural"], binomial_se(exact["natural"], n))  # type: ignore[arg-type]
     for key, p in exact["dealer"].items():  # type: ignore[attr-defined]
@@ -124,7 +124,7 @@ def test_infinite_deck_matches_the_enumeration() -> None:
 
 @pytest.mark.slow
 def test_infinite_deck_ev_to_a_tenth_of_a_percent() -> None:
-    out = simulate(rounds=400_000, seed="ev", decks=None, strategy="mimic", opts=ClassicOptions())
+    out = simulate(rounds=400_000, seed="ev", decks=None, strategy="mimic", opts=BlackjackOptions())
     exact = mimic_exact()
     assert out["player_ev_stderr"] < 0.002
     assert close(out["player_ev"], exact["ev"], out["player_ev_stderr"])  # type: ignore[arg-type]
@@ -133,7 +133,7 @@ def test_infinite_deck_ev_to_a_tenth_of_a_percent() -> None:
 
 @pytest.mark.slow
 def test_basic_strategy_on_six_decks_is_near_even() -> None:
-    out = simulate(rounds=400_000, seed="ev", decks=6, strategy="basic", opts=ClassicOptions())
+    out = simulate(rounds=400_000, seed="ev", decks=6, strategy="basic", opts=BlackjackOptions())
     assert -0.0095 < out["player_ev"] < 0.0005, out
 
 
@@ -144,7 +144,7 @@ def test_no_split_never_splits() -> None:
     bet = Action(ActionKind.BET, 1, amount=10)
     seen: dict[bool, set[str]] = {}
     for split in (False, True):
-        game = ClassicGame(ClassicOptions(), host=1, entropy=seeded_entropy("ns"))
+        game = BlackjackGame(BlackjackOptions(), host=1, entropy=seeded_entropy("ns"))
         game.apply(Action(ActionKind.JOIN, 1, amount=10**9))
         seen[split] = set()
         for _ in range(400):
@@ -154,9 +154,9 @@ def test_no_split_never_splits() -> None:
 
 
 def test_simulate_is_deterministic_and_the_seed_matters() -> None:
-    a = simulate(rounds=500, seed="s", decks=2, strategy="basic", opts=ClassicOptions())
-    b = simulate(rounds=500, seed="s", decks=2, strategy="basic", opts=ClassicOptions())
-    c = simulate(rounds=500, seed="t", decks=2, strategy="basic", opts=ClassicOptions())
+    a = simulate(rounds=500, seed="s", decks=2, strategy="basic", opts=BlackjackOptions())
+    b = simulate(rounds=500, seed="s", decks=2, strategy="basic", opts=BlackjackOptions())
+    c = simulate(rounds=500, seed="t", decks=2, strategy="basic", opts=BlackjackOptions())
     for key in ("player_ev", "natural_rate", "dealer_outcomes", "cards_per_round"):
         assert a[key] == b[key]
     assert a["player_ev"] != c["player_ev"]

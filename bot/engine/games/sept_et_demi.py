@@ -28,7 +28,7 @@ Choices where RULES.md is silent (also listed in the report):
   banker as far as the stack goes, the fund pays the rest; when the fund cannot pay every
   rest, the fund is shared pro rata of the rests (rounded down) and the remainder units go
   one each to the unpaid winners in seat order from the banker's left. The shortfall per
-  player and in total is in the ``settle`` events and the ``round_summary``.
+  player and in total is in the ``settle`` events and the ``round_settled`` summary.
 - VOTE_STOP: a vote stays until the game ends (a player who leaves loses theirs). When
   strictly more than half the seated players have voted, the game ends at once between
   rounds, or after the current round otherwise.
@@ -43,22 +43,20 @@ Choices where RULES.md is silent (also listed in the report):
 
 from __future__ import annotations
 
-import random
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from typing import Any, ClassVar, Self
 
-from .base import (
+from ..base import (
     FUND,
     HOUSE,
     POT,
+    ROUND_SETTLED,
     Action,
     ActionKind,
-    Deadline,
+    BuyIn,
     Event,
-    Game,
     IllegalAction,
     Money,
     MoneyKind,
@@ -69,10 +67,11 @@ from .base import (
     seat,
     wallet,
 )
-from .cards import Card, build_deck
-from .hands import SEPT32_HALF_POINTS, SEPT40_HALF_POINTS, SEPT_ET_DEMI, format_half_points
-from .options import OptionKind, OptionSpec, check_values
-from .shuffle import Entropy, Shoe, secure_entropy, seeded_entropy
+from ..cards import Card, build_deck
+from ..hands import SEPT32_HALF_POINTS, SEPT40_HALF_POINTS, SEPT_ET_DEMI, format_half_points
+from ..legacy import Game
+from ..options import OptionKind, OptionSpec, check_values
+from ..shuffle import Entropy, Shoe, secure_entropy
 
 GAME = "sept_et_demi"
 MIN_PLAYERS = 2
@@ -159,6 +158,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "fonds mis de côté par le casino quand un banquier ne peut pas payer",
         min=0,
         max=10**12,
+        cap="max_guarantee_fund",
     ),
     OptionSpec(
         "rounds",
@@ -371,13 +371,14 @@ class SeptEtDemi(Game):
             return self.banker
         return None
 
-    @property
-    def deadline(self) -> Deadline | None:
-        if self._phase is Phase.BETTING:
-            return Deadline.BET
-        if self._phase in (Phase.PLAYING, Phase.BANK):
-            return Deadline.TURN
-        return None
+    def buy_in(self) -> BuyIn:
+        """Every player sits down with exactly ``buy_in``."""
+        return BuyIn(fixed=self.options.buy_in)
+
+    @classmethod
+    def create(cls, host: int, options: Mapping[str, Any], entropy: Entropy) -> Self:
+        """A new table hosted by ``host``."""
+        return cls(options, host=host, entropy=entropy)
 
     def legal_actions(self, player: int | None) -> frozenset[ActionKind]:
         if self._phase is Phase.FINISHED:
@@ -1045,7 +1046,7 @@ class SeptEtDemi(Game):
             "shortfall": totals["shortfall"],
             "fund_left": self.fund,
         }
-        events.append(Event("round_summary", data=dict(self.last_summary)))
+        events.append(Event(ROUND_SETTLED, data=dict(self.last_summary)))
         events.append(reveal_event(self.shoe.seed, self.shoe.spec))
         self.rounds_played += 1
         for pid in self.seated():
@@ -1234,7 +1235,7 @@ class SeptEtDemi(Game):
             "rounds_limit": self.options.rounds,
             "banker": self.banker,
             "to_act": self.to_act,
-            "deadline": self.deadline.value if self.deadline else None,
+            "deadline": self.deadline.kind.value if self.deadline else None,
             "pot": self.pot,
             "fund": {
                 "balance": self.fund,
@@ -1327,87 +1328,3 @@ class SeptEtDemi(Game):
         if game._shoe_order is not None and game.shoe is not None:
             game.shoe.rig([Card.parse(c) for c in game._shoe_order])
         return game
-
-
-# --------------------------------------------------------------------- simulation
-
-
-def simulate_sept_et_demi(rounds: int, seed: int | str = 0, players: int = 4) -> dict[str, Any]:
-    """Play ``rounds`` rounds with simple bots (bet a tenth of the max, draw below 5, swap
-    when the new card is the bigger one, bank draws below 5½) on a seeded deck; a finished
-    game is replaced by a new one. Returns speed and the bank's win rate per bet."""
-    if players < MIN_PLAYERS or players > MAX_PLAYERS:
-        raise ValueError("players must be 2..8")
-    rng = random.Random(f"sept-sim-{seed}")
-    entropy = seeded_entropy(f"sept-sim-{seed}")
-    stats = {"bets": 0, "bank_wins": 0, "busts": 0, "fund_payouts": 0, "shortfall": 0}
-    games = 0
-    played = 0
-
-    def new_game() -> SeptEtDemi:
-        g = SeptEtDemi(host=1, entropy=seeded_entropy(entropy(games)))
-        for pid in range(1, players + 1):
-            g.apply(Action(ActionKind.JOIN, pid))
-        g.apply(Action(ActionKind.START, 1))
-        return g
-
-    start = time.perf_counter()
-    game = new_game()
-    games = 1
-    while played < rounds:
-        if game.phase is Phase.FINISHED:
-            game = new_game()
-            games += 1
-            continue
-        if game.phase is Phase.BETWEEN_ROUNDS:
-            starter = game.host if game._host_seated() else game.seated()[0]
-            assert starter is not None
-            game.apply(Action(ActionKind.START, starter))
-            continue
-        pid = game.to_act
-        assert pid is not None
-        p = game.players[pid]
-        if game.phase is Phase.BETTING:
-            hi = p.stack // 2
-            amount = max(1, min(hi, hi // 10 + rng.randint(0, 2)))
-            action = Action(ActionKind.BET, pid, amount=amount)
-        elif game.phase is Phase.PLAYING:
-            if p.pending is not None:
-                assert p.hidden is not None
-                bigger = game.points([p.pending]) > game.points([p.hidden])
-                action = Action(ActionKind.SWAP if bigger else ActionKind.SHOW, pid)
-            else:
-                total = game.points([c for c in [p.hidden, *p.shown] if c])
-                legal = game.legal_actions(pid)
-                hit = total < 10 and ActionKind.HIT in legal
-                action = Action(ActionKind.HIT if hit else ActionKind.STAND, pid)
-        else:
-            total = game.points(game.bank_shown)
-            legal = game.legal_actions(pid)
-            hit = total < 11 and ActionKind.HIT in legal
-            action = Action(ActionKind.HIT if hit else ActionKind.STAND, pid)
-        before = game.rounds_played
-        events = game.apply(action)
-        if game.rounds_played != before:
-            played += 1
-            for ev in events:
-                if ev.kind == "round_summary":
-                    for row in ev.data["results"]:
-                        stats["bets"] += 1
-                        stats["bank_wins"] += row["outcome"] == "loss"
-                        stats["busts"] += row["rule"] == "bust"
-                    stats["fund_payouts"] += ev.data["fund_paid"]
-                    stats["shortfall"] += ev.data["shortfall"]
-    elapsed = time.perf_counter() - start
-    return {
-        "rounds": played,
-        "games": games,
-        "players": players,
-        "seconds": elapsed,
-        "rounds_per_sec": played / elapsed if elapsed > 0 else float("inf"),
-        "bets": stats["bets"],
-        "bank_win_rate": stats["bank_wins"] / stats["bets"] if stats["bets"] else 0.0,
-        "bust_rate": stats["busts"] / stats["bets"] if stats["bets"] else 0.0,
-        "fund_paid": stats["fund_payouts"],
-        "shortfall": stats["shortfall"],
-    }

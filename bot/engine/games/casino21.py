@@ -77,19 +77,17 @@ Settlement (each player not busted, bet ``b``)
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Self
 
-from .base import (
+from ..base import (
     HOUSE,
     POT,
     Action,
     ActionKind,
-    Deadline,
+    BuyIn,
     Event,
-    Game,
     IllegalAction,
     Money,
     MoneyKind,
@@ -100,10 +98,11 @@ from .base import (
     seat,
     wallet,
 )
-from .cards import Card, Rank, build_deck
-from .enums import FastEnum
-from .options import OptionKind, OptionSpec, check_values
-from .shuffle import Entropy, Shoe, secure_entropy, seeded_entropy, shuffled
+from ..cards import Card, Rank, build_deck
+from ..enums import FastEnum
+from ..legacy import Game
+from ..options import OptionKind, OptionSpec, check_values
+from ..shuffle import Entropy, Shoe, secure_entropy, shuffled
 
 MAX_PLAYERS = 8
 MAX_DRAW = 10  # most cards one DRAW may ask for
@@ -173,6 +172,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "mise de bienvenue offerte par le casino à chaque joueur",
         min=0,
         max=_MONEY_MAX,
+        cap="max_welcome_stake",
     ),
     OptionSpec(
         "wager_requirement",
@@ -182,6 +182,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "total à miser avant de repartir avec ses gains",
         min=0,
         max=_MONEY_MAX,
+        open_at_least=("welcome_stake", "wager_below_stake"),
     ),
     OptionSpec(
         "decks",
@@ -212,6 +213,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         min=0,
         max=_MONEY_MAX,
         choices=("half",),
+        cap="max_bank_bust_bonus",
     ),
     OptionSpec(
         "max_players",
@@ -428,13 +430,22 @@ class Casino21(Game):
             return None
         return able[0] if len(able) == 1 else None
 
-    @property
-    def deadline(self) -> Deadline | None:
-        if self._phase is Phase.BETTING:
-            return Deadline.BET
-        if self._phase is Phase.PLAYING:
-            return Deadline.TURN
-        return None
+    def turn_key(self) -> str:
+        """Every player moves in the same turn: the deadline runs per turn."""
+        return f"turn{self.turn}"
+
+    def seated(self) -> list[int]:
+        """Seated players in seat order."""
+        return [s.player for s in self.seats]
+
+    def buy_in(self) -> BuyIn:
+        """A welcome stake at this table: nothing from the wallet unless asked."""
+        return BuyIn(minimum=self.options.min_bet, welcome=self.options.welcome_stake > 0)
+
+    @classmethod
+    def create(cls, host: int, options: Mapping[str, Any], entropy: Entropy) -> Self:
+        """A new table hosted by ``host``."""
+        return cls(host, options, entropy=entropy)
 
     @property
     def cards_left(self) -> int:
@@ -1249,7 +1260,7 @@ class Casino21(Game):
             "round": self.round,
             "turn": self.turn,
             "options": self.options.to_dict(),
-            "deadline": None if self.deadline is None else self.deadline.value,
+            "deadline": None if self.deadline is None else self.deadline.kind.value,
             "to_act": self.to_act,
             "commitment": None if self.shoe is None else self.shoe.commitment,
             "cards_left": self.cards_left,
@@ -1333,105 +1344,3 @@ def settle_outcome(total: int, blackjack: bool, bank_total: int, bank_blackjack:
     if blackjack or total > bank_total:
         return "win"
     return "push" if total == bank_total else "lose"
-
-
-# --------------------------------------------------------------------------- simulator
-
-
-def simulate_casino21(
-    rounds: int,
-    seed: int | str = 0,
-    players: int = 1,
-    *,
-    bet: int = 10,
-    options: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
-    """Play ``rounds`` rounds through the real engine with ``players`` seats (ids 1..n).
-
-    Simple strategy: bet ``bet``; draw one card at a time while under 17; aces 11 unless
-    that busts. Stacks are topped up from the wallet whenever they fall below the bet.
-    Returns speed, the bank's bust rate and the players' outcome rates and EV per unit bet.
-    """
-    if rounds < 0 or not 1 <= players <= MAX_PLAYERS:
-        raise ValueError("rounds must be >= 0 and players within 1..8")
-    opts = {"wager_requirement": 0, "welcome_stake": 0}
-    opts.update(options or {})
-    game = Casino21(1, opts, entropy=seeded_entropy(f"casino21-sim-{seed}"))
-    ids = list(range(1, players + 1))
-    for p in ids:
-        game.apply(Action(ActionKind.JOIN, p, amount=bet * 10))
-    outcomes: dict[str, int] = {"win": 0, "bank_bust": 0, "push": 0, "lose": 0, "bust": 0}
-    hands = staked = net = bank_busts = bank_blackjacks = player_blackjacks = 0
-    started = time.perf_counter()
-    for _ in range(rounds):
-        for p in ids:
-            s = game._seat(p)
-            assert s is not None
-            if s.stack <= bet:  # never bet the last unit: a 0 stack leaves
-                game.apply(Action(ActionKind.TOP_UP, p, amount=bet * 10))
-        events = game.apply(Action(ActionKind.START, 1))
-        while game.phase in (Phase.BETTING, Phase.PLAYING):
-            for s in list(game.seats):
-                if game.phase not in (Phase.BETTING, Phase.PLAYING):
-                    break
-                if s.pending:
-                    events += game.apply(
-                        Action(ActionKind.CHOOSE_ACE, s.player, value=fallback_ace(s.values))
-                    )
-                elif game.phase is Phase.BETTING and s.status is Status.IDLE:
-                    events += game.apply(Action(ActionKind.BET, s.player, amount=bet))
-                elif game.phase is Phase.PLAYING and s.status is Status.PLAYING and not s.moved:
-                    n = 1 if s.known_total < 17 and game.max_draw() else 0
-                    events += game.apply(Action(ActionKind.DRAW, s.player, amount=n))
-        for e in events:
-            if e.kind == "round_settled":
-                bank = e.data["bank"]
-                bank_busts += bool(bank["bust"])
-                bank_blackjacks += bool(bank["blackjack"])
-                for r in e.data["results"]:
-                    hands += 1
-                    staked += int(r["bet"])
-                    net += int(r["net"])
-                    outcomes[str(r["outcome"])] += 1
-                    player_blackjacks += bool(r["blackjack"])
-    elapsed = time.perf_counter() - started
-    return {
-        "rounds": rounds,
-        "players": players,
-        "seed": seed,
-        "bet": bet,
-        "seconds": round(elapsed, 4),
-        "rounds_per_sec": round(rounds / elapsed, 1) if elapsed > 0 else None,
-        "hands": hands,
-        "bank_bust_rate": bank_busts / rounds if rounds else 0.0,
-        "bank_blackjack_rate": bank_blackjacks / rounds if rounds else 0.0,
-        "player_blackjack_rate": player_blackjacks / hands if hands else 0.0,
-        "outcome_rates": {k: v / hands if hands else 0.0 for k, v in outcomes.items()},
-        "player_ev_per_unit": net / staked if staked else 0.0,
-        "player_net": net,
-    }
-
-
-def main(argv: list[str]) -> int:
-    """CLI: ``casino21 [--rounds N] [--seed S] [--players P] [--bet B]`` prints the
-    simulation as JSON (to be wired as ``python -m bot simulate casino21``)."""
-    import argparse
-    import json
-
-    parser = argparse.ArgumentParser(prog="casino21", description=simulate_casino21.__doc__)
-    parser.add_argument("--rounds", type=int, default=10_000)
-    parser.add_argument("--seed", default="0")
-    parser.add_argument("--players", type=int, default=1)
-    parser.add_argument("--bet", type=int, default=10)
-    parser.add_argument("--bank-bust-bonus", default="5")
-    args = parser.parse_args(argv)
-    bonus: int | str = "half" if args.bank_bust_bonus == "half" else int(args.bank_bust_bonus)
-    result = simulate_casino21(
-        args.rounds,
-        args.seed,
-        args.players,
-        bet=args.bet,
-        options={"bank_bust_bonus": bonus},
-    )
-    print(json.dumps(result, indent=2))
-    return 0

@@ -1,0 +1,113 @@
+"""How a Black Jack table looks: the dealer's hand, then every player's hands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.engine.base import Event, Phase
+from bot.i18n import decimal
+from bot.ui.cards import cards
+
+from .common import Ctx, GameRenderer, mention, register
+
+
+def _total(ctx: Ctx, total: int | None, soft: bool) -> str:
+    if total is None:
+        return ""
+    return ctx.t("blackjack.soft_total", total=f"**{total}**") if soft else f"**{total}**"
+
+
+class Renderer(GameRenderer):
+    """The Black Jack table."""
+
+    def body(self, ctx: Ctx) -> list[str]:
+        dealer = ctx.view.get("dealer") or {}
+        if not dealer.get("cards"):
+            return []
+        total = _total(ctx, dealer.get("total"), bool(dealer.get("soft")))
+        return [ctx.t("blackjack.dealer", cards=cards(dealer["cards"]), total=total)]
+
+    def seat_lines(self, ctx: Ctx, seat: dict[str, Any]) -> list[str]:
+        """The seat (stack, bet or "betting…"), then each of its hands."""
+        view = ctx.view
+        pid = seat["player"]
+        head = f"{mention(pid)} · " + ctx.t("table.stack", amount=seat["stack"])
+        if seat.get("bet"):
+            head += " · " + ctx.t("table.bet", amount=seat["bet"])
+        elif ctx.phase is Phase.BETTING and pid in view["waiting"]:
+            head += " · " + ctx.t("blackjack.betting")
+        current = view.get("current_hand")
+        lines = [head]
+        for hand in view.get("hands") or []:
+            if hand["player"] == pid:
+                lines.append(self.hand_line(ctx, hand, hand["index"] == current))
+        return lines
+
+    @staticmethod
+    def hand_line(ctx: Ctx, hand: dict[str, Any], current: bool) -> str:
+        """One hand: its cards and total, bet, doubled, status, result."""
+        marker = "▶ " if current else "　"
+        status = ctx.t(f"blackjack.status.{hand['status']}") if hand.get("status") else ""
+        line = f"{marker}{cards(hand['cards'])} {_total(ctx, hand['total'], hand['soft'])}"
+        extras = [ctx.t("table.bet", amount=hand["bet"])]
+        if hand.get("doubled"):
+            extras.append(ctx.t("blackjack.doubled"))
+        if status:
+            extras.append(status)
+        if hand.get("result"):
+            extras.append(f"{ctx.t('blackjack.result.' + hand['result'])} {hand['net']:+d}")
+        return line + " · " + " · ".join(extras)
+
+    def table_lines(self, ctx: Ctx) -> list[str]:
+        """Who is insured, for how much."""
+        return [
+            ctx.t("blackjack.insured", player=mention(ins["player"]), amount=ins["amount"])
+            for ins in ctx.view.get("insurance") or []
+        ]
+
+    def hand_text(self, ctx: Ctx, player: int) -> str:
+        """``/hand``: the player's hands (all public at Black Jack)."""
+        hands = [h for h in ctx.view.get("hands") or [] if h["player"] == player]
+        if not any(s["player"] == player for s in ctx.view.get("seats") or []):
+            return ctx.t("hand.not_seated")
+        shown = " | ".join(
+            f"{cards(h['cards'])} {_total(ctx, h['total'], h['soft'])}" for h in hands
+        )
+        return ctx.t("hand.public_only", cards=shown or "—")
+
+    def summary(self, ctx: Ctx, event: Event) -> str:
+        data = dict(event.data)
+        lines = [ctx.t("summary.title", n=data.get("round", "?"))]
+        dealer = ctx.t(
+            "blackjack.dealer",
+            cards=cards(data.get("dealer", [])),
+            total=f"**{data.get('dealer_total')}**",
+        )
+        if data.get("dealer_blackjack"):
+            dealer += " · " + ctx.t("blackjack.status.blackjack")
+        elif data.get("dealer_bust"):
+            dealer += " · " + ctx.t("blackjack.status.bust")
+        lines.append(dealer)
+        for hand in data.get("hands", []):
+            net = int(hand.get("net", 0))
+            exact = hand.get("exact_net")
+            figure = f"{net:+d}" + (
+                f" ({ctx.t('summary.exact', exact=decimal(exact, ctx.locale))})" if exact else ""
+            )
+            result = ctx.t("blackjack.result." + hand["result"]) if hand.get("result") else ""
+            lines.append(
+                f"{mention(hand['player'])} {cards(hand['cards'])} "
+                f"**{hand['total']}** · {result} {figure}"
+            )
+        for ins in data.get("insurance", []):
+            lines.append(
+                ctx.t(
+                    "blackjack.insurance_result",
+                    player=mention(ins["player"]),
+                    net=f"{int(ins['net']):+d}",
+                )
+            )
+        return "\n".join(lines)
+
+
+register("blackjack", Renderer())
