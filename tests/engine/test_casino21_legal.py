@@ -6,6 +6,8 @@ from __future__ import annotations
 import contextlib
 import random
 
+import pytest
+
 from bot.engine.base import Action, ActionKind, IllegalAction
 from bot.engine.games.casino21 import Casino21
 from bot.engine.shuffle import seeded_entropy
@@ -67,10 +69,7 @@ def test_a_forfeiting_leave_is_legal_but_asks_for_its_confirmation() -> None:
     g = Casino21(host=1, entropy=seeded_entropy("legal"))
     g.apply(Action(K.JOIN, 1))
     assert K.LEAVE in g.legal_actions(1) and g.leave_terms(1) == (100, 0)
-    try:
+    with pytest.raises(IllegalAction) as err:
         g.apply(Action(K.LEAVE, 1))
-    except IllegalAction as err:
-        assert err.code == "forfeit_needs_confirmation"
-    else:
-        raise AssertionError("a forfeiting leave went through unconfirmed")
-    assert [e.kind for e in g.apply(Action(K.LEAVE, 1, confirm=True))][0] == "left"
+    assert err.value.code == "forfeit_needs_confirmation"
+    assert g.apply(Action(K.LEAVE, 1, confirm=True))[0].kind == "left"

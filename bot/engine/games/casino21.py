@@ -1,58 +1,31 @@
 """Casino 21, the forum casino game (``casino21``): RULES.md section 2.
 
-A host opens the table and plays a hand like everyone else; the bank's hand follows a
-fixed rule, so the engine plays it. 1-8 players, host included. The base
-(:class:`~bot.engine.base.TableGame`) seats them, keeps the stacks and the pot, shuffles
-and reveals the decks, closes the table and restores snapshots; this module holds the
-casino's money rules, the turns, the aces, the bank and the settlement.
+The host plays a hand like everyone else; the bank's hand follows a fixed rule, so the
+engine plays it. The base (:class:`~bot.engine.base.TableGame`) seats the players, keeps
+stacks and pot, shuffles a deck per round and reveals it, closes and restores; this module
+holds the casino's money rules, the simultaneous turns, the aces, the bank and the
+settlement. Where the rules are silent:
 
-Money (choices where the rules are silent)
-- Welcome stake: the first JOIN of a player at this table brings ``welcome_stake`` from the
-  house (WELCOME_STAKE house->seat); never again at this table, even after a rejoin. Own
-  funds (JOIN ``amount``: BUY_IN; TOP_UP) come only once the welcome stake is spent, i.e.
-  while the stack is below ``min_bet`` (``top_up_too_early``); a JOIN bringing a welcome
-  stake takes no own funds (``buy_in_with_welcome``). A sitting without a welcome stake
-  (a rejoin, or ``welcome_stake`` = 0) takes own funds at any time. A JOIN that would
-  bring nothing is refused (``empty_stack``).
-- Wagering requirement: the total of the bets a player placed at this table.
-- Leaving early (at the sitting that received the welcome stake, before betting
-  ``wager_requirement``): the welcome stake is spent first (source: "Ses 100 flouz offerts
-  épuisés, il peut en dépenser sur ses fonds propres") and its winnings are not the
-  player's yet, so the player keeps ``min(stack, own)`` (``own``: the own funds brought at
-  this sitting) and forfeits the rest (FORFEIT seat->house); a LEAVE that forfeits needs
-  ``confirm=True`` (``forfeit_needs_confirmation``). A live bet forbids leaving
-  (``in_round``). Every seat is emptied on these terms, whatever empties it: a leave, a
-  kick, a close (no confirmation: the player did not choose it) or an empty stack.
-- A stack that reaches 0 keeps its seat: the player is told privately (``stack_empty``)
-  and may add own funds before the next round's bets close; a seat still at 0 then leaves
-  (``left``, reason ``empty_stack``). The last player gone, the table is finished.
-
-Cards and turns
-- A new deck (``decks`` x 52 cards) for every round (START by the host), committed before
-  its first card and revealed when the round ends.
-- First turn (Phase.BETTING): each player bets or sits out, in any order; a bet is dealt
-  its two public cards at once (forum style). Then the bank gets a public card and a
-  face-down one (HIDDEN ``bank_hole``).
-- Following turns (Phase.PLAYING): each player still in sends DRAW with a count N (0 =
-  stand for the round; at most ``MAX_DRAW`` and the cards left); the N cards are dealt at
-  once. Each ace is valued by its holder with CHOOSE_ACE (1 or 11), first ace first; a
-  draw is finished once its aces are valued. Over 21 busts and loses at once (LOSS
-  pot->house); exactly 21 stands by itself.
-- A turn ends once everybody it waits for has moved, or by END_TURN (host) or TIMEOUT:
-  whoever did not bet sits out, whoever did not draw stands, a pending ace takes the
-  fallback: 11 if the hand, other unvalued aces counted 1, stays at 21 or less; else 1.
-  The bank's aces follow the same rule.
-- Bank turn: the hole card is turned, the bank draws at 16 or less and stands at 17 or
-  more, even when every player busted; if the deck runs out it stands where it is.
-
-Settlement (each player not busted, bet ``b``)
-- Blackjack = an ace valued 11 and a bûche (10, J, Q, K) as the first two cards. It beats
-  any 21 of more cards, both ways; two blackjacks push.
-- Bank blackjack: the player loses unless they have one too (push).
-- Bank over 21: ``b`` back plus ``bank_bust_bonus`` (5, or "half": ``b // 2`` with the
-  exact figure in ``Money.exact``), a player blackjack included.
-- Otherwise a higher total wins ``b // 2`` more (a blackjack against 17-20 too: the rules
-  set no premium), equal totals push, a lower total loses ``b``.
+- The welcome stake comes with the first JOIN of a player at a table, never again there.
+  Own funds (a buy-in, a top-up) come only once it is spent (the stack below ``min_bet``),
+  at any time at a sitting without one; a JOIN bringing nothing is refused.
+- Leaving before betting ``wager_requirement`` at the sitting that got the welcome stake:
+  the welcome stake is spent first ("Ses 100 flouz offerts épuisés, il peut en dépenser sur
+  ses fonds propres") and its winnings are not the player's yet, so the player keeps
+  ``min(stack, own funds)`` and forfeits the rest, after a confirmation. Every seat is
+  emptied on these terms, whatever empties it (a close asks no confirmation).
+- A live bet forbids leaving. A stack at 0 keeps its seat (the player is told privately)
+  until the next bets close; the last player gone, the table is finished.
+- First turn: bets and sit-outs in any order, each bet dealt its two public cards at once;
+  then the bank's public card and its face-down one. Following turns: each player still in
+  draws N cards at once (0 stands; at most ``MAX_DRAW`` and the cards left). A turn ends
+  when everybody moved, or by the host's END_TURN or the timer: who did not bet sits out,
+  who did not draw stands. An ace is valued by its holder, first ace first; the fallback
+  (timer, host, the bank's aces) is 11 unless that busts the hand, other unvalued aces
+  counted 1. 21 stands by itself; the bank plays out even when every player busted, and
+  stands if the deck runs out.
+- A player blackjack against a bank 17-20 or a multi-card 21 is a plain win (the rules
+  set no premium). Halves round down, the exact figure in ``Money.exact``.
 """
 
 from __future__ import annotations
@@ -349,9 +322,9 @@ class Casino21(TableGame):
             raise IllegalAction("buy_in_with_welcome", welcome=welcome)
 
     def joined(self, seat: Seat, amount: int | None) -> list[Money]:
-        p = seat.player
-        welcome = self._welcome_for(p)
-        cast(CasinoSeat, seat).welcome = welcome
+        p, s = seat.player, cast(CasinoSeat, seat)
+        welcome = s.welcome = self._welcome_for(p)
+        s.own = amount or 0
         self.welcomed.add(p)
         self.wagered.setdefault(p, 0)
         if self.phase is Phase.BETTING:
@@ -361,20 +334,11 @@ class Casino21(TableGame):
             money.insert(0, self.transfer(MoneyKind.WELCOME_STAKE, HOUSE, seat, welcome, p))
         return money
 
-    def transfer(
-        self,
-        kind: MoneyKind,
-        src: Seat | str,
-        dst: Seat | str,
-        amount: int,
-        player: int | None,
-        exact: str | None = None,
-    ) -> Money:
-        """The base's, and own funds (a buy-in, a top-up) counted at the seat: what the
-        player keeps when leaving before the wagering requirement."""
-        if kind is MoneyKind.TOP_UP or kind is MoneyKind.BUY_IN:
-            cast(CasinoSeat, dst).own += amount
-        return super().transfer(kind, src, dst, amount, player, exact)
+    def apply(self, action: Action) -> list[Event]:
+        events = super().apply(action)
+        if action.kind is _K.TOP_UP:  # own funds: what an early leave keeps (no base hook)
+            self._seat_of[cast(int, action.player)].own += cast(int, action.amount)
+        return events
 
     def _may_top_up(self, s: CasinoSeat) -> bool:
         """Own funds only once this sitting's welcome stake is spent (RULES.md section 2)."""

@@ -29,7 +29,7 @@ from bot.i18n import decimal
 from bot.ui.buttons import ButtonSpec
 from bot.ui.cards import card
 
-from .common import BLUE, GREEN, GREY, RED, Ctx, GameRenderer, mention, register
+from .common import BLUE, GREY, Ctx, GameRenderer, mention, register
 
 _ROUND = (Phase.BETTING, Phase.PLAYING)
 
@@ -166,13 +166,14 @@ class Renderer(GameRenderer):
         return specs
 
     def move_buttons(self, ctx: Ctx, kinds: set[ActionKind]) -> list[ButtonSpec]:
-        """The common ones; the draws (stand, +1 to +3) then End turn on their row."""
-        out = super().move_buttons(ctx, kinds - {ActionKind.DRAW, ActionKind.END_TURN})
-        if ActionKind.DRAW in kinds:
-            most = int(ctx.view.get("max_draw") or 0)
-            out.append(ButtonSpec("draw", ctx.t("move.draw_stand"), RED, arg=0, row=2))
-            for n in range(1, min(most, 3) + 1):
-                out.append(ButtonSpec("draw", ctx.t("move.draw_n", n=n), GREEN, arg=n, row=2))
+        """The common ones, with draws of at most 3 cards (and the cards left), and End
+        turn after them on their row."""
+        most = min(3, int(ctx.view.get("max_draw") or 0))
+        out = [
+            b
+            for b in super().move_buttons(ctx, kinds - {ActionKind.END_TURN})
+            if b.move != "draw" or (b.arg or 0) <= most
+        ]
         if ActionKind.END_TURN in kinds:
             out.append(ButtonSpec("end_turn", ctx.t("move.end_turn"), GREY, row=2))
         return out
