@@ -77,6 +77,15 @@ _I = OptionKind.INT
 _MONEY_MAX = 1_000_000
 _TURNS = frozenset({Phase.BETTING, Phase.PLAYING})
 _OPEN = frozenset(Phase) - {Phase.FINISHED}
+_JOIN = frozenset({_K.JOIN})
+#: what the system may do: (a round may start, a turn runs) -> kinds
+_SYSTEM_KINDS = {
+    (start, turn): frozenset(
+        {_K.CLOSE} | ({_K.START} if start else set()) | ({_K.TIMEOUT} if turn else set())
+    )
+    for start in (False, True)
+    for turn in (False, True)
+}
 
 #: The options of a Casino 21 table (RULES.md section 2): ``/table open``, ``/rules``.
 OPTIONS: tuple[OptionSpec, ...] = (
@@ -378,31 +387,38 @@ class Casino21(TableGame):
             self._turn_done(events)
 
     def legal_actions(self, player: int | None) -> frozenset[ActionKind]:
-        """The base's, and the two moves its probe cannot show: valuing an ace (the probe
-        gives no value) and a leave that forfeits (the probe does not confirm it)."""
-        kinds = super().legal_actions(player)
-        s = self.seat_of(player)
+        """What the checks accept from ``player`` now, worked out directly: the renderer
+        asks for every seat after every move, and probing each kind costs eight times as
+        much. ``tests/engine/test_casino21_legal.py`` holds it equal to the probes (an ace
+        worth 1, a leave confirmed: a leave that forfeits is legal once confirmed)."""
+        phase = self.phase
+        if phase is Phase.FINISHED:
+            return frozenset()
+        turn = phase in _TURNS
+        if player is None:
+            start = not turn and bool(self.seats)
+            return _SYSTEM_KINDS[start, turn]
+        s = self._seat_of.get(player)
         if s is None:
-            return kinds
-        more: list[ActionKind] = []
-        if cast(CasinoSeat, s).pending:
-            more += self._passes(Action(_K.CHOOSE_ACE, player, value=1))
-        if _K.LEAVE not in kinds and not self.in_round(s):
-            more += self._passes(Action(_K.LEAVE, player, confirm=True))
-        return kinds.union(more) if more else kinds
-
-    def _passes(self, action: Action) -> list[ActionKind]:
-        try:
-            self.check(action)
-        except IllegalAction:
-            return []
-        return [action.kind]
-
-    def candidates(self, player: int | None) -> Sequence[ActionKind]:
-        kinds = super().candidates(player)
-        if player is not None and player == self.host and self.phase in _TURNS:
-            return (*kinds, _K.END_TURN)
-        return kinds
+            return _JOIN if len(self.seats) < self.options.max_players else frozenset()
+        kinds = [_K.LEAVE] if not s.in_pot else []
+        if self._may_top_up(s):
+            kinds.append(_K.TOP_UP)
+        if not turn:
+            host = self.host
+            if host is None or host == player or host not in self._seat_of:
+                kinds.append(_K.START)
+            return frozenset(kinds)
+        if player == self.host:
+            kinds.append(_K.END_TURN)
+        if s.pending:
+            kinds.append(_K.CHOOSE_ACE)
+        elif player in self.waiting:
+            if phase is Phase.PLAYING:
+                kinds.append(_K.DRAW)
+            elif not s.in_pot:
+                kinds += (_K.BET, _K.SIT_OUT) if s.stack >= self.options.min_bet else (_K.SIT_OUT,)
+        return frozenset(kinds)
 
     def probe_amount(self, kind: ActionKind, player: int | None) -> int | None:
         if kind is _K.DRAW:
