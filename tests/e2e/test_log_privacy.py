@@ -188,7 +188,7 @@ async def test_casino21_round_logs_no_hole_card_nor_token(simcord_env, captured_
     thread, table, players, secrets = await start(env, "casino21")
     alice, bob, carol = players
     # alice 10♠ 9♥, bob 5♣ 10♦, carol A♠ 7♥, the bank 6♦ + hole K♣; bob draws 7♦ 5♠
-    table.game.rig_next_round("TS 9H 5C TD AS 7H 6D KC 7D 5S 8C")
+    table.game.rig(["TS", "9H", "5C", "TD", "AS", "7H", "6D", "KC", "7D", "5S", "8C"])
     await click(alice, thread, table, "Start")
     await click(alice, thread, table, "Bet 10")
     await click(bob, thread, table, "Bet 10")

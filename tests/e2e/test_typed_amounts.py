@@ -102,7 +102,7 @@ async def test_a_second_bet_is_already_bet_at_casino21(simcord_env):
     thread = thread_of(lobby)
     table = table_of(env, thread)
     await bob.member.slash(thread, "table join")
-    table.game.rig_next_round("TS 9H 5C TD 6D KC 7D 5S 8C 2C 3C")
+    table.game.rig(["TS", "9H", "5C", "TD", "6D", "KC", "7D", "5S", "8C", "2C", "3C"])
     await alice.member.click(table_message(thread, table), label="Start")
     await alice.member.click(table_message(thread, table), label="Bet 10")
     users = [alice.id, bob.id]
