@@ -33,7 +33,7 @@ def choose(g: SeptEtDemi, rng: random.Random, joiners: list[int]) -> Action | No
     seated = g.seated()
     r = rng.random()
     if g.phase in (Phase.LOBBY, Phase.BETWEEN_ROUNDS):
-        if r < 0.1 and len(seated) > 2:
+        if r < 0.1 and len(seated) > 3:
             return Action(K.LEAVE, rng.choice(seated))
         if r < 0.2 and joiners:
             return Action(K.JOIN, joiners.pop(0))
@@ -73,13 +73,19 @@ def flows(events: list[Any]) -> Counter[str]:
     return out
 
 
-def record(name: str, g: SeptEtDemi, rng: random.Random, joiners: list[int]) -> dict[str, Any]:
-    """The snapshot now, then MOVES moves and where they lead."""
+def record(
+    name: str,
+    g: SeptEtDemi,
+    rng: random.Random,
+    joiners: list[int],
+    first: tuple[Action, ...] = (),
+) -> dict[str, Any]:
+    """The snapshot now, then ``first`` and more moves up to MOVES, and where they lead."""
     snapshot = json.loads(json.dumps(g.to_dict()))
     moves: list[dict[str, Any]] = []
     money: Counter[str] = Counter()
-    for _ in range(MOVES):
-        action = choose(g, rng, joiners)
+    for n in range(MOVES):
+        action = first[n] if n < len(first) else choose(g, rng, joiners)
         if action is None:
             break
         for k, v in flows(g.apply(action)).items():
@@ -156,6 +162,21 @@ def scenarios() -> list[dict[str, Any]]:
     g.rig_next_deal(["2S", "3S", "4S"])
     assert g.phase is Phase.BETWEEN_ROUNDS and not g.players[1].seated
     out.append(record("between", g, random.Random(5), [1, 4, 6]))
+    # the same seen from the bank's turn: the host banks and is out of chips, a newcomer
+    # sits down: nobody hosts (any seated player starts the rounds) until the host is back
+    g = new("newcomer", 4, buy_in=20, guarantee_fund=7)
+    g.rig_next_deal(["7H", "6C", "6D", "5S", "QH"])
+    g.apply(Action(K.START, 1))
+    for p in (2, 3, 4):
+        g.apply(Action(K.BET, p, amount=10))
+    g.apply(Action(K.HIT, 2))
+    g.apply(Action(K.SHOW, 2))
+    for p in (2, 3, 4):
+        g.apply(Action(K.STAND, p))
+    assert g.phase is Phase.BANK
+    start = (Action(K.STAND, 1), Action(K.START, 3), *[Action(K.TIMEOUT)] * 2)
+    start += (Action(K.JOIN, 5), Action(K.START, 4))
+    out.append(record("newcomer", g, random.Random(8), [1, 6], start))
     # a long game of eight players on small stacks
     g = new("eight", 8, buy_in=12, min_bet=2, guarantee_fund=3)
     g.apply(Action(K.START, 1))
