@@ -97,9 +97,21 @@ _VALUES: dict[str, dict[str, int]] = {
 }
 _K = ActionKind
 _I = OptionKind.INT
+# Members read on every move, bound once (an Enum's class attribute goes through its
+# metaclass's __getattr__ in Python 3.11: several times a plain attribute's cost).
+_LOBBY, _BETTING, _PLAYING, _BANK = Phase.LOBBY, Phase.BETTING, Phase.PLAYING, Phase.BANK
+_HIT, _STAND, _SHOW, _BET = _K.HIT, _K.STAND, _K.SHOW, _K.BET
 _CHOICE = (_K.SHOW, _K.SWAP)
 _MOVES = frozenset({_K.HIT, _K.STAND, *_CHOICE})
 _BET_KINDS = (_K.BET, _K.SIT_OUT)
+# What a seated player may try during a round (nobody leaves then): the bettor, the player
+# with a new card to show or hide, the player or banker drawing, anyone else.
+_IN_ROUND: dict[str, tuple[ActionKind, ...]] = {
+    "bet": (*_BET_KINDS, _K.VOTE_STOP),
+    "choose": (*_CHOICE, _K.VOTE_STOP),
+    "draw": (_K.HIT, _K.STAND, _K.VOTE_STOP),
+    "wait": (_K.VOTE_STOP,),
+}
 
 #: The options of a Sept et demi table (RULES.md section 4): ``/table open``, ``/rules``.
 OPTIONS: tuple[OptionSpec, ...] = (
@@ -277,13 +289,27 @@ class SeptEtDemi(TableGame):
         return self.options.min_bet, seat.stack // 2
 
     def probe_amount(self, kind: ActionKind, player: int | None) -> int | None:
-        return None if kind is _K.JOIN else super().probe_amount(kind, player)
+        return self.options.min_bet if kind is _BET else None  # JOIN: the buy-in
+
+    def candidates(self, player: int | None) -> Sequence[ActionKind]:
+        # legal_actions runs for every seat on every move: during a round, only the kinds
+        # the player's part allows (the checks still decide)
+        seat = None if player is None else self._seat_of.get(player)
+        phase = self.phase
+        if seat is None or phase not in ROUND_PHASES:
+            return TableGame.candidates(self, player)
+        waiting = self.waiting
+        if not waiting or waiting[0] != player:
+            return _IN_ROUND["wait"]
+        if phase is _BETTING:
+            return _IN_ROUND["bet"]
+        return _IN_ROUND["choose" if seat.pending else "draw"]
 
     def check(self, a: Action) -> None:
         # the banker is not among the bettors: say so, rather than "bets are closed"
-        if a.player == self.banker and a.kind in _BET_KINDS and self.phase is Phase.BETTING:
+        if a.kind in _BET_KINDS and a.player == self.banker and self.phase is _BETTING:
             raise IllegalAction("banker_cannot_bet")
-        super().check(a)
+        TableGame.check(self, a)
 
     def check_join(self, player: int, amount: int | None) -> None:
         if amount is not None and amount != self.options.buy_in:
@@ -391,7 +417,7 @@ class SeptEtDemi(TableGame):
         k, phase = action.kind, self.phase
         if k not in _MOVES:
             super().check_move(action, seat)
-        if phase is not Phase.PLAYING and (phase is not Phase.BANK or k in _CHOICE):
+        if phase is not _PLAYING and (phase is not _BANK or k in _CHOICE):
             raise IllegalAction(WRONG_PHASE)
         if self.to_act != seat.player:
             raise IllegalAction(NOT_YOUR_TURN)
@@ -401,21 +427,21 @@ class SeptEtDemi(TableGame):
                 raise IllegalAction("no_choice_pending")
         elif pending is not None:
             raise IllegalAction("choice_pending")
-        elif k is _K.HIT and self.cards_left == 0:
+        elif k is _HIT and self.cards_left == 0:
             raise IllegalAction("deck_empty")
 
     def play(self, action: Action, seat: Seat, events: list[Event]) -> None:
         k, s = action.kind, self._seat_of[seat.player]
-        if self.phase is Phase.BANK:
-            if k is _K.HIT:
+        if self.phase is _BANK:
+            if k is _HIT:
                 self._bank_hit(events)
             else:
                 self._bank_stand(events)
-        elif k is _K.HIT:
+        elif k is _HIT:
             self._hit(s, events)
-        elif k is _K.STAND:
+        elif k is _STAND:
             self._stand(s, events)
-        elif k is _K.SHOW:
+        elif k is _SHOW:
             self._show(s, events)
         else:
             self._swap(s, events)
@@ -694,7 +720,7 @@ class SeptEtDemi(TableGame):
             "player": p,
             "stack": s.stack,
             "bet": s.bet,
-            "banker": p == self.banker and self.phase is not Phase.LOBBY,
+            "banker": p == self.banker and self.phase is not _LOBBY,
             "status": self.status(p),
             "shown": list(shown),
             "shown_total": self.points(shown),
@@ -734,7 +760,7 @@ class SeptEtDemi(TableGame):
         if s is None:
             return
         cards = [c for c in (s.hidden, s.pending) if c is not None] + s.shown
-        betting = self.phase is Phase.BETTING and self.to_act == player
+        betting = self.phase is _BETTING and self.to_act == player
         you.update(
             hidden=s.hidden,
             pending=s.pending,

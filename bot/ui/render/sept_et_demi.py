@@ -20,7 +20,11 @@ BANK = "🏦"
 FUND = "🛡️"
 VOTE = "✋"
 TURN = "▶"
-IN_ROUND = (Phase.BETTING, Phase.PLAYING, Phase.BANK)
+# Phases read on every render, bound once (an Enum's class attribute goes through its
+# metaclass's __getattr__ in Python 3.11: several times a plain attribute's cost).
+_LOBBY, _BETTING, _PLAYING, _BANK = Phase.LOBBY, Phase.BETTING, Phase.PLAYING, Phase.BANK
+_BETWEEN, _FINISHED = Phase.BETWEEN_ROUNDS, Phase.FINISHED
+IN_ROUND = (_BETTING, _PLAYING, _BANK)
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 
 
@@ -59,7 +63,7 @@ class Renderer(GameRenderer):
         view, phase = ctx.view, ctx.phase
         options = view.get("options") or {}
         lines: list[str] = []
-        if phase is Phase.LOBBY:
+        if phase is _LOBBY:
             lines.append(
                 ctx.t(
                     "sept.lobby",
@@ -70,17 +74,17 @@ class Renderer(GameRenderer):
             )
         elif view.get("banker") is not None:
             lines += self._bank_lines(ctx)
-        if phase not in (Phase.LOBBY, Phase.FINISHED):  # the fund is closed at the end
+        if phase not in (_LOBBY, _FINISHED):  # the fund is closed at the end
             lines.append(self._fund_line(ctx))
         lines.append(self._prompt(ctx))
         votes = view.get("votes") or []
-        if votes and phase is not Phase.FINISHED:
+        if votes and phase is not _FINISHED:
             needed = view.get("votes_needed")
             lines.append(f"{VOTE} " + ctx.t("sept.votes", n=len(votes), needed=needed))
         if view.get("stop_pending"):
             lines.append(ctx.t("sept.stop_after_round"))
         result = view.get("result")
-        if phase is Phase.FINISHED and result:
+        if phase is _FINISHED and result:
             lines.append(self._reason(ctx, result))
         return lines
 
@@ -95,10 +99,10 @@ class Renderer(GameRenderer):
             hand += " · " + ctx.t("sept.bank_face_down")
         last = view.get("last_round") or {}
         banker = mention(view.get("banker"))
-        if ctx.phase not in (Phase.BETWEEN_ROUNDS, Phase.FINISHED) or not last:
+        if ctx.phase not in (_BETWEEN, _FINISHED) or not last:
             return [f"{BANK} " + ctx.t("sept.bank", banker=banker, cards=hand)]
         lines = [f"{BANK} " + ctx.t("sept.last_bank", banker=mention(last["banker"]), cards=hand)]
-        if ctx.phase is Phase.BETWEEN_ROUNDS:
+        if ctx.phase is _BETWEEN:
             lines.append(ctx.t("sept.next_banker", banker=banker))
         return lines
 
@@ -121,18 +125,18 @@ class Renderer(GameRenderer):
         if to_act is None:
             return ""
         player = mention(to_act)
-        if phase is Phase.BETTING:
+        if phase is _BETTING:
             low, high = game.bet_limits(to_act)  # type: ignore[union-attr]
             return ctx.t("sept.prompt.bet", player=player, min=low, max=high)
-        if phase is Phase.PLAYING:
+        if phase is _PLAYING:
             me = GameRenderer._own_seat(ctx.view, to_act) or {}
             key = "sept.prompt.choose" if me.get("pending") else "sept.prompt.play"
             return ctx.t(key, player=player)
-        return ctx.t("sept.prompt.bank", player=player) if phase is Phase.BANK else ""
+        return ctx.t("sept.prompt.bank", player=player) if phase is _BANK else ""
 
     def fields(self, ctx: Ctx) -> Iterable[tuple[str, str]]:
         result = ctx.view.get("result")
-        if ctx.phase is Phase.FINISHED and result:  # every stack is cashed out: the ranking
+        if ctx.phase is _FINISHED and result:  # every stack is cashed out: the ranking
             yield ctx.t("sept.ranking"), "\n".join(self._ranking_lines(ctx, result)) or "—"
             return
         yield from super().fields(ctx)
@@ -141,9 +145,9 @@ class Renderer(GameRenderer):
         """Turn or bank mark, stack, bet, the hand (hidden card as a card back), status,
         and between rounds the last round's result."""
         pid, phase = seat["player"], ctx.phase
-        playing = phase not in (Phase.LOBBY, Phase.FINISHED)
+        playing = phase not in (_LOBBY, _FINISHED)
         banker = bool(seat.get("banker")) and playing
-        if pid == ctx.table.game.to_act and phase in (Phase.BETTING, Phase.PLAYING):
+        if pid == ctx.table.game.to_act and phase in (_BETTING, _PLAYING):
             marker = TURN
         else:
             marker = BANK if banker else "　"
@@ -156,17 +160,17 @@ class Renderer(GameRenderer):
         status = seat.get("status")
         if playing and status in ("dealt", "sat_out", "bust"):
             parts.append(ctx.t(f"sept.status.{status}"))
-        elif playing and status == "stood" and phase is not Phase.BETWEEN_ROUNDS:
+        elif playing and status == "stood" and phase is not _BETWEEN:
             parts.append(ctx.t("sept.status.stood"))
         elif playing and seat.get("pending"):
             parts.append(ctx.t("sept.status.choosing"))
         last = ctx.view.get("last_round") or {}
-        if phase is Phase.BETWEEN_ROUNDS:
+        if phase is _BETWEEN:
             row = next((r for r in last.get("results", []) if r["player"] == pid), None)
             if row is not None:
                 rule = ctx.t(f"sept.rule_short.{row['rule']}")
                 parts.append(f"{rule} {signed(int(row['net']))}")
-        if seat.get("voted_stop") and phase is not Phase.FINISHED:
+        if seat.get("voted_stop") and phase is not _FINISHED:
             parts.append(VOTE)
         return [" · ".join(parts)]
 
@@ -187,7 +191,7 @@ class Renderer(GameRenderer):
     # ----------------------------------------------------------------- buttons
     def buttons(self, ctx: Ctx) -> list[ButtonSpec]:
         specs = super().buttons(ctx)
-        if ctx.phase is Phase.BANK:  # the bank's Carte ! / Servi carry the bank's mark
+        if ctx.phase is _BANK:  # the bank's Carte ! / Servi carry the bank's mark
             specs = [
                 ButtonSpec(s.move, s.label, s.style, s.arg, s.row, BANK)
                 if s.move in ("hit", "stand")
