@@ -4,41 +4,27 @@ The base (:class:`~bot.engine.base.TableGame`) seats the players (a player back 
 table keeps their place), takes the bets in turn, times out, counts the votes to stop,
 closes and keeps the deck; this module deals, plays the hands and the bank, and settles.
 
-Flow of a round: BETTING -> PLAYING -> BANK -> (showdown and settlement, instant) ->
-BETWEEN_ROUNDS (or FINISHED). The host starts the game from LOBBY; between rounds the
-host (or, when the host has left, any seated player) starts the next round.
+A round: BETTING (in turn) -> PLAYING -> BANK -> showdown and settlement ->
+BETWEEN_ROUNDS (or FINISHED).
 
 Choices where RULES.md is silent:
 
-- JOIN takes exactly ``buy_in`` (``amount`` None means ``buy_in``), in LOBBY and
-  BETWEEN_ROUNDS only, up to 8 seated players.
-- The cards are dealt (one to each player in seat order from the banker's left, then one
-  to the bank) to every seated player but the banker whose stack allows the minimum bet
-  (``stack // 2 >= min_bet``); the others sit the round out. Bets are taken in that order.
-- HIT draws a card that arrives privately. If the hand (hidden card + shown cards + new
-  card) goes over 7½ the player busts at once: the whole hand is shown and the bet goes to
-  the banker's seat. Otherwise the player must SHOW or SWAP before anything else.
-- TIMEOUT while a SHOW/SWAP choice is pending = SHOW and then stand. TIMEOUT otherwise in
-  PLAYING or BANK = stand; in BETTING the current bettor sits the round out and the next
-  bettor gets a window of their own.
-- The 32-card deck can run out (the 40-card one cannot): HIT is then not legal.
-- When no player is still in when the players' turns end, the bank's card is turned up
-  and the round ends without a bank turn.
-- Settlement: losers are collected first (so the banker's seat never goes negative), then
-  winners in seat order from the banker's left are paid by the banker as far as the stack
-  goes, the fund pays the rest; when the fund cannot pay every rest, it is shared pro
-  rata of the rests (rounded down) and the remainder units go one each to the unpaid
-  winners in that order. The shortfall is in the ``settle`` events and the summary.
-- VOTE_STOP: a majority of the seated players ends the game at once between rounds, or
-  after the current round.
-- LEAVE only between rounds and in the lobby. CLOSE (the table service) refunds the bets
-  still in the pot (a bust already paid to the banker stays paid), cashes every stack out
-  and returns the fund.
-- A seated player whose stack reaches 0 after a round leaves the table (``left``, reason
-  ``empty_stack``). The game ends when fewer than two seated players have chips, when the
-  ``rounds`` limit is reached, or by vote. The ranking orders the players seated at the
-  end by stack; ties share a rank (1, 1, 3).
-- The host never passes once the game has started (in the lobby, to the next player).
+- JOIN takes exactly ``buy_in``, between rounds only; a player back keeps their place.
+- Cards go, from the banker's left, to every player whose stack allows the minimum bet
+  (``stack // 2 >= min_bet``), then one to the bank; the others sit the round out.
+- HIT: the card arrives privately; over 7½ the whole hand is shown and the bet goes to
+  the banker at once, else the player must SHOW or SWAP first. No HIT on an empty deck.
+- TIMEOUT: a pending choice is shown, then the player stands; the bank stands; in the
+  bets the bettor whose turn it is sits out (the next one gets a window of their own).
+- Nobody still in after the players' turns: the bank's card is shown, no bank turn.
+- Settlement: losers first, then winners from the banker's left are paid by the banker
+  as far as the stack goes, the fund pays the rest, pro rata of the rests when it cannot
+  (rounded down, the remainder units one each to the first unpaid winners).
+- LEAVE between rounds only. A player out of chips after a round leaves (``left``,
+  ``empty_stack``). The game ends when fewer than two seated players have chips, at the
+  ``rounds`` limit or by a vote; ties in the ranking share a rank (1, 1, 3).
+- The host passes in the lobby only; once started, with the host away, any seated
+  player starts the next round.
 """
 
 from __future__ import annotations
@@ -343,12 +329,8 @@ class SeptEtDemi(TableGame):
         money: tuple[Money, ...] = ()
         if self.fund:
             money = (self.transfer(MoneyKind.FUND_OPEN, HOUSE, FUND, self.fund, None),)
-        data = {
-            "players": self.seated(),
-            "banker": self.banker,
-            "fund": self.fund,
-            "options": self.options.to_dict(),
-        }
+        data: dict[str, Any] = {"players": self.seated(), "banker": self.banker}
+        data.update(fund=self.fund, options=self.options.to_dict())
         events.append(Event("game_started", data=data, money=money))
 
     def start_round(self, events: list[Event]) -> None:
@@ -477,15 +459,8 @@ class SeptEtDemi(TableGame):
         s.shown = [*s.shown, s.hidden, card]
         s.hidden, s.status = None, BUST
         money = self.lose(s, s.bet, to=self._seat_of[self.banker])
-        data = {
-            "player": s.player,
-            "card": card,
-            "cards": list(s.shown),
-            "total": total,
-            "total_text": format_half_points(total),
-            "bet": s.bet,
-            "banker": self.banker,
-        }
+        data = {"player": s.player, "card": card, "cards": list(s.shown), "total": total}
+        data.update(total_text=format_half_points(total), bet=s.bet, banker=self.banker)
         events.append(Event("bust", player=s.player, data=data, money=(money,)))
         self._next_player(events)
 
@@ -504,13 +479,8 @@ class SeptEtDemi(TableGame):
         events.append(Event("hidden_card", Visibility.PRIVATE, s.player, own))
 
     def _shown_event(self, kind: str, s: SeptSeat, card: str, events: list[Event]) -> None:
-        data = {
-            "player": s.player,
-            "card": card,
-            "shown": list(s.shown),
-            "shown_total": self.points(s.shown),
-            "hidden": 1,
-        }
+        data = {"player": s.player, "card": card, "shown": list(s.shown), "hidden": 1}
+        data["shown_total"] = self.points(s.shown)
         events.append(Event(kind, player=s.player, data=data))
 
     def _stand(self, s: SeptSeat, events: list[Event], *, timeout: bool = False) -> None:
@@ -771,28 +741,11 @@ class SeptEtDemi(TableGame):
     # ------------------------------------------------------------------ snapshots
 
     def state_dict(self) -> dict[str, Any]:
-        return {
-            "banker": self.banker,
-            "game_host": self.game_host,
-            "rounds_played": self.rounds_played,
-            "fund": self.fund,
-            "fund_open": self.fund_open,
-            "bank_hidden": self.bank_hidden,
-            "bank_shown": list(self.bank_shown),
-            "round_order": list(self.round_order),
-            "result": self.result,
-        }
+        return {k: _copy(getattr(self, k)) for k in _STATE}
 
     def load_state(self, data: Mapping[str, Any]) -> None:
-        self.banker = data["banker"]
-        self.game_host = data["game_host"]
-        self.rounds_played = int(data["rounds_played"])
-        self.fund = int(data["fund"])
-        self.fund_open = bool(data["fund_open"])
-        self.bank_hidden = data["bank_hidden"]
-        self.bank_shown = list(data["bank_shown"])
-        self.round_order = [int(p) for p in data["round_order"]]
-        self.result = data["result"]
+        for k in _STATE:
+            setattr(self, k, _copy(data[k]))
 
     @classmethod
     def upgrade(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -802,6 +755,15 @@ class SeptEtDemi(TableGame):
         if data.get("format", 1) >= 2:
             return data
         return _upgrade_v1(data)
+
+
+#: The game's own snapshot fields (JSON values: ints, strings, lists of them, a dict).
+_STATE: tuple[str, ...] = ("banker", "game_host", "rounds_played", "fund", "fund_open")
+_STATE += ("bank_hidden", "bank_shown", "round_order", "result")
+
+
+def _copy(value: Any) -> Any:
+    return list(value) if isinstance(value, list) else value
 
 
 def _upgrade_v1(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -827,8 +789,7 @@ def _upgrade_v1(data: Mapping[str, Any]) -> dict[str, Any]:
     if shoe is not None and data.get("test_shoe_order"):
         shoe["cards"] = list(data["test_shoe_order"])
     kept = ("game", "options", "host", "phase", "round", "pot", "shuffles", "last_summary")
-    state = ("banker", "rounds_played", "fund", "fund_open", "bank_hidden", "bank_shown")
-    out: dict[str, Any] = {k: data[k] for k in (*kept, *state, "round_order", "result")}
+    out: dict[str, Any] = {k: data[k] for k in (*kept, *_STATE) if k != "game_host"}
     out.update(format=2, seats=seats, waiting=waiting, sequential=playing, shoe=shoe)
     out.update(spare=None, unrevealed=[], game_host=None if phase is Phase.LOBBY else data["host"])
     if data["votes"]:
