@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from bot.bank.testing import assert_audit_clean
+from bot.i18n import t
 from tests.e2e.helpers import (
     Player,
     add_players,
@@ -22,6 +23,7 @@ from tests.e2e.helpers import (
     table_of,
     thread_of,
 )
+from tests.e2e.test_refusals import Unchanged, assert_sentence, expected_refusals, reply
 
 SHOW = "Show it"
 HIDE = "Hide it (show the other)"
@@ -438,6 +440,40 @@ async def test_vote_between_rounds_stops_at_once(simcord_env):
     assert service(env).table_in(thread.id) is None
     final = next(t for t in reversed(public_texts(thread)) if "final ranking" in t)
     assert "A majority voted to stop" in final
+    await assert_audit_clean(env.bot.db)
+
+
+# ------------------------------------------------------------------------------ refusals
+
+
+async def test_refusals_during_a_round_say_what_is_wrong(simcord_env):
+    """The banker's bet, a bet over half the stack, a seat or a leave during the round, a
+    leave with a bet in play: one translated sentence each, nothing changed."""
+    env = simcord_env
+    guild, thread, table, players = await open_table(env, ("alice", "bob", "carol"))
+    alice, bob, carol = players
+    (dave,) = add_players(env, guild, "dave")
+    await carol.member.slash(thread, "language", language="fr")
+    table.game.rig(["3S", "5H", "4D"])
+    await click(alice, thread, table, "Start")  # alice banks; bob bets first
+    users = [p.id for p in (*players, dave)]
+    async with Unchanged(env, guild, thread, table, users):
+        res = await alice.member.slash(thread, "bet", amount=10)
+        assert_sentence(reply(res), t("illegal.banker_cannot_bet", "en"))
+        res = await bob.member.slash(thread, "bet", amount=101)  # half of 200 at most
+        assert_sentence(reply(res), t("illegal.bet_out_of_range", "en", min=1, max=100))
+        res = await dave.member.slash(thread, "table join")
+        assert_sentence(reply(res), t("table.error.join_between_rounds", "en"))
+        res = await carol.member.slash(thread, "table leave")
+        assert_sentence(reply(res), t("illegal.round_in_progress", "fr"))
+    await click(bob, thread, table, "Bet 25")
+    async with Unchanged(env, guild, thread, table, users):
+        res = await bob.member.slash(thread, "table leave")
+        assert_sentence(reply(res), t("illegal.in_round", "en"))
+        res = await bob.member.slash(thread, "bet", amount=10)
+        assert_sentence(reply(res), t("illegal.already_bet", "en"))
+    expected_refusals(env)
+    await alice.member.slash(thread, "table close")
     await assert_audit_clean(env.bot.db)
 
 
