@@ -128,7 +128,7 @@ async def test_a_second_bet_is_already_bet_at_sept_et_demi(simcord_env):
     table = table_of(env, thread)
     for p in (bob, carol):
         await p.member.slash(thread, "table join")
-    table.game.rig_next_deal(["3S", "5H", "4D", "2C", "KH", "2D", "2H"])
+    table.game.rig(["3S", "5H", "4D", "2C", "KH", "2D", "2H"])
     await alice.member.click(table_message(thread, table), label="Start")  # alice banks
     await bob.member.slash(thread, "bet", amount=25)
     users = [alice.id, bob.id, carol.id]
