@@ -73,7 +73,8 @@ def simulated(key: str, rounds: int) -> dict[str, Any]:
     if hasattr(args, "players"):
         args.players, seats = PLAYERS, f"{PLAYERS} players"
     r = sim.run(args)
-    how = f"{seats}, simulator" + (f", {r['games']} games" if "games" in r else "")
+    games = r.get("games")
+    how = f"{seats}, simulator" + (f", {games} game{'s' * (games != 1)}" if games else "")
     return {"rounds": r.get("rounds", rounds), "rounds/s": r["rounds_per_second"], "how": how}
 
 

@@ -29,7 +29,7 @@ def _games() -> dict[str, Callable[[], AnyGame]]:
 
     return {
         "classic": lambda: BlackjackGame(host=HOST, entropy=seeded_entropy("bank-classic")),
-        "casino21": lambda: Casino21(HOST, entropy=seeded_entropy("bank-casino21")),
+        "casino21": lambda: Casino21(host=HOST, entropy=seeded_entropy("bank-casino21")),
         "pirate21": lambda: Pirate21.create(HOST, {}, seeded_entropy("bank-pirate21")),
         "sept_et_demi": lambda: SeptEtDemi(host=HOST, entropy=seeded_entropy("bank-sed")),
     }

@@ -53,8 +53,8 @@ def widen(game: str, view: dict[str, Any]) -> dict[str, Any]:
         for seat in view["seats"]:  # two face down, eight face up
             seat["hidden"], seat["extra"] = 2, ten(CARDS - 2)
     else:  # sept_et_demi
-        for player in view["players"]:
-            player["hidden"], player["shown"] = 1, ten(CARDS - 1)
+        for seat in view["seats"]:
+            seat["hidden"], seat["shown"] = 1, ten(CARDS - 1)
         view["bank"]["hidden"], view["bank"]["shown"] = 1, ten(CARDS - 1)
     return view
 

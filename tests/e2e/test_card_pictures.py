@@ -125,7 +125,7 @@ async def test_a_dm_shows_the_picture(simcord_env):
     thread = thread_of(lobby)
     table = table_of(env, thread)
     await bob.member.slash(thread, "table join")
-    table.game.rig_next_deal(["3S", "4D"])  # bob 3♠, the bank 4♦
+    table.game.rig(["3S", "4D"])  # bob 3♠, the bank 4♦
     await alice.member.click(table_message(thread, table), label="Start")
     markup = env.bot.card_emojis.markup
     dm = bob.user.dm_channel

@@ -71,7 +71,7 @@ async def test_casino21_forum_table(simcord_env):
 
     # Round 1. Deal order: alice 4♣ 3♦, bob K♠ Q♠, carol 9♠ 9♣, bank 10♥ + hole 7♣, then
     # alice's three cards A♥ 2♠ A♦.
-    table.game.rig_next_round("4C 3D KS QS 9S 9C TH 7C AH 2S AD")
+    table.game.rig(["4C", "3D", "KS", "QS", "9S", "9C", "TH", "7C", "AH", "2S", "AD"])
     start = len(env.http_requests)
     await alice.member.click(table_message(post, table), label="Start")
     pings = ping_requests(env, post.id, start)

@@ -57,7 +57,7 @@ def admin_of(env, guild, name="boss"):
 
 async def play_a_round(thread, table, alice, bob):
     """Both bet 10: alice pushes (17 against 17), bob wins 5 (19). Below the requirement."""
-    table.game.rig_next_round("9S 8H TH 9D TC 7C")
+    table.game.rig(["9S", "8H", "TH", "9D", "TC", "7C"])
     await alice.member.slash(thread, "table start")
     for p in (alice, bob):
         await p.member.slash(thread, "bet", amount=10)
@@ -107,7 +107,7 @@ async def test_a_close_after_the_wagering_requirement_pays_the_whole_stack(simco
     guild, _lobby, thread, table, (alice, bob) = await open_casino(
         env, "alice", "bob", options="auto_next=off wager_requirement=100"
     )
-    table.game.rig_next_round("9S 8H TH 9D TC 7C")
+    table.game.rig(["9S", "8H", "TH", "9D", "TC", "7C"])
     await alice.member.slash(thread, "table start")
     await alice.member.slash(thread, "bet", amount=10)
     await bob.member.slash(thread, "bet", amount=100)  # 19 against 17: +50
@@ -150,7 +150,7 @@ async def test_own_funds_only_once_the_welcome_stake_is_spent(simcord_env):
 
 async def lose_everything(thread, table, alice, bob):
     """Round 1: bob bets his whole stack (100) and loses it (15 against the bank's 18)."""
-    table.game.rig_next_round("9S 8H TH 5D TC 8C")
+    table.game.rig(["9S", "8H", "TH", "5D", "TC", "8C"])
     await alice.member.slash(thread, "table start")
     await alice.member.slash(thread, "bet", amount=10)  # 17 against 18: loses 10
     await bob.member.slash(thread, "bet", amount=100)

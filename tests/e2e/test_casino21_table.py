@@ -35,11 +35,12 @@ async def test_casino21_three_players_to_the_end(simcord_env):
     assert "Casino 21 — Royale" in text and text.count("welcome stake 100") == 3
     assert text.count("wagered 0/100") == 3
 
-    # Round 1 (deal order: each bettor's two cards at their bet, then the bank 6♦ + hole K♣)
-    table.game.rig_next_round("TS 9H 5C TD AS 7H 6D KC 7D 5S 8C")
+    # Round 1 (deal order: each bettor's two cards at their bet, then the bank 6♦ + hole K♣),
+    # then the round-2 deck (rigged cards left over carry into the next round): round 2
+    # starts by itself when round 1 is settled
+    round_1 = ["TS", "9H", "5C", "TD", "AS", "7H", "6D", "KC", "7D", "5S", "8C"]
+    table.game.rig([*round_1, "KH", "QD", "9S", "5D", "8H", "TC", "TH", "8D", "5H"])
     await alice.member.click(table_message(thread, table), label="Start")
-    # the round-2 deck, set now: round 2 starts by itself when round 1 is settled
-    table.game.rig_next_round("KH QD 9S 5D 8H TC TH 8D 5H")
     message = table_message(thread, table)
     assert "1st turn" in embed_text(message)
     assert {"Bet 10", "Bet 25", "Bet 50", "Other amount…", "Sit out"} <= set(labels(message))
@@ -139,7 +140,7 @@ async def test_casino21_table_in_french(simcord_env):
     thread = thread_of(lobby)
     table = table_of(env, thread)
     await bob.member.slash(thread, "table join")
-    table.game.rig_next_round("AS KD 5C 4D 9H 8C 3S 2H")
+    table.game.rig(["AS", "KD", "5C", "4D", "9H", "8C", "3S", "2H"])
     await alice.member.click(table_message(thread, table), label="Commencer")
     text = embed_text(table_message(thread, table))
     assert "1er tour" in text and "doit miser" in text and "mise offerte 100" in text

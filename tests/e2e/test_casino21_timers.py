@@ -23,7 +23,7 @@ async def test_casino21_forum_timers(simcord_env):
 
     # deal order: alice 9♠ 5♥, bob 10♦ 6♣, bank 10♣ + hole 8♥, then alice's draw A♠ (14+11=25
     # would bust: the fallback takes 1)
-    table.game.rig_next_round("9S 5H TD 6C TC 8H AS")
+    table.game.rig(["9S", "5H", "TD", "6C", "TC", "8H", "AS"])
     await alice.member.click(table_message(thread, table), label="Start")
     due = table.deadline_due
     assert due is not None

@@ -55,7 +55,7 @@ async def test_private_cards_by_dm_to_their_owner_and_closed_dms(simcord_env):
         times=None,
     )
     # deal: bob 3♠, carol 5♥, the bank 4♦; then 2♣ (bob's hit), K♥ (carol's hit)
-    table.game.rig_next_deal(["3S", "5H", "4D", "2C", "KH"])
+    table.game.rig(["3S", "5H", "4D", "2C", "KH"])
     await alice.member.click(table_message(thread, table), label="Start")
     assert "3♠" in dm_text(bob) and "5♥" not in dm_text(bob) and "4♦" not in dm_text(bob)
     assert dm_text(alice) == ""  # the banker has no card of their own, sees no other

@@ -189,8 +189,8 @@ MOVES: list[tuple[ActionKind, str, dict[str, Any]]] = [
 
 def min_bet(world: World, player: int) -> int:
     game = world.game
-    if hasattr(game, "bet_range"):  # Sept et demi: in turn, up to half the stack
-        return int(game.bet_range(player)[0])
+    if hasattr(game, "bet_limits"):  # the base: Sept et demi in turn, up to half the stack
+        return int(game.bet_limits(player)[0])
     return int(game.options.min_bet)
 
 

@@ -45,7 +45,7 @@ RIGS: dict[str, tuple[str, list[str]]] = {
     # alice A♠ 6♥ (soft 17), bob 10♥ 10♠, carol 9♣ 5♦, the dealer A♦ and a 5 face down
     "blackjack": ("rig", ["AS", "TH", "9C", "AD", "6H", "TS", "5D", "5C", "8S", "2C", "7H", "3C"]),
     # alice A♠ K♦ (her ace: 1 or 11), bob 5♣ 4♦, carol 9♣ 7♦, the bank 9♥ 8♣
-    "casino21": ("rig_next_round", ["AS", "KD", "5C", "4D", "9C", "7D", "9H", "8C", "3S", "2H"]),
+    "casino21": ("rig", ["AS", "KD", "5C", "4D", "9C", "7D", "9H", "8C", "3S", "2H"]),
     # bob's hit (K♣) takes him over 21: his DM says so, nobody else can tell
     "pirate21": ("rig", ["TS", "5C", "8S", "9H", "7D", "8D", "KC", "2H"]),
 }

@@ -188,7 +188,7 @@ async def test_casino21_round_logs_no_hole_card_nor_token(simcord_env, captured_
     thread, table, players, secrets = await start(env, "casino21")
     alice, bob, carol = players
     # alice 10♠ 9♥, bob 5♣ 10♦, carol A♠ 7♥, the bank 6♦ + hole K♣; bob draws 7♦ 5♠
-    table.game.rig_next_round("TS 9H 5C TD AS 7H 6D KC 7D 5S 8C")
+    table.game.rig(["TS", "9H", "5C", "TD", "AS", "7H", "6D", "KC", "7D", "5S", "8C"])
     await click(alice, thread, table, "Start")
     await click(alice, thread, table, "Bet 10")
     await click(bob, thread, table, "Bet 10")
@@ -228,7 +228,7 @@ async def test_sept_et_demi_round_logs_no_hidden_card_dm_nor_token(simcord_env, 
     thread, table, players, secrets = await start(env, "sept_et_demi")
     alice, bob, carol = players
     # bob 3♠, carol 5♥, the bank 4♦; bob draws 2♣ (hides it) then K♥, carol 2♦, bank 2♥
-    table.game.rig_next_deal(["3S", "5H", "4D", "2C", "KH", "2D", "2H"])
+    table.game.rig(["3S", "5H", "4D", "2C", "KH", "2D", "2H"])
     await click(alice, thread, table, "Start")
     await click(bob, thread, table, "Bet 25")
     assert (await carol.member.slash(thread, "bet", amount=30)).ephemeral
@@ -254,7 +254,7 @@ async def test_log_http_bodies_writes_the_raw_bodies_and_tokens(simcord_env, cap
     in the log (what the README warns about); the bot token still is not."""
     env = simcord_env
     thread, table, players, secrets = await start(env, "sept_et_demi")
-    table.game.rig_next_deal(["3S", "5H", "4D"])
+    table.game.rig(["3S", "5H", "4D"])
     await click(players[0], thread, table, "Start")
     log = captured_log.getvalue()
     assert "LOG_HTTP_BODIES=1" in log.splitlines()[0]  # the warning comes first

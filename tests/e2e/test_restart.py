@@ -100,7 +100,7 @@ async def test_casino21_restart_with_a_pending_ace(simcord_env, db_path):
     thread = thread_of(lobby)
     table = table_of(env, thread)
     await bob.member.slash(thread, "table join")
-    table.game.rig_next_round("TS 9H AS 7H 6D KC 7D 5S 8C")  # type: ignore[attr-defined]
+    table.game.rig(["TS", "9H", "AS", "7H", "6D", "KC", "7D", "5S", "8C"])  # type: ignore[attr-defined]
     await alice.member.click(table_message(thread, table), label="Start")
     await click_move(alice.member, table_message(thread, table), "bet:10")
     await click_move(bob.member, table_message(thread, table), "bet:10")
@@ -128,7 +128,7 @@ async def test_sept_et_demi_restart_during_a_swap_decision(simcord_env, db_path)
     table = table_of(env, thread)
     for p in (bob, carol):
         await p.member.slash(thread, "table join")
-    table.game.rig_next_deal(["3S", "5H", "KD", "2C", "7H"])  # type: ignore[attr-defined]
+    table.game.rig(["3S", "5H", "KD", "2C", "7H"])  # type: ignore[attr-defined]
     await alice.member.click(table_message(thread, table), label="Start")
     await click_move(bob.member, table_message(thread, table), "bet:25")
     await click_move(carol.member, table_message(thread, table), "bet:50")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.i18n import t
 from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import (
     Player,
@@ -20,6 +21,7 @@ from tests.e2e.helpers import (
     table_of,
     thread_of,
 )
+from tests.e2e.test_refusals import Unchanged, assert_sentence, expected_refusals, reply
 
 SHOW = "Show it"
 HIDE = "Hide it (show the other)"
@@ -112,7 +114,7 @@ async def test_full_game_three_players_three_rounds(simcord_env):
 
     # ---------------------------------------------------------------- round 1: alice banks
     # deal: bob 3♠, carol 5♥, bank 4♦; bob draws 2♣ then K♥, carol 2♦, the bank 2♥
-    table.game.rig_next_deal(["3S", "5H", "4D", "2C", "KH", "2D", "2H"])
+    table.game.rig(["3S", "5H", "4D", "2C", "KH", "2D", "2H"])
     before = len(env.http_requests)
     await click(alice, thread, table, "Start")
     t = text(thread, table)
@@ -170,8 +172,8 @@ async def test_full_game_three_players_three_rounds(simcord_env):
     refused = await bob.member.click(table_message(thread, table), label=HIT)
     assert "not your turn" in refused.response.content
     assert_never_public(thread, ["2C", "5H"])
-    # round 2 is rigged now: it starts by itself when round 1 is settled
-    table.game.rig_next_deal(["7S", "6C", "3C", "JD", "4H", "5D"])
+    # round 2 is rigged now (after the bank's 2♥): it starts by itself when round 1 is settled
+    table.game.rig(["2H", "7S", "6C", "3C", "JD", "4H", "5D"])
     await click(alice, thread, table, HIT)
     assert "4♦ 2♥ · **6**" in text(thread, table)
     await click(alice, thread, table, STAND)
@@ -209,7 +211,7 @@ async def test_full_game_three_players_three_rounds(simcord_env):
     line = seat_line(thread, table, alice)
     assert "6♣" in line and "4♥" in line and "over 7½" in line
     assert "7♠" not in text(thread, table)
-    table.game.rig_next_deal(["2S", "QH", "7C", "5S", "7D", "KS"])
+    table.game.rig(["5D", "2S", "QH", "7C", "5S", "7D", "KS"])  # the bank's 5♦, then round 3
     await click(bob, thread, table, HIT)  # the bank: 3♣ 5♦ = 8, over
     summary = summaries(thread)[-1]
     assert "Round 2 — results" in summary
@@ -289,7 +291,7 @@ async def test_guarantee_fund_pays_when_the_bank_runs_short(simcord_env):
     bank = service(env).bank
     treasury = await bank.balance(guild.id, None)
     # bob and carol both make 7½ (7 hidden + K shown); the bank stops at 3
-    table.game.rig_next_deal(["7S", "7H", "3C", "KH", "KD"])
+    table.game.rig(["7S", "7H", "3C", "KH", "KD"])
     await click(alice, thread, table, "Start")
     assert await bank.balance(guild.id, None) == treasury - 500  # the fund opened
     assert labels(thread, table)[:4] == ["Bet 1", "Bet 2", "Bet 5", "Bet 10"]
@@ -330,7 +332,7 @@ async def test_guarantee_fund_runs_out_winners_share_pro_rata(simcord_env):
         env, ("alice", "bob", "carol", "dave"), "buy_in=20 guarantee_fund=15"
     )
     alice, bob, carol, dave = players
-    table.game.rig_next_deal(["7S", "7H", "7D", "3C", "KH", "KD", "KC"])
+    table.game.rig(["7S", "7H", "7D", "3C", "KH", "KD", "KC"])
     await click(alice, thread, table, "Start")
     for p in (bob, carol, dave):
         await click(p, thread, table, "Bet 10")
@@ -402,7 +404,7 @@ async def test_vote_between_rounds_stops_at_once(simcord_env):
         env, ("alice", "bob", "carol"), "auto_next=off"
     )
     alice, bob, carol = players
-    table.game.rig_next_deal(["2S", "3S", "4S"])
+    table.game.rig(["2S", "3S", "4S"])
     await click(alice, thread, table, "Start")
     await click(bob, thread, table, "Sit out")
     await click(carol, thread, table, "Sit out")
@@ -418,6 +420,40 @@ async def test_vote_between_rounds_stops_at_once(simcord_env):
     await assert_audit_clean(env.bot.db)
 
 
+# ------------------------------------------------------------------------------ refusals
+
+
+async def test_refusals_during_a_round_say_what_is_wrong(simcord_env):
+    """The banker's bet, a bet over half the stack, a seat or a leave during the round, a
+    leave with a bet in play: one translated sentence each, nothing changed."""
+    env = simcord_env
+    guild, thread, table, players = await open_table(env, ("alice", "bob", "carol"))
+    alice, bob, carol = players
+    (dave,) = add_players(env, guild, "dave")
+    await carol.member.slash(thread, "language", language="fr")
+    table.game.rig(["3S", "5H", "4D"])
+    await click(alice, thread, table, "Start")  # alice banks; bob bets first
+    users = [p.id for p in (*players, dave)]
+    async with Unchanged(env, guild, thread, table, users):
+        res = await alice.member.slash(thread, "bet", amount=10)
+        assert_sentence(reply(res), t("illegal.banker_cannot_bet", "en"))
+        res = await bob.member.slash(thread, "bet", amount=101)  # half of 200 at most
+        assert_sentence(reply(res), t("illegal.bet_out_of_range", "en", min=1, max=100))
+        res = await dave.member.slash(thread, "table join")
+        assert_sentence(reply(res), t("table.error.join_between_rounds", "en"))
+        res = await carol.member.slash(thread, "table leave")
+        assert_sentence(reply(res), t("illegal.round_in_progress", "fr"))
+    await click(bob, thread, table, "Bet 25")
+    async with Unchanged(env, guild, thread, table, users):
+        res = await bob.member.slash(thread, "table leave")
+        assert_sentence(reply(res), t("illegal.in_round", "en"))
+        res = await bob.member.slash(thread, "bet", amount=10)
+        assert_sentence(reply(res), t("illegal.already_bet", "en"))
+    expected_refusals(env)
+    await alice.member.slash(thread, "table close")
+    await assert_audit_clean(env.bot.db)
+
+
 # ------------------------------------------------------------------------------ 4. timers
 
 
@@ -425,8 +461,8 @@ async def test_timers_sit_out_and_stand(simcord_env):
     env = simcord_env
     _guild, thread, table, players = await open_table(env, ("alice", "bob", "carol"))
     alice, bob, carol = players
-    # bob 5♠ hidden, carol 6♥, the bank 4♣; bob draws 2♦; the bank's next card 3♥
-    table.game.rig_next_deal(["5S", "6H", "4C", "2D", "3H"])
+    # bob 5♠ hidden, carol 6♥, the bank 4♣; bob draws 2♦ (the bank draws nothing)
+    table.game.rig(["5S", "6H", "4C", "2D"])
     await click(alice, thread, table, "Start")
     await click(bob, thread, table, "Bet 25")
     # carol never bets: when the betting time is over she sits the round out
@@ -472,7 +508,7 @@ async def test_french_table_and_dms(simcord_env):
     table = table_of(env, thread)
     await bob.member.slash(thread, "table join")
     assert "Cave 200 · fonds de garantie 500" in text(thread, table)
-    table.game.rig_next_deal(["3S", "2H", "4C"])  # bob, the bank, bob's card
+    table.game.rig(["3S", "2H", "4C"])  # bob, the bank, bob's card
     await click(alice, thread, table, "Commencer")
     t = text(thread, table)
     assert f"🏦 Banque (<@{alice.id}>)\u00a0: 🂠 · face cachée" in t
@@ -501,7 +537,7 @@ async def test_rest_calls_of_one_round_with_three_players(simcord_env):
     env = simcord_env
     _guild, thread, table, players = await open_table(env, ("alice", "bob", "carol"))
     alice, bob, carol = players
-    table.game.rig_next_deal(["3S", "5H", "4D", "2C"])
+    table.game.rig(["3S", "5H", "4D", "2C"])
     before = len(env.http_requests)
     await click(alice, thread, table, "Start")
     await click(bob, thread, table, "Bet 25")
@@ -554,7 +590,7 @@ async def test_forum_pace_pings_each_bettor_player_and_the_banker(simcord_env):
     _guild, thread, table, players = await open_table(env, ("alice", "bob", "carol"), "pace=forum")
     alice, bob, carol = players
     # bob 3♠ and carol 5♥ hidden, the bank 4♦; bob draws 2♣, the bank A♥
-    table.game.rig_next_deal(["3S", "5H", "4D", "2C", "AH"])
+    table.game.rig(["3S", "5H", "4D", "2C", "AH"])
 
     def pinged(start: int) -> list[tuple[str, list[int]]]:
         return [(r["content"], r["users"]) for r in ping_requests(env, thread.id, start)]

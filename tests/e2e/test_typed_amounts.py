@@ -102,7 +102,7 @@ async def test_a_second_bet_is_already_bet_at_casino21(simcord_env):
     thread = thread_of(lobby)
     table = table_of(env, thread)
     await bob.member.slash(thread, "table join")
-    table.game.rig_next_round("TS 9H 5C TD 6D KC 7D 5S 8C 2C 3C")
+    table.game.rig(["TS", "9H", "5C", "TD", "6D", "KC", "7D", "5S", "8C", "2C", "3C"])
     await alice.member.click(table_message(thread, table), label="Start")
     await alice.member.click(table_message(thread, table), label="Bet 10")
     users = [alice.id, bob.id]
@@ -128,7 +128,7 @@ async def test_a_second_bet_is_already_bet_at_sept_et_demi(simcord_env):
     table = table_of(env, thread)
     for p in (bob, carol):
         await p.member.slash(thread, "table join")
-    table.game.rig_next_deal(["3S", "5H", "4D", "2C", "KH", "2D", "2H"])
+    table.game.rig(["3S", "5H", "4D", "2C", "KH", "2D", "2H"])
     await alice.member.click(table_message(thread, table), label="Start")  # alice banks
     await bob.member.slash(thread, "bet", amount=25)
     users = [alice.id, bob.id, carol.id]

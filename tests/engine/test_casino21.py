@@ -20,7 +20,7 @@ from bot.engine.base import (
     Visibility,
 )
 from bot.engine.games.casino21 import (
-    CASINO21_REASONS,
+    ILLEGAL_CODES,
     Casino21,
     Casino21Options,
     fallback_ace,
@@ -35,7 +35,7 @@ class Table:
     """A game plus the ledger of every Money effect it emitted."""
 
     def __init__(self, players: int = 1, **options: Any) -> None:
-        self.game = Casino21(1, options, entropy=seeded_entropy("casino21-golden"))
+        self.game = Casino21(options, host=1, entropy=seeded_entropy("casino21-golden"))
         self.events: list[Event] = []
         self.balances: dict[str, int] = defaultdict(int)
         for p in range(1, players + 1):
@@ -65,11 +65,11 @@ class Table:
         with pytest.raises(IllegalAction) as info:
             self.game.apply(Action(kind, player, **kw))
         assert json.dumps(self.game.to_dict(), sort_keys=True) == before
-        assert info.value.code in CASINO21_REASONS
+        assert info.value.code in ILLEGAL_CODES
         return info.value
 
     def stack(self, player: int) -> int:
-        s = self.game._seat(player)
+        s = self.game.seat_of(player)
         assert s is not None
         return s.stack
 
@@ -82,7 +82,7 @@ class Table:
 
 def rigged(players: int, cards: str, **options: Any) -> Table:
     t = Table(players, **options)
-    t.game.rig_next_round(cards)
+    t.game.rig(cards.split())
     t.do(K.START, 1)
     return t
 
@@ -91,7 +91,7 @@ def rigged(players: int, cards: str, **options: Any) -> Table:
 
 
 def test_default_options() -> None:
-    o = Casino21Options.from_mapping(None)
+    o = Casino21Options.from_dict({})
     assert o.to_dict() == {
         "welcome_stake": 100,
         "wager_requirement": 100,
@@ -101,7 +101,7 @@ def test_default_options() -> None:
         "bank_bust_bonus": 5,
         "max_players": 8,
     }
-    assert Casino21Options.from_mapping({"bank_bust_bonus": "half"}).bank_bust_bonus == "half"
+    assert Casino21Options.from_dict({"bank_bust_bonus": "half"}).bank_bust_bonus == "half"
 
 
 @pytest.mark.parametrize(
@@ -122,7 +122,7 @@ def test_default_options() -> None:
 )
 def test_invalid_options(options: dict[str, Any], code: str, option: str) -> None:
     with pytest.raises(InvalidOptions) as info:
-        Casino21(1, options)
+        Casino21(options, host=1)
     assert (info.value.code, info.value.params["option"]) == (code, option)
 
 
@@ -157,7 +157,7 @@ def test_own_funds_only_once_the_welcome_stake_is_spent() -> None:
     assert t.stack(2) == 100  # below the minimum bet: the welcome stake is spent
     assert K.TOP_UP in t.game.legal_actions(2)
     ev = t.do(K.TOP_UP, 2, amount=25)
-    assert ev[0].kind == "top_up"
+    assert ev[0].kind == "topped_up"
     assert [(m.kind, m.src, m.dst, m.amount) for m in ev[0].money] == [
         (MoneyKind.TOP_UP, "wallet:2", "seat:2", 25)
     ]
@@ -189,7 +189,7 @@ def test_table_full() -> None:
 
 def play(t: Table, cards: str, bets: dict[int, int]) -> list[Event]:
     """A round: the host starts, each player bets in seat order, everybody stands."""
-    t.game.rig_next_round(cards)
+    t.game.rig(cards.split())
     events = t.do(K.START, t.game.host)
     for p, amount in bets.items():
         events += t.do(K.BET, p, amount=amount)
@@ -243,7 +243,7 @@ def test_early_leave_after_losses_keeps_what_is_left() -> None:
 
 def test_leave_after_wagering_requirement_keeps_everything() -> None:
     t = Table(2)
-    t.game.rig_next_round("TS 9S TH 9H TD 8D")
+    t.game.rig(["TS", "9S", "TH", "9H", "TD", "8D"])
     t.do(K.START, 1)
     t.do(K.BET, 1, amount=1)
     t.do(K.BET, 2, amount=100)  # T 9 = 19 vs bank T 8
@@ -260,7 +260,7 @@ def test_cannot_leave_with_a_live_bet() -> None:
     t = rigged(2, "TS 9S TH 5H TD 8D")
     t.do(K.BET, 2, amount=10)
     assert K.LEAVE not in t.game.legal_actions(2)
-    assert t.illegal(K.LEAVE, 2, confirm=True).code == "leave_during_round"
+    assert t.illegal(K.LEAVE, 2, confirm=True).code == "in_round"
     # a player who has not bet may leave mid-round
     assert K.LEAVE in t.game.legal_actions(1)
 
@@ -271,7 +271,7 @@ def test_a_stack_at_zero_keeps_the_seat_until_the_bets_close() -> None:
     assert t.stack(1) == 0 and [s.player for s in t.game.seats] == [1, 2]
     assert t.last("stack_empty").player == 1
     assert K.TOP_UP in t.game.legal_actions(1) and K.BET not in t.game.legal_actions(1)
-    t.game.rig_next_round("TS 9S TD 7D")
+    t.game.rig(["TS", "9S", "TD", "7D"])
     t.do(K.START, 1)  # the host at 0 may still deal the next round
     t.do(K.BET, 2, amount=10)
     assert t.game.phase is Phase.BETTING  # the bets wait for the player at 0
@@ -279,7 +279,7 @@ def test_a_stack_at_zero_keeps_the_seat_until_the_bets_close() -> None:
     left = [e for e in ev if e.kind == "left"]
     assert len(left) == 1 and left[0].player == 1
     assert left[0].data["reason"] == "empty_stack"
-    assert [(m.kind, m.amount) for m in left[0].money] == [(MoneyKind.CASH_OUT, 0)]
+    assert [(m.kind, m.amount) for m in left[0].money] == []
     assert t.game.host == 2 and t.last("host_changed").data == {"previous": 1}
     assert [s.player for s in t.game.seats] == [2] and t.game.phase is Phase.PLAYING
     t.do(K.DRAW, 2, amount=0)
@@ -289,15 +289,15 @@ def test_a_stack_at_zero_keeps_the_seat_until_the_bets_close() -> None:
     t.do(K.START, 2)
     ev = t.do(K.END_TURN, 2)
     assert "left" in t.kinds(ev) and t.game.phase is Phase.FINISHED
-    assert t.last("table_closed").data == {"by": "empty"}
+    assert t.last("closed").data == {"reason": "empty"}
     assert t.game.legal_actions(2) == frozenset()
-    assert t.illegal(K.JOIN, 3).code == "table_finished"
+    assert t.illegal(K.JOIN, 3).code == "game_over"
 
 
 def test_a_stack_at_zero_topped_up_stays_in_the_game() -> None:
     t = Table(2)
     play(t, LOSE_2, {1: 1, 2: 100})
-    t.game.rig_next_round(WIN_2)
+    t.game.rig(WIN_2.split())
     t.do(K.START, 1)
     t.do(K.BET, 1, amount=10)
     t.do(K.TOP_UP, 2, amount=20)
@@ -307,7 +307,7 @@ def test_a_stack_at_zero_topped_up_stays_in_the_game() -> None:
 
 def test_golden_round_win_push_lose_with_rounding() -> None:
     t = Table(3)
-    t.game.rig_next_round("TS 9S TH 8H TD 7D TC 8C")
+    t.game.rig(["TS", "9S", "TH", "8H", "TD", "7D", "TC", "8C"])
     ev = t.do(K.START, 1)
     assert t.kinds(ev) == ["round_started", "shuffle"]
     assert t.game.deadline.kind is DeadlineKind.BET and t.game.phase is Phase.BETTING
@@ -611,39 +611,39 @@ def test_host_ends_turns_and_non_host_cannot() -> None:
     ev = t.do(K.END_TURN, 1)  # player 2 did not draw: stands, bank plays
     assert ev[0].kind == "stood" and ev[0].data["auto"] == "host"
     assert t.game.phase is Phase.BETWEEN_ROUNDS
-    assert t.illegal(K.END_TURN, 1).code == "no_turn"
-    assert t.illegal(K.TIMEOUT).code == "no_turn"
+    assert t.illegal(K.END_TURN, 1).code == "wrong_phase"
+    assert t.illegal(K.TIMEOUT).code == "wrong_phase"
 
 
 def test_round_nobody_bets_is_void() -> None:
     t = rigged(2, "TS 4S")
     t.do(K.SIT_OUT, 1)
-    assert t.illegal(K.BET, 1, amount=5).code == "already_bet"
+    assert t.illegal(K.BET, 1, amount=5).code == "not_betting"
     ev = t.do(K.SIT_OUT, 2)
-    assert t.kinds(ev) == ["sat_out", "turn_ended", "round_void", "seed_revealed"]
+    assert t.kinds(ev) == ["sat_out", "turn_ended", "round_cancelled", "seed_revealed"]
     assert t.game.phase is Phase.BETWEEN_ROUNDS
 
 
 def test_bet_validation_and_start_rules() -> None:
     t = Table(2, min_bet=2, max_bet=50)
     assert t.illegal(K.START, 2).code == "not_host"
-    assert t.illegal(K.BET, 1, amount=5).code == "not_betting"
+    assert t.illegal(K.BET, 1, amount=5).code == "wrong_phase"
     t.do(K.START, 1)
-    assert t.illegal(K.START, 1).code == "round_in_progress"
-    assert t.illegal(K.BET, 1, amount=1).code == "bet_below_min"
-    assert t.illegal(K.BET, 1, amount=51).code == "bet_above_max"
-    assert t.illegal(K.BET, 1).code == "bad_amount"
+    assert t.illegal(K.START, 1).code == "wrong_phase"
+    assert t.illegal(K.BET, 1, amount=1).code == "bet_out_of_range"
+    assert t.illegal(K.BET, 1, amount=51).code == "bet_out_of_range"
+    assert t.illegal(K.BET, 1).code == "bet_out_of_range"
     assert t.illegal(K.BET, 3, amount=5).code == "not_seated"
     t2 = Table(1, welcome_stake=20)
     t2.do(K.START, 1)
     err = t2.illegal(K.BET, 1, amount=30)
-    assert err.code == "bet_above_stack" and err.params == {"stack": 20}
-    t3 = Casino21(1)
+    assert err.code == "insufficient_stack" and err.params == {"needed": 30, "stack": 20}
+    t3 = Casino21(host=1)
     with pytest.raises(IllegalAction) as info:
         t3.apply(Action(K.START, 1))
-    assert info.value.code == "host_not_seated"
+    assert info.value.code == "not_seated"
     with pytest.raises(IllegalAction) as info:
-        t3.apply(Action(K.HIT, 1))
+        t.game.apply(Action(K.HIT, 1))
     assert info.value.code == "unknown_action"
 
 
@@ -668,16 +668,14 @@ def test_close_refunds_then_settles_every_seat_as_a_leave() -> None:
     t = rigged(2, "TS 4S TH 5H TD 7D")
     t.do(K.BET, 1, amount=10)
     t.do(K.BET, 2, amount=20)
-    assert t.illegal(K.CLOSE, 2).code == "not_host"
-    ev = t.do(K.CLOSE, 1)
+    assert t.illegal(K.CLOSE, 2).code == "system_only"
+    ev = t.do(K.CLOSE)
     assert t.kinds(ev) == [
-        "refund",
-        "refund",
-        "round_cancelled",
+        "round_refunded",
         "seed_revealed",
         "left",
         "left",
-        "table_closed",
+        "closed",
     ]
     # below the wagering requirement, with no own funds: the welcome stakes go back
     left = [e for e in ev if e.kind == "left"]
@@ -688,12 +686,12 @@ def test_close_refunds_then_settles_every_seat_as_a_leave() -> None:
     assert t.balances["claim:1"] == 0 and t.balances["claim:2"] == 0
     assert t.balances["house"] == 0  # everything the casino gave came back
     assert t.balances["pot"] == 0 and t.game.phase is Phase.FINISHED
-    assert ev[-1].data == {"by": "host"}
+    assert ev[-1].data == {"reason": "closed"}
 
 
 def test_system_close_between_rounds_keeps_own_funds_and_met_requirements() -> None:
     t = Table(3)
-    t.game.rig_next_round("TS 9S TH 9H TD 7D 9C 8D")
+    t.game.rig(["TS", "9S", "TH", "9H", "TD", "7D", "9C", "8D"])
     t.do(K.START, 1)
     t.do(K.BET, 1, amount=100)  # T 9 = 19 against the bank's 17: +50, requirement met
     t.do(K.BET, 2, amount=100)  # T 9 = 19: +50, met
@@ -703,7 +701,7 @@ def test_system_close_between_rounds_keeps_own_funds_and_met_requirements() -> N
     t.do(K.LEAVE, 2)
     t.do(K.JOIN, 2, amount=30)  # rejoins with own funds only: nothing to forfeit
     ev = t.do(K.CLOSE)
-    assert ev[-1].data == {"by": "system"}
+    assert ev[-1].data == {"reason": "closed"}
     terms = {e.player: (e.data["forfeit"], e.data["keep"]) for e in ev if e.kind == "left"}
     assert terms == {1: (0, 150), 2: (0, 30), 3: (100, 0)}
     assert t.balances["claim:1"] == 150 and t.balances["claim:2"] == 150 + 30
@@ -712,21 +710,30 @@ def test_system_close_between_rounds_keeps_own_funds_and_met_requirements() -> N
 def test_legal_actions_and_views() -> None:
     t = Table(2)
     g = t.game
-    assert g.legal_actions(1) == {K.START, K.CLOSE, K.LEAVE}
+    assert g.legal_actions(1) == {K.START, K.LEAVE}
     assert g.legal_actions(2) == {K.LEAVE}
     assert g.legal_actions(3) == {K.JOIN}
-    assert g.legal_actions(None) == {K.CLOSE}
+    assert g.legal_actions(None) == {K.START, K.CLOSE}
     t.do(K.START, 1)
     assert g.legal_actions(2) == {K.LEAVE, K.BET, K.SIT_OUT}
     assert g.legal_actions(None) == {K.CLOSE, K.TIMEOUT}
     view = g.private_view(2)
-    assert view["you"] == 2 and "bet" in view["legal_actions"]
+    assert view["you"]["player"] == 2 and "bet" in view["you"]["legal"]
     assert view["seats"][1]["leave_forfeit"] == 100
     json.dumps(view)
 
 
-def test_reasons_are_documented() -> None:
-    assert all(isinstance(v, str) and v for v in CASINO21_REASONS.values())
+def test_every_code_used_is_listed() -> None:
+    assert {
+        "wrong_phase",
+        "bet_out_of_range",
+        "insufficient_stack",
+        "not_seated",
+        "table_full",
+        "forfeit_needs_confirmation",
+        "top_up_too_early",
+        "ace_pending",
+    } <= ILLEGAL_CODES
 
 
 # ------------------------------------------------------------------ helpers

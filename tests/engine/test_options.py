@@ -185,8 +185,8 @@ def test_stored_options_of_today_restore() -> None:
     assert Pirate21Options.from_dict(stored).to_dict() == stored
     sept = SeptEtDemiOptions.from_dict({"deck": "32", "rounds": 3}).to_dict()
     assert SeptEtDemiOptions.from_dict(sept).to_dict() == sept
-    casino = Casino21Options.from_mapping({"bank_bust_bonus": "half"}).to_dict()
-    assert Casino21Options.from_mapping(casino).to_dict() == casino
+    casino = Casino21Options.from_dict({"bank_bust_bonus": "half"}).to_dict()
+    assert Casino21Options.from_dict(casino).to_dict() == casino
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

@@ -1,7 +1,8 @@
 """Golden scripted games for Sept et demi (RULES.md section 4).
 
-Decks are rigged with ``SeptEtDemi.rig_next_deal`` (a test-only hook): cards are dealt one
-to each player from the banker's left, then one to the bank, then in the order of the hits.
+Decks are rigged with ``SeptEtDemi.rig`` (the test-only hook of every game): cards are dealt
+one to each player from the banker's left, then one to the bank, then in the order of the
+hits.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from bot.engine.base import (
 )
 from bot.engine.games.sept_et_demi import (
     DEFAULT_OPTIONS,
-    ERROR_CODES,
     ILLEGAL_CODES,
     SeptEtDemi,
     SeptEtDemiOptions,
@@ -60,8 +60,8 @@ class Ledger:
         return out
 
     def check(self, g: SeptEtDemi) -> None:
-        for pid, p in g.players.items():
-            assert self.bal[f"seat:{pid}"] == p.stack, pid
+        for pid, stack in stacks(g).items():
+            assert self.bal[f"seat:{pid}"] == stack, pid
         assert self.bal["pot"] == g.pot
         assert self.bal["fund"] == g.fund
         assert sum(self.bal.values()) == 0
@@ -74,7 +74,7 @@ def table(n: int = 3, rig: list[str] | None = None, **opts: Any) -> tuple[SeptEt
     for pid in range(1, n + 1):
         led.feed(g.apply(act(K.JOIN, pid)))
     if rig is not None:
-        g.rig_next_deal(rig)
+        g.rig(rig)
     led.feed(g.apply(act(K.START, 1)))
     led.check(g)
     return g, led
@@ -103,7 +103,8 @@ def settles(events: Iterable[Event]) -> dict[int, dict[str, Any]]:
 
 
 def stacks(g: SeptEtDemi) -> dict[int, int]:
-    return {pid: p.stack for pid, p in g.players.items()}
+    """The stack of every player ever seated (0 once they left)."""
+    return {pid: g.stacks.get(pid, 0) for pid in g.to_dict()["places"]}
 
 
 def public_json(g: SeptEtDemi) -> str:
@@ -141,7 +142,6 @@ def test_default_options_and_validation() -> None:
             SeptEtDemi(opts)
         assert (err.value.code, err.value.params["option"]) == (code, option), opts
     assert SeptEtDemi({"deck": "32", "rounds": 3}).options.rounds == 3
-    assert frozenset(ERROR_CODES) == ILLEGAL_CODES
 
 
 def test_card_values_both_decks() -> None:
@@ -231,7 +231,7 @@ def test_player_bust_loses_at_once_even_if_bank_busts_later() -> None:
         (MoneyKind.LOSS, "pot", "seat:1", 10)
     ]
     assert g.to_act == 3 and stacks(g)[1] == 210
-    assert g.public_view()["players"][1]["total"] == 22
+    assert g.public_view()["seats"][1]["total"] == 22
     ev = play(g, led, act(K.STAND, 3), act(K.HIT, 1))  # bank 4 + 7: bust
     s = settles(ev)
     assert 2 not in s and s[3]["rule"] == "bank_bust"
@@ -272,7 +272,7 @@ def test_hidden_card_swap_visibility() -> None:
     for e in ev:
         if e.visibility is Visibility.PUBLIC:
             assert "3H" not in json.dumps(e.to_dict()) and "2C" not in json.dumps(e.to_dict())
-    pub = g.public_view()["players"][1]
+    pub = g.public_view()["seats"][1]
     assert (pub["shown"], pub["hidden"], pub["pending"]) == ([], 1, True)
     assert "3H" not in public_json(g) and "2C" not in public_json(g)
     you = g.private_view(2)["you"]
@@ -291,13 +291,13 @@ def test_hidden_card_swap_visibility() -> None:
     priv = next(e for e in ev if e.kind == "hidden_card")
     assert priv.visibility is Visibility.PRIVATE and priv.player == 2
     assert priv.data == {"card": "3H", "total": 10}
-    pub = g.public_view()["players"][1]
+    pub = g.public_view()["seats"][1]
     assert (pub["shown"], pub["hidden"], pub["pending"]) == (["2C"], 1, False)
     assert "3H" not in public_json(g)
     assert g.private_view(2)["you"]["hidden"] == "3H"
     assert "3H" not in json.dumps(g.private_view(1))
     play(g, led, act(K.HIT, 2), act(K.SHOW, 2))  # KH shown, 3H stays hidden
-    pub = g.public_view()["players"][1]
+    pub = g.public_view()["seats"][1]
     assert (pub["shown"], pub["hidden"], pub["shown_total"]) == (["2C", "KH"], 1, 5)
     assert g.private_view(2)["you"]["total"] == 11
     with pytest.raises(IllegalAction) as err:
@@ -345,9 +345,9 @@ def test_fund_pays_the_rest_after_the_bank() -> None:
     assert [e.player for e in ev if e.kind == "settle"] == [4, 2, 3]
     assert g.fund == 450 and g.public_view()["fund"]["balance"] == 450
     assert stacks(g) == {1: 0, 2: 400, 3: 300, 4: 150}
-    outs = [e for e in ev if e.kind == "player_out"]
+    outs = [e for e in ev if e.kind == "left" and e.data["reason"] == "empty_stack"]
     assert [(e.player, e.data["banker"]) for e in outs] == [(1, True)]
-    assert not g.players[1].seated
+    assert g.seat_of(1) is None
     assert g.banker == 2 and g.phase is Phase.BETWEEN_ROUNDS
 
 
@@ -418,11 +418,11 @@ def test_round_limit_ends_the_game_and_closes_the_fund() -> None:
     assert g.phase is Phase.BETWEEN_ROUNDS
     ev = quick_round(g, led, 1)
     assert g.phase is Phase.FINISHED
-    over = ev[-1]
+    over = next(e for e in ev if e.kind == "game_over")
     assert over.kind == "game_over" and over.data["reason"] == "rounds"
     assert over.data["winners"] == [1, 2, 3]  # a three-way tie shares the first place
     assert [r["rank"] for r in over.data["ranking"]] == [1, 1, 1]
-    kinds_money = [(m.kind, m.src, m.dst, m.amount) for m in over.money]
+    kinds_money = [(m.kind, m.src, m.dst, m.amount) for e in ev for m in e.money]
     assert (MoneyKind.FUND_CLOSE, "fund", "house", 500) in kinds_money
     assert (MoneyKind.CASH_OUT, "seat:2", "claim:2", 200) in kinds_money
     assert led.bal["house"] == 0 and led.bal["claim:1"] == 200
@@ -437,7 +437,7 @@ def test_one_player_holds_every_chip() -> None:
     play(g, led, act(K.BET, 2, 100), act(K.HIT, 2), act(K.SHOW, 2), act(K.STAND, 2))
     ev = play(g, led, act(K.STAND, 1))
     assert g.phase is Phase.FINISHED
-    over = ev[-1]
+    over = next(e for e in ev if e.kind == "game_over")
     assert over.data["reason"] == "last_player"
     assert over.data["ranking"] == [{"rank": 1, "player": 2, "stack": 400}]
     assert led.bal["claim:2"] == 400 and led.bal["house"] == 0
@@ -447,7 +447,7 @@ def test_ranking_most_chips_first() -> None:
     g, led = table(3, ["6C", "2D", "5S"], rounds=1)
     play(g, led, act(K.BET, 2, 30), act(K.BET, 3, 10))
     ev = play(g, led, act(K.STAND, 2), act(K.STAND, 3), act(K.STAND, 1))
-    over = ev[-1].data
+    over = next(e for e in ev if e.kind == "game_over").data
     assert over["ranking"] == [
         {"rank": 1, "player": 2, "stack": 230},
         {"rank": 2, "player": 3, "stack": 190},
@@ -506,8 +506,8 @@ def test_close_in_lobby_cashes_out_without_fund() -> None:
     led.feed(g.apply(act(K.JOIN, 1)))
     with pytest.raises(IllegalAction) as err:
         g.apply(act(K.CLOSE, 2))
-    assert err.value.code == "not_host"
-    ev = led.feed(g.apply(act(K.CLOSE, 1)))
+    assert err.value.code == "system_only"
+    ev = led.feed(g.apply(Action(K.CLOSE)))
     assert not any(m.kind is MoneyKind.FUND_CLOSE for e in ev for m in e.money)
     assert led.bal["claim:1"] == 200 and g.phase is Phase.FINISHED
 
@@ -519,7 +519,7 @@ def test_bet_timeout_sits_out_only_the_current_bettor() -> None:
     g, _led = table(4)
     assert g.to_act == 2
     ev = g.apply(Action(K.TIMEOUT))
-    assert [(e.player, e.data["reason"]) for e in ev if e.kind == "sit_out"] == [(2, "timeout")]
+    assert [(e.player, e.data) for e in ev if e.kind == "sat_out"] == [(2, {"timeout": True})]
     assert g.phase is Phase.BETTING and g.to_act == 3  # the next bettor gets a full window
 
 
@@ -527,9 +527,9 @@ def test_timeouts() -> None:
     g, led = table(4, ["2C", "3D", "4H", "5S", "3H"])
     play(g, led, act(K.BET, 2, 10))
     ev = play(g, led, Action(K.TIMEOUT))  # 3 and 4 have not bet: they sit out
-    assert [(e.player, e.data["reason"]) for e in ev if e.kind == "sit_out"] == [
-        (3, "timeout"),
-        (4, "timeout"),
+    assert [(e.player, e.data) for e in ev if e.kind == "sat_out"] == [
+        (3, {"timeout": True}),
+        (4, {"timeout": True}),
     ]
     assert g.phase is Phase.PLAYING and g.to_act == 2
     play(g, led, act(K.HIT, 2))
@@ -541,7 +541,7 @@ def test_timeouts() -> None:
     assert settles(ev)[2]["rule"] == "not_higher"  # 2 + 3 = 5 against 5: the bank wins
     with pytest.raises(IllegalAction) as err:
         g.apply(Action(K.TIMEOUT))
-    assert err.value.code == "no_timer"
+    assert err.value.code == "wrong_phase"
 
 
 # --------------------------------------------------------------------------- errors
@@ -552,52 +552,52 @@ def expect_illegal(g: SeptEtDemi, action: Action, code: str) -> None:
     with pytest.raises(IllegalAction) as err:
         g.apply(action)
     assert err.value.code == code
-    assert code in ERROR_CODES
+    assert code in ILLEGAL_CODES
     assert json.dumps(g.to_dict(), sort_keys=True) == before
 
 
 def test_illegal_actions_and_codes() -> None:
     g = SeptEtDemi(host=1, entropy=seeded_entropy("x"))
-    expect_illegal(g, act(K.START, 1), "host_not_seated")
+    expect_illegal(g, act(K.START, 1), "not_seated")
     g.apply(act(K.JOIN, 1))
     expect_illegal(g, act(K.JOIN, 1), "already_seated")
     expect_illegal(g, act(K.JOIN, 2, 150), "bad_buy_in")
-    expect_illegal(g, act(K.JOIN), "no_player")
+    expect_illegal(g, act(K.JOIN), "not_seated")
     expect_illegal(g, act(K.START, 1), "not_enough_players")
     for pid in range(2, 9):
         g.apply(act(K.JOIN, pid))
     expect_illegal(g, act(K.JOIN, 9), "table_full")
     expect_illegal(g, act(K.START, 2), "not_host")
     expect_illegal(g, act(K.VOTE_STOP, 2), "wrong_phase")
-    expect_illegal(g, Action(K.TIMEOUT), "no_timer")
+    expect_illegal(g, Action(K.TIMEOUT), "wrong_phase")
     expect_illegal(g, act(K.DOUBLE, 2), "unknown_action")
     g.apply(act(K.START, 1))
     expect_illegal(g, act(K.BET, 1, 5), "banker_cannot_bet")
     expect_illegal(g, act(K.BET, 3, 5), "not_your_turn")
     expect_illegal(g, act(K.BET, 9, 5), "not_seated")
-    expect_illegal(g, act(K.BET, 2), "bad_amount")
-    expect_illegal(g, act(K.BET, 2, 0), "bet_too_small")
-    expect_illegal(g, act(K.BET, 2, 101), "bet_too_large")
+    expect_illegal(g, act(K.BET, 2), "bet_out_of_range")
+    expect_illegal(g, act(K.BET, 2, 0), "bet_out_of_range")
+    expect_illegal(g, act(K.BET, 2, 101), "bet_out_of_range")
     expect_illegal(g, act(K.HIT, 2), "wrong_phase")
-    expect_illegal(g, act(K.JOIN, 9), "round_in_progress")
+    expect_illegal(g, act(K.JOIN, 9), "wrong_phase")
     expect_illegal(g, act(K.LEAVE, 2), "round_in_progress")
     expect_illegal(g, act(K.START, 1), "wrong_phase")
     expect_illegal(g, Action(K.TIMEOUT, 1), "system_only")
     g.apply(act(K.BET, 2, 100))
-    assert g.players[2].stack == 100
+    assert g.stacks[2] == 100
 
 
 def test_sit_out_and_small_stacks() -> None:
     g, led = table(3, ["7H", "5C", "7S", "QH"], min_bet=10, buy_in=20)
     play(g, led, act(K.SIT_OUT, 2))
-    assert g.players[2].status == "sat_out" and g.to_act == 3
+    assert g.status(2) == "sat_out" and g.to_act == 3
     play(g, led, act(K.BET, 3, 10))
-    assert g.bet_range(3) is None
+    assert g.private_view(3)["you"]["bet_range"] is None
     play(g, led, act(K.STAND, 3), act(K.STAND, 1))
     assert stacks(g) == {1: 30, 2: 20, 3: 10}
     # 3 can no longer cover the minimum bet: dealt out, but still seated
     ev = play(g, led, act(K.START, 1))
-    assert [(e.player, e.data["reason"]) for e in ev if e.kind == "sit_out"] == [
+    assert [(e.player, e.data["reason"]) for e in ev if e.kind == "sat_out"] == [
         (3, "stack_too_small")
     ]
     assert g.round_order == [1] and g.banker == 2

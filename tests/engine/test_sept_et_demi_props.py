@@ -16,7 +16,7 @@ from bot.engine.base import Action, ActionKind, Event, IllegalAction, Phase, Vis
 from bot.engine.games.sept_et_demi import (
     BUST,
     DEALT,
-    ERROR_CODES,
+    ILLEGAL_CODES,
     IN,
     STOOD,
     SeptEtDemi,
@@ -51,9 +51,8 @@ def legal_moves(g: SeptEtDemi, *, close: bool = True) -> list[Action]:
                 continue
             if kind is K.BET:
                 assert pid is not None
-                rng = g.bet_range(pid)
-                assert rng is not None
-                lo, hi = rng
+                lo, hi = g.bet_limits(pid)
+                assert lo <= hi
                 out += [Action(K.BET, pid, amount=a) for a in sorted({lo, (lo + hi) // 2, hi})]
             else:
                 out.append(Action(kind, pid))
@@ -97,7 +96,7 @@ class Checker:
 
     def secrets(self) -> set[str]:
         g = self.g
-        out = {c for p in g.players.values() for c in (p.hidden, p.pending) if c is not None}
+        out = {c for p in g.seats for c in (p.hidden, p.pending) if c is not None}
         if g.bank_hidden is not None:
             out.add(g.bank_hidden)
         return out
@@ -112,7 +111,7 @@ class Checker:
         try:
             events = g.apply(action)
         except IllegalAction as err:
-            assert err.code in ERROR_CODES, err.code
+            assert err.code in ILLEGAL_CODES, err.code
             assert not expect_legal, (action, err.code)
             assert json.dumps(g.to_dict(), sort_keys=True) == before
             try:
@@ -141,18 +140,17 @@ class Checker:
                 for end in (m.src, m.dst):
                     if end.startswith(("seat:", "pot", "fund", "claim:")):
                         assert self.bal[end] >= 0, (end, ev.kind)
-        for pid, p in g.players.items():
-            assert self.bal[f"seat:{pid}"] == p.stack
+        for p in g.seats:
+            assert self.bal[f"seat:{p.player}"] == p.stack
             assert p.stack >= 0
-            if not p.seated:
-                assert p.stack == 0
+        for end, balance in self.bal.items():
+            if end.startswith("seat:") and g.seat_of(int(end[5:])) is None:
+                assert balance == 0  # a player who left has nothing at the table
+        in_round = g.round_order if g.phase in IN_ROUND else []
         assert (
             self.bal["pot"]
             == g.pot
-            == sum(
-                g.players[pid].bet for pid in g.round_order if g.players[pid].status in (IN, STOOD)
-            )
-            * (g.phase in IN_ROUND)
+            == sum(g.seat_of(p).bet for p in in_round if g.seat_of(p).status in (IN, STOOD))
         )
         assert self.bal["fund"] == g.fund
         # the house pays the fund in and gets the rest back: never more
@@ -178,7 +176,7 @@ class Checker:
         g = self.g
         if g.phase in IN_ROUND:
             for pid in g.round_order:
-                p = g.players[pid]
+                p = g.seat_of(pid)
                 if p.status in (DEALT, IN, STOOD):
                     assert p.hidden is not None  # exactly one hidden card
                 if p.status == BUST:
@@ -186,7 +184,7 @@ class Checker:
                 if p.pending is not None:
                     assert g.phase is Phase.PLAYING and g.to_act == pid
             assert (g.bank_hidden is not None) == (g.phase is not Phase.BANK)
-            banker = g.players[g.banker] if g.banker is not None else None
+            banker = g.seat_of(g.banker)
             assert banker is not None and banker.hidden is None and not banker.shown
         secrets = self.secrets()
         text = self.view_text(g.public_view())
@@ -201,14 +199,14 @@ class Checker:
                     assert f'"{code}"' not in blob, (code, ev.kind)
             else:
                 assert ev.visibility is Visibility.PRIVATE and ev.player is not None
-                p = g.players[ev.player]
+                p = g.seat_of(ev.player)
                 own = {p.hidden, p.pending, *p.shown}
                 for key in ("card", "hidden_card"):
                     if key in ev.data:
                         assert ev.data[key] in own
-        for pid in g.players:
-            pv = self.view_text(g.private_view(pid))
-            others = secrets - {g.players[pid].hidden, g.players[pid].pending}
+        for p in g.seats:
+            pv = self.view_text(g.private_view(p.player))
+            others = secrets - {p.hidden, p.pending}
             for code in others:
                 assert f'"{code}"' not in pv
 
@@ -280,4 +278,4 @@ def test_random_legal_play_terminates(seed: int, n: int, opts: dict[str, Any], r
         assert steps < 5000
     assert g.result is not None and g.result["reason"] in {"rounds", "last_player", "vote"}
     assert g.fund == 0 and g.pot == 0
-    assert all(p.stack == 0 and not p.seated for p in g.players.values())
+    assert g.seats == []  # every stack was cashed out

@@ -369,8 +369,8 @@ class World:
     def with_arguments(self, data: st.DataObject, table: Table, action: Action) -> Action:
         kind, player = action.kind, action.player
         if kind is K.BET:
-            bet_range = getattr(table.game, "bet_range", None)
-            legal = bet_range(player) if bet_range is not None else None
+            bet_limits = getattr(table.game, "bet_limits", None)
+            legal = bet_limits(player) if bet_limits is not None else None
             if legal is not None and data.draw(st.booleans()):
                 amount = data.draw(st.integers(legal[0], max(legal[0], legal[1])))
             else:

@@ -89,7 +89,7 @@ def test_one_unit_extra_on_a_casino21_push_fails_the_property(monkeypatch):
         settle(self, events)
         for e in events[start:]:
             if e.kind == "push" and e.player is not None:
-                s = self._seat(e.player)
+                s = self.seat_of(e.player)
                 assert s is not None
                 s.stack += 1  # the engine and the bank agree: the audit stays clean
                 money = (Money(MoneyKind.PAYOUT, HOUSE, seat(e.player), 1, e.player),)
@@ -108,18 +108,19 @@ def test_one_unit_extra_on_a_casino21_push_fails_the_property(monkeypatch):
 
 def test_the_old_casino21_close_fails_the_property(monkeypatch):
     """The bug of issue 21: a close cashed every stack out, welcome stake included."""
-    settle_seat = casino21.Casino21._settle_seat
+    settle_seat = casino21.Casino21.settle_seat
 
     def old(self: casino21.Casino21, s: Any, reason: str, events: list[Event]) -> None:
         if reason != "close":
             settle_seat(self, s, reason, events)
             return
         self.seats.remove(s)
+        del self._seat_of[s.player]
         money = (Money(MoneyKind.CASH_OUT, seat(s.player), f"claim:{s.player}", s.stack),)
         data = {"reason": reason, "keep": s.stack, "forfeit": 0}
         events.append(Event("left", player=s.player, data=data, money=money))
 
-    monkeypatch.setattr(casino21.Casino21, "_settle_seat", old)
+    monkeypatch.setattr(casino21.Casino21, "settle_seat", old)
 
     @FIND
     @given(data=st.data())

@@ -58,7 +58,7 @@ class _Tally:
 def new_game(seed: str, players: int, options: Mapping[str, Any]) -> Casino21:
     """A table with ``players`` seats (ids 1..n, 1 hosts) that never run out of money."""
     opts = {"welcome_stake": 0, "wager_requirement": 0, **options}
-    game = Casino21(HOST, opts, entropy=seeded_entropy(f"simulate:casino21:{seed}"))
+    game = Casino21(opts, host=HOST, entropy=seeded_entropy(f"simulate:casino21:{seed}"))
     for p in range(1, players + 1):
         game.apply(Action(ActionKind.JOIN, p, amount=STACK))
     return game

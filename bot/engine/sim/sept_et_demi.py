@@ -129,9 +129,8 @@ def _move(game: SeptEtDemi, state: _Round, stand_at: int, bank_at: int, bet: int
     p = game.to_act
     assert p is not None
     if game.phase is Phase.BETTING:
-        limits = game.bet_range(p)
-        assert limits is not None
-        return Action(ActionKind.BET, p, amount=max(limits[0], min(bet, limits[1])))
+        low, high = game.bet_limits(p)
+        return Action(ActionKind.BET, p, amount=max(low, min(bet, high)))
     total = state.bank if game.phase is Phase.BANK else state.hands[p].total
     if game.phase is Phase.PLAYING:
         hand = state.hands[p]

@@ -23,15 +23,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from bot.engine.base import ROUND_SETTLED, ActionKind, Event, Phase, Visibility
+from bot.engine.base import ROUND_SETTLED, ActionKind, Event, Phase
+from bot.engine.events import LEFT, ROUND_CANCELLED
 from bot.i18n import decimal
 from bot.ui.buttons import ButtonSpec
 from bot.ui.cards import card
 
-from .common import BLUE, GREEN, GREY, RED, Ctx, GameRenderer, mention, register
+from .common import BLUE, GREY, Ctx, GameRenderer, mention, register
 
-#: outcome (engine result) -> how it reads
-RESULTS = ("win", "bank_bust", "push", "lose", "bust")
+_ROUND = (Phase.BETTING, Phase.PLAYING)
 
 
 def hand_text(codes: Iterable[str | None], values: Iterable[int | None]) -> str:
@@ -53,28 +53,21 @@ def signed(n: int) -> str:
 class Renderer(GameRenderer):
     """The Casino 21 table."""
 
-    has_private_cards = False
+    announced = frozenset({ROUND_SETTLED, LEFT, ROUND_CANCELLED})
 
     # ----------------------------------------------------------------- the embed
     def turn_label(self, ctx: Ctx) -> str:
         """ "1st turn" or "turn N" while a round runs, else ""."""
         turn = int(ctx.view.get("turn") or 0)
-        if ctx.phase not in (Phase.BETTING, Phase.PLAYING) or turn < 1:
+        if ctx.phase not in _ROUND or turn < 1:
             return ""
         return ctx.t("casino21.turn_first") if turn == 1 else ctx.t("casino21.turn_n", n=turn)
 
     @staticmethod
     def waiting_for(ctx: Ctx) -> list[int]:
         """The players the current turn still waits for (ace choices first)."""
-        seats = ctx.view.get("seats") or []
-        pending = [s["player"] for s in seats if s.get("pending_ace")]
-        if pending:
-            return pending
-        if ctx.phase is Phase.BETTING:
-            return [s["player"] for s in seats if s["status"] == "idle"]
-        if ctx.phase is Phase.PLAYING:
-            return [s["player"] for s in seats if s["status"] == "playing" and not s["moved"]]
-        return []
+        pending = [s["player"] for s in ctx.view.get("seats") or [] if s.get("pending_ace")]
+        return pending or list(ctx.view.get("waiting") or [])
 
     def status_line(self, ctx: Ctx) -> str:
         parts = [f"**{ctx.t(f'phase.{ctx.phase.value}')}**"]
@@ -93,14 +86,10 @@ class Renderer(GameRenderer):
             parts.append(ctx.t("table.deadline", when=f"<t:{int(due)}:R>"))
         return " · ".join(parts)
 
-    def bank_line(self, ctx: Ctx) -> str:
-        """The bank's hand: public card and a back until revealed, then the total."""
-        bank = ctx.view.get("bank") or {}
-        codes = bank.get("cards") or []
-        if not codes:
-            return ""
-        text = hand_text(codes, bank.get("values") or [])
-        if bank.get("revealed"):
+    def bank_hand(self, ctx: Ctx, bank: dict[str, Any], shown: bool) -> str:
+        """The bank's hand; once ``shown``, its total (bust / Black Jack spelled out)."""
+        text = hand_text(bank.get("cards") or [], bank.get("values") or [])
+        if shown:
             total = int(bank.get("total") or 0)
             text += f" **{total}**"
             if bank.get("blackjack"):
@@ -112,9 +101,9 @@ class Renderer(GameRenderer):
     def body(self, ctx: Ctx) -> list[str]:
         host = ctx.view.get("host")
         lines = [ctx.t("casino21.host", player=mention(host))] if host is not None else []
-        bank = self.bank_line(ctx)
-        if bank:
-            lines.append(bank)
+        bank = ctx.view.get("bank") or {}
+        if bank.get("cards"):  # a public card and a back until revealed
+            lines.append(self.bank_hand(ctx, bank, bool(bank.get("revealed"))))
         return lines
 
     def seat_status(self, ctx: Ctx, seat: dict[str, Any]) -> str:
@@ -128,7 +117,7 @@ class Renderer(GameRenderer):
         if status == "playing" and ctx.phase is Phase.PLAYING:
             key = "casino21.status.moved" if seat.get("moved") else "casino21.status.to_draw"
             return ctx.t(key)
-        if status == "out" and ctx.phase not in (Phase.BETTING, Phase.PLAYING):
+        if status == "out" and ctx.phase not in _ROUND:
             return ""
         return ctx.t(f"casino21.status.{status}")
 
@@ -140,10 +129,11 @@ class Renderer(GameRenderer):
             head.append(f"{hand_text(seat['cards'], seat['values'])} **{seat['total']}**")
         status = self.seat_status(ctx, seat)
         result = results.get(seat["player"])
-        if result is not None and result["outcome"] != "bust":
-            status = f"{ctx.t('casino21.result.' + result['outcome'])} {signed(result['net'])}"
-        elif result is not None:
-            status = f"{ctx.t('casino21.status.bust')} {signed(result['net'])}"
+        if result is not None:
+            outcome = (
+                "status.bust" if result["outcome"] == "bust" else "result." + result["outcome"]
+            )
+            status = f"{ctx.t('casino21.' + outcome)} {signed(result['net'])}"
         if status:
             head.append(status)
         money = [ctx.t("table.stack", amount=seat["stack"])]
@@ -160,48 +150,32 @@ class Renderer(GameRenderer):
             money.append(ctx.t("casino21.free_to_leave"))
         return [" · ".join(head), "　" + " · ".join(money)]
 
-    def fields(self, ctx: Ctx) -> Iterable[tuple[str, str]]:
-        seats = ctx.view.get("seats") or []
-        lines = [line for s in seats for line in self.seat_lines(ctx, s)]
-        yield ctx.t("table.seats", n=len(seats)), "\n".join(lines) or ctx.t("table.no_seats")
-
     # ----------------------------------------------------------------- buttons
     def buttons(self, ctx: Ctx) -> list[ButtonSpec]:
-        game = ctx.table.game
+        """The common buttons, with Join (until the table is full) and Leave during a
+        round too: a player who busted or sat out may leave at once, a newcomer may sit
+        down for the next round (the engine refuses the others with a clear sentence)."""
+        specs = [b for b in super().buttons(ctx) if b.move not in ("join", "leave")]
         if ctx.phase is Phase.FINISHED or not ctx.table.is_open:
-            return []
+            return specs
         seats = ctx.view.get("seats") or []
-        kinds: set[ActionKind] = set()
-        for s in seats:
-            kinds |= game.legal_actions(s["player"])
-        specs: list[ButtonSpec] = []
-        full = len(seats) >= int((ctx.view.get("options") or {}).get("max_players") or 8)
-        if not full:
-            specs.append(ButtonSpec("join", ctx.t("move.join"), BLUE, row=0))
-        if ActionKind.START in kinds:
-            key = "move.start" if ctx.phase is Phase.LOBBY else "move.next_round"
-            specs.append(ButtonSpec("start", ctx.t(key), GREEN, row=0))
-        specs.extend(self.move_buttons(ctx, kinds))
+        if len(seats) < int((ctx.view.get("options") or {}).get("max_players") or 8):
+            specs.insert(0, ButtonSpec("join", ctx.t("move.join"), BLUE, row=0))
         if seats:
             specs.append(ButtonSpec("leave", ctx.t("move.leave"), GREY, row=4))
         return specs
 
     def move_buttons(self, ctx: Ctx, kinds: set[ActionKind]) -> list[ButtonSpec]:
-        out: list[ButtonSpec] = []
-        if ActionKind.BET in kinds:
-            out.extend(self.bet_buttons(ctx))
-        if ActionKind.SIT_OUT in kinds:
-            out.append(ButtonSpec("sit_out", ctx.t("move.sit_out"), GREY, row=1))
-        if ActionKind.DRAW in kinds:
-            most = int(ctx.view.get("max_draw") or 0)
-            out.append(ButtonSpec("draw", ctx.t("move.draw_stand"), RED, arg=0, row=2))
-            for n in range(1, min(most, 3) + 1):
-                out.append(ButtonSpec("draw", ctx.t("move.draw_n", n=n), GREEN, arg=n, row=2))
-        if ctx.phase in (Phase.BETTING, Phase.PLAYING):
+        """The common ones, with draws of at most 3 cards (and the cards left), and End
+        turn after them on their row."""
+        most = min(3, int(ctx.view.get("max_draw") or 0))
+        out = [
+            b
+            for b in super().move_buttons(ctx, kinds - {ActionKind.END_TURN})
+            if b.move != "draw" or (b.arg or 0) <= most
+        ]
+        if ActionKind.END_TURN in kinds:
             out.append(ButtonSpec("end_turn", ctx.t("move.end_turn"), GREY, row=2))
-        if ActionKind.CHOOSE_ACE in kinds:
-            out.append(ButtonSpec("ace", ctx.t("move.ace", value=1), BLUE, arg=1, row=3))
-            out.append(ButtonSpec("ace", ctx.t("move.ace", value=11), BLUE, arg=11, row=3))
         return out
 
     def bet_ladder(self, low: int) -> tuple[int, ...]:
@@ -209,20 +183,12 @@ class Renderer(GameRenderer):
         return (10, 25, 50) if low == 1 else super().bet_ladder(low)
 
     # ----------------------------------------------------------------- announcements
-    def announcements(self, ctx: Ctx, events: list[Event]) -> list[str]:
-        out = []
-        for event in events:
-            if event.visibility is not Visibility.PUBLIC:
-                continue
-            if event.kind == ROUND_SETTLED:
-                out.append(self.summary(ctx, event))
-            elif event.kind == "left" and event.data.get("reason") != "close":
-                out.append(self.left_line(ctx, event))
-            elif event.kind == "round_void":
-                out.append(ctx.t("casino21.round_void", n=event.data.get("round", "?")))
-        if ctx.phase is Phase.FINISHED or not ctx.table.is_open:
-            out.append(self.final(ctx, events))
-        return [text for text in out if text]
+    def announce(self, ctx: Ctx, event: Event) -> str:
+        if event.kind == ROUND_SETTLED:
+            return self.summary(ctx, event)
+        if event.kind == ROUND_CANCELLED:  # nobody bet
+            return ctx.t("casino21.round_void", n=event.data.get("round", "?"))
+        return self.left_line(ctx, event) if event.data.get("reason") != "close" else ""
 
     def left_line(self, ctx: Ctx, event: Event) -> str:
         """A player left: what goes back to the casino, what waits at the bank."""
@@ -253,19 +219,14 @@ class Renderer(GameRenderer):
         data = dict(event.data)
         lines = [ctx.t("summary.title", n=data.get("round", "?"))]
         bank = data.get("bank") or {}
-        hand = f"{hand_text(bank.get('cards', []), bank.get('values', []))} **{bank.get('total')}**"
-        if bank.get("blackjack"):
-            hand += " · " + ctx.t("casino21.blackjack")
-        elif bank.get("bust"):
-            hand += " · " + ctx.t("casino21.status.bust")
-        lines.append(ctx.t("casino21.bank", hand=hand))
+        lines.append(self.bank_hand(ctx, bank, True))
         for r in data.get("results", []):
             outcome = str(r["outcome"])
             label = ctx.t(f"casino21.result.{outcome}")
             if r.get("blackjack") and outcome != "bust":
                 label += " · " + ctx.t("casino21.blackjack")
             lines.append(
-                f"{mention(r['player'])} {hand_text(r['cards'], self._values(r))} "
+                f"{mention(r['player'])} {hand_text(r['cards'], r['values'])} "
                 f"**{r['total']}** · {ctx.t('table.bet', amount=r['bet'])} · {label} "
                 f"**{self.figure(ctx, r)}**"
             )
@@ -279,31 +240,10 @@ class Renderer(GameRenderer):
             lines.append(ctx.t("casino21.nobody"))
         return "\n".join(lines)
 
-    @staticmethod
-    def _values(result: dict[str, Any]) -> list[int | None]:
-        """The ace values of a result's hand (results keep cards and the total only)."""
-        values = result.get("values")
-        if isinstance(values, list):
-            return values
-        # aces' values are not in the result: rebuild them from the total
-        codes = result.get("cards") or []
-        fixed = [None if c[0] == "A" else (10 if c[0] in "TJQK" else int(c[0])) for c in codes]
-        aces = [i for i, v in enumerate(fixed) if v is None]
-        rest = int(result.get("total") or 0) - sum(v for v in fixed if v is not None)
-        out: list[int | None] = list(fixed)
-        for i in aces:
-            out[i] = 1
-        extra = rest - len(aces)
-        for i in aces:
-            if extra >= 10:
-                out[i] = 11
-                extra -= 10
-        return out
-
     def final(self, ctx: Ctx, events: list[Event]) -> str:
         lines = [ctx.t("casino21.closed")]
         for e in events:
-            if e.kind == "left" and e.data.get("reason") == "close":
+            if e.kind == LEFT and e.data.get("reason") == "close":
                 key = "casino21.claim_forfeit" if e.data.get("forfeit") else "casino21.claim"
                 lines.append(
                     ctx.t(

@@ -1,6 +1,8 @@
 """How a Sept et demi table looks: the bank (face down until its turn), every player's
 shown cards and one card back for the hidden card, the guarantee fund, the round summaries
-and the final ranking. Private cards go by DM (and ``/hand``), never in a public message."""
+and the final ranking. Private cards go by DM (and ``/hand``), never in a public message.
+The common renderer draws the frame, the seats (each seat's line from here) and the
+buttons."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot.engine.base import ROUND_SETTLED, ActionKind, Event, MoneyKind, Phase, Visibility
-from bot.engine.hands import format_half_points
+from bot.engine.hands import SEPT_ET_DEMI, format_half_points
 from bot.ui.buttons import ButtonSpec
 from bot.ui.cards import card, cards
 
@@ -18,6 +20,12 @@ BANK = "🏦"
 FUND = "🛡️"
 VOTE = "✋"
 TURN = "▶"
+# Phases read on every render, bound once (an Enum's class attribute goes through its
+# metaclass's __getattr__ in Python 3.11: several times a plain attribute's cost).
+_LOBBY, _BETTING, _PLAYING, _BANK = Phase.LOBBY, Phase.BETTING, Phase.PLAYING, Phase.BANK
+_BETWEEN, _FINISHED = Phase.BETWEEN_ROUNDS, Phase.FINISHED
+IN_ROUND = (_BETTING, _PLAYING, _BANK)
+MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 
 
 def fmt(points: int) -> str:
@@ -35,6 +43,16 @@ def signed(amount: int) -> str:
     return f"+{amount}" if amount > 0 else (f"−{-amount}" if amount < 0 else "±0")
 
 
+def hand_of(ctx: Ctx, shown: list[str], hidden: int, total: int | None) -> str:
+    """A hand: a card back per hidden card, the shown cards, the total once all is shown."""
+    hand = cards([*([None] * hidden), *shown])
+    if total is not None:
+        hand += " · " + half(total)
+        if total > SEPT_ET_DEMI:
+            hand += " · " + ctx.t("sept.status.bust")
+    return hand
+
+
 class Renderer(GameRenderer):
     """The Sept et demi table."""
 
@@ -42,12 +60,10 @@ class Renderer(GameRenderer):
 
     # ----------------------------------------------------------------- the embed
     def body(self, ctx: Ctx) -> list[str]:
-        view = ctx.view
-        game = ctx.table.game
-        phase = ctx.phase
-        lines: list[str] = []
+        view, phase = ctx.view, ctx.phase
         options = view.get("options") or {}
-        if phase is Phase.LOBBY:
+        lines: list[str] = []
+        if phase is _LOBBY:
             lines.append(
                 ctx.t(
                     "sept.lobby",
@@ -56,142 +72,126 @@ class Renderer(GameRenderer):
                     deck=options.get("deck"),
                 )
             )
-        bank = view.get("bank") or {}
-        banker = view.get("banker")
-        if phase is not Phase.LOBBY and banker is not None:
-            shown = list(bank.get("shown") or [])
-            hidden = int(bank.get("hidden") or 0)
-            if shown or hidden:
-                hand = cards([*([None] * hidden), *shown])
-                total = bank.get("total")
-                if total is not None:
-                    hand += " · " + half(total)
-                    if total > 15:
-                        hand += " · " + ctx.t("sept.status.bust")
-                elif hidden:
-                    hand += " · " + ctx.t("sept.bank_face_down")
-            else:
-                hand = "—"
-            last = view.get("last_round") or {}
-            if phase in (Phase.BETWEEN_ROUNDS, Phase.FINISHED) and last:
-                # the bank of the round just played, then who holds it next
-                who = mention(last.get("banker"))
-                lines.append(f"{BANK} " + ctx.t("sept.last_bank", banker=who, cards=hand))
-                if phase is Phase.BETWEEN_ROUNDS:
-                    lines.append(ctx.t("sept.next_banker", banker=mention(banker)))
-            else:
-                lines.append(f"{BANK} " + ctx.t("sept.bank", banker=mention(banker), cards=hand))
-        fund = view.get("fund") or {}
-        extras = [
-            f"{FUND} "
-            + ctx.t("sept.fund", amount=fund.get("balance", 0), initial=fund.get("initial", 0))
-        ]
-        limit = view.get("rounds_limit")
-        if limit:
-            extras.append(ctx.t("sept.rounds_of", n=view.get("round") or 0, limit=limit))
-        if phase not in (Phase.LOBBY, Phase.FINISHED):  # the fund is closed at the end
-            lines.append(" · ".join(extras))
-        to_act = game.to_act
-        if phase is Phase.BETTING and to_act is not None:
-            rng = game.bet_range(to_act)  # type: ignore[union-attr, arg-type]
-            if rng:
-                lines.append(
-                    ctx.t("sept.prompt.bet", player=mention(to_act), min=rng[0], max=rng[1])
-                )
-        elif phase is Phase.PLAYING and to_act is not None:
-            me = self._seat(view, to_act) or {}
-            key = "sept.prompt.choose" if me.get("pending") else "sept.prompt.play"
-            lines.append(ctx.t(key, player=mention(to_act)))
-        elif phase is Phase.BANK and to_act is not None:
-            lines.append(ctx.t("sept.prompt.bank", player=mention(to_act)))
+        elif view.get("banker") is not None:
+            lines += self._bank_lines(ctx)
+        if phase not in (_LOBBY, _FINISHED):  # the fund is closed at the end
+            lines.append(self._fund_line(ctx))
+        lines.append(self._prompt(ctx))
         votes = view.get("votes") or []
-        if votes and phase is not Phase.FINISHED:
-            lines.append(
-                f"{VOTE} " + ctx.t("sept.votes", n=len(votes), needed=view.get("votes_needed"))
-            )
+        if votes and phase is not _FINISHED:
+            needed = view.get("votes_needed")
+            lines.append(f"{VOTE} " + ctx.t("sept.votes", n=len(votes), needed=needed))
         if view.get("stop_pending"):
             lines.append(ctx.t("sept.stop_after_round"))
         result = view.get("result")
-        if phase is Phase.FINISHED and result:
+        if phase is _FINISHED and result:
             lines.append(self._reason(ctx, result))
         return lines
 
-    def fields(self, ctx: Ctx) -> Iterable[tuple[str, str]]:
+    def _bank_lines(self, ctx: Ctx) -> list[str]:
+        """The bank's hand (face down until its turn); between rounds, the bank of the
+        round just played, then who holds it next."""
         view = ctx.view
-        result = view.get("result")
-        if ctx.phase is Phase.FINISHED and result:  # every stack is cashed out: the ranking
-            ranking = "\n".join(self._ranking_lines(ctx, result))
-            yield ctx.t("sept.ranking"), ranking or "—"
-            return
-        to_act = ctx.table.game.to_act
+        bank = view.get("bank") or {}
+        shown, hidden = list(bank.get("shown") or []), int(bank.get("hidden") or 0)
+        hand = hand_of(ctx, shown, hidden, bank.get("total")) if shown or hidden else "—"
+        if hidden and bank.get("total") is None:
+            hand += " · " + ctx.t("sept.bank_face_down")
         last = view.get("last_round") or {}
-        between = ctx.phase is Phase.BETWEEN_ROUNDS
-        nets = {r["player"]: r for r in last.get("results", [])} if between else {}
-        lines = []
-        for p in view.get("players") or []:
-            if not p.get("seated"):
-                continue
-            lines.append(self._seat_line(ctx, p, to_act, nets.get(p["id"])))
-        yield (
-            ctx.t("table.seats", n=len(lines)),
-            "\n".join(lines) or ctx.t("table.no_seats"),
-        )
+        banker = mention(view.get("banker"))
+        if ctx.phase not in (_BETWEEN, _FINISHED) or not last:
+            return [f"{BANK} " + ctx.t("sept.bank", banker=banker, cards=hand)]
+        lines = [f"{BANK} " + ctx.t("sept.last_bank", banker=mention(last["banker"]), cards=hand)]
+        if ctx.phase is _BETWEEN:
+            lines.append(ctx.t("sept.next_banker", banker=banker))
+        return lines
 
-    def _seat_line(
-        self, ctx: Ctx, p: dict[str, Any], to_act: int | None, result: dict[str, Any] | None
-    ) -> str:
-        pid = p["id"]
-        playing = ctx.phase not in (Phase.LOBBY, Phase.FINISHED)
-        if pid == to_act and ctx.phase in (Phase.BETTING, Phase.PLAYING):
-            marker = TURN
-        elif p.get("banker") and playing:
-            marker = BANK
-        else:
-            marker = "　"
-        parts = [f"{marker} {mention(pid)}", ctx.t("table.stack", amount=p["stack"])]
-        if p.get("banker") and playing:
-            parts.append(ctx.t("sept.banker"))
-        if p.get("bet"):
-            parts.append(ctx.t("table.bet", amount=p["bet"]))
-        shown = list(p.get("shown") or [])
-        hidden = int(p.get("hidden") or 0)
-        if shown or hidden:
-            hand = cards([*([None] * hidden), *shown])
-            if p.get("pending"):
-                hand += " + " + card(None) + "?"
-            if p.get("total") is not None:
-                hand += " " + half(p["total"])
-            elif shown:
-                hand += " " + ctx.t("sept.shown_total", total=fmt(int(p["shown_total"])))
-            parts.append(hand)
-        status = p.get("status")
-        if (
-            playing
-            and status in ("dealt", "sat_out", "stood", "bust")
-            and not (status == "stood" and ctx.phase is Phase.BETWEEN_ROUNDS)
-        ):
-            parts.append(ctx.t(f"sept.status.{status}"))
-        elif playing and p.get("pending"):
-            parts.append(ctx.t("sept.status.choosing"))
-        if result is not None:
-            parts.append(
-                ctx.t(f"sept.rule_short.{result['rule']}") + " " + signed(int(result["net"]))
-            )
-        if p.get("voted_stop") and ctx.phase is not Phase.FINISHED:
-            parts.append(VOTE)
+    @staticmethod
+    def _fund_line(ctx: Ctx) -> str:
+        view = ctx.view
+        fund = view.get("fund") or {}
+        amount, initial = fund.get("balance", 0), fund.get("initial", 0)
+        parts = [f"{FUND} " + ctx.t("sept.fund", amount=amount, initial=initial)]
+        if view.get("rounds_limit"):
+            limit = view["rounds_limit"]
+            parts.append(ctx.t("sept.rounds_of", n=view.get("round") or 0, limit=limit))
         return " · ".join(parts)
 
     @staticmethod
-    def _seat(view: dict[str, Any], player: int) -> dict[str, Any] | None:
-        for p in view.get("players") or []:
-            if p.get("id") == player:
-                return dict(p)
-        return None
+    def _prompt(ctx: Ctx) -> str:
+        """What the player (or banker) whose turn it is has to do."""
+        game, phase = ctx.table.game, ctx.phase
+        to_act = game.to_act
+        if to_act is None:
+            return ""
+        player = mention(to_act)
+        if phase is _BETTING:
+            low, high = game.bet_limits(to_act)  # type: ignore[union-attr]
+            return ctx.t("sept.prompt.bet", player=player, min=low, max=high)
+        if phase is _PLAYING:
+            me = GameRenderer._own_seat(ctx.view, to_act) or {}
+            key = "sept.prompt.choose" if me.get("pending") else "sept.prompt.play"
+            return ctx.t(key, player=player)
+        return ctx.t("sept.prompt.bank", player=player) if phase is _BANK else ""
+
+    def fields(self, ctx: Ctx) -> Iterable[tuple[str, str]]:
+        result = ctx.view.get("result")
+        if ctx.phase is _FINISHED and result:  # every stack is cashed out: the ranking
+            yield ctx.t("sept.ranking"), "\n".join(self._ranking_lines(ctx, result)) or "—"
+            return
+        yield from super().fields(ctx)
+
+    def seat_lines(self, ctx: Ctx, seat: dict[str, Any]) -> list[str]:
+        """Turn or bank mark, stack, bet, the hand (hidden card as a card back), status,
+        and between rounds the last round's result."""
+        pid, phase = seat["player"], ctx.phase
+        playing = phase not in (_LOBBY, _FINISHED)
+        banker = bool(seat.get("banker")) and playing
+        if pid == ctx.table.game.to_act and phase in (_BETTING, _PLAYING):
+            marker = TURN
+        else:
+            marker = BANK if banker else "　"
+        parts = [f"{marker} {mention(pid)}", ctx.t("table.stack", amount=seat["stack"])]
+        if banker:
+            parts.append(ctx.t("sept.banker"))
+        if seat.get("bet"):
+            parts.append(ctx.t("table.bet", amount=seat["bet"]))
+        parts += self._hand_part(ctx, seat)
+        status = seat.get("status")
+        if playing and status in ("dealt", "sat_out", "bust"):
+            parts.append(ctx.t(f"sept.status.{status}"))
+        elif playing and status == "stood" and phase is not _BETWEEN:
+            parts.append(ctx.t("sept.status.stood"))
+        elif playing and seat.get("pending"):
+            parts.append(ctx.t("sept.status.choosing"))
+        last = ctx.view.get("last_round") or {}
+        if phase is _BETWEEN:
+            row = next((r for r in last.get("results", []) if r["player"] == pid), None)
+            if row is not None:
+                rule = ctx.t(f"sept.rule_short.{row['rule']}")
+                parts.append(f"{rule} {signed(int(row['net']))}")
+        if seat.get("voted_stop") and phase is not _FINISHED:
+            parts.append(VOTE)
+        return [" · ".join(parts)]
+
+    @staticmethod
+    def _hand_part(ctx: Ctx, seat: dict[str, Any]) -> list[str]:
+        shown, hidden = list(seat.get("shown") or []), int(seat.get("hidden") or 0)
+        if not shown and not hidden:
+            return []
+        hand = cards([*([None] * hidden), *shown])
+        if seat.get("pending"):
+            hand += " + " + card(None) + "?"
+        if seat.get("total") is not None:
+            hand += " " + half(seat["total"])
+        elif shown:
+            hand += " " + ctx.t("sept.shown_total", total=fmt(int(seat["shown_total"])))
+        return [hand]
 
     # ----------------------------------------------------------------- buttons
     def buttons(self, ctx: Ctx) -> list[ButtonSpec]:
         specs = super().buttons(ctx)
-        if ctx.phase is Phase.BANK:  # the bank's Carte ! / Servi carry the bank's mark
+        if ctx.phase is _BANK:  # the bank's Carte ! / Servi carry the bank's mark
             specs = [
                 ButtonSpec(s.move, s.label, s.style, s.arg, s.row, BANK)
                 if s.move in ("hit", "stand")
@@ -215,10 +215,9 @@ class Renderer(GameRenderer):
         maximum (half the stack), and an 'other amount' modal."""
         game = ctx.table.game
         to_act = game.to_act
-        rng = game.bet_range(to_act) if to_act is not None else None  # type: ignore[union-attr, arg-type]
         out: list[ButtonSpec] = []
-        if rng:
-            low, high = rng
+        if to_act is not None:
+            low, high = game.bet_limits(to_act)  # type: ignore[union-attr]
             amounts = sorted({a for a in (low, high // 4, high // 2, high) if low <= a <= high})
             out = [
                 ButtonSpec("bet", ctx.t("move.bet_n", amount=a), GREEN, arg=a, row=1)
@@ -229,23 +228,18 @@ class Renderer(GameRenderer):
 
     # ----------------------------------------------------------------- announcements
     def announcements(self, ctx: Ctx, events: list[Event]) -> list[str]:
-        out: list[str] = []
+        """Each round's summary, with the showdown and the players out of that round;
+        then the end of the game."""
         public = [e for e in events if e.visibility is Visibility.PUBLIC]
+        out: list[str] = []
+        start = 0
         for i, event in enumerate(public):
-            if event.kind == ROUND_SETTLED:
-                # the showdown and the players out of this round come with it
-                start = max(
-                    (j + 1 for j, e in enumerate(public[:i]) if e.kind == ROUND_SETTLED),
-                    default=0,
-                )
-                nxt = next(
-                    (j for j, e in enumerate(public) if j > i and e.kind == "round_started"),
-                    len(public),
-                )
-                out.append(self.round_text(ctx, event, public[start:nxt]))
-        final = self.final(ctx, events)
-        if final:
-            out.append(final)
+            if event.kind != ROUND_SETTLED:
+                continue
+            ends = (j for j in range(i + 1, len(public)) if public[j].kind == "round_started")
+            out.append(self.round_text(ctx, event, public[start : next(ends, len(public))]))
+            start = i + 1
+        out.append(self.final(ctx, events))
         return [text for text in out if text]
 
     def summary(self, ctx: Ctx, event: Event) -> str:
@@ -254,7 +248,7 @@ class Renderer(GameRenderer):
     # ----------------------------------------------------------------- forum pings
     # after these the game may wait for someone else: the deal and each bet or sit-out (the
     # bets go round one player at a time), a player's turn, the bank's card shown (its turn)
-    TURN_MOVES = frozenset({"deal", "bet", "sit_out", "turn", "bank_reveal"})
+    TURN_MOVES = frozenset({"deal", "bet", "sat_out", "turn", "bank_reveal"})
 
     def pings(
         self, ctx: Ctx, events: list[Event], actor: int | None
@@ -262,7 +256,7 @@ class Renderer(GameRenderer):
         """At forum pace: ping whoever the game now waits for (a bettor, a player, the
         banker), unless they made this move themselves and simply play on."""
         to_act = ctx.table.game.to_act
-        if ctx.phase not in (Phase.BETTING, Phase.PLAYING, Phase.BANK) or to_act in (None, actor):
+        if ctx.phase not in IN_ROUND or to_act in (None, actor):
             return "", []
         if not any(e.kind in self.TURN_MOVES for e in events):
             return "", []
@@ -274,62 +268,54 @@ class Renderer(GameRenderer):
         data = dict(event.data)
         showdown = {e.data["player"]: list(e.data["cards"]) for e in batch if e.kind == "showdown"}
         if ctx.view.get("round") == data.get("round"):  # busted hands are still in the view
-            for p in ctx.view.get("players") or []:
+            for p in ctx.view.get("seats") or []:
                 if p.get("status") == "bust" and p.get("shown"):
-                    showdown.setdefault(p["id"], list(p["shown"]))
-        lines = [ctx.t("summary.title", n=data.get("round", "?"))]
+                    showdown.setdefault(p["player"], list(p["shown"]))
         bank_total = int(data.get("bank_total", 0))
         bank = f"{cards(data.get('bank_cards', []))} {half(bank_total)}"
-        if bank_total > 15:
+        if bank_total > SEPT_ET_DEMI:
             bank += " · " + ctx.t("sept.status.bust")
-        lines.append(
-            f"{BANK} " + ctx.t("sept.bank", banker=mention(data.get("banker")), cards=bank)
-        )
-        for row in data.get("results", []):
-            pid = row["player"]
-            hand = cards(showdown[pid]) + " " if pid in showdown else ""
-            line = (
-                f"{mention(pid)} {hand}{half(row.get('total'))} — "
-                + ctx.t(f"sept.rule.{row['rule']}")
-                + f" · **{signed(int(row['net']))}**"
-            )
-            if row.get("outcome") == "win":
-                bits = []
-                if row.get("paid_by_fund") or row.get("shortfall"):
-                    bits.append(ctx.t("sept.paid_by_bank", amount=row.get("paid_by_bank", 0)))
-                if row.get("paid_by_fund"):
-                    share = ctx.t("sept.paid_by_fund", amount=row["paid_by_fund"])
-                    if row.get("exact_fund_share"):
-                        share += f" ({ctx.t('sept.pro_rata', exact=row['exact_fund_share'])})"
-                    bits.append(share)
-                if row.get("shortfall"):
-                    bits.append(ctx.t("sept.unpaid", amount=row["shortfall"]))
-                if bits:
-                    line += " (" + ", ".join(bits) + ")"
-            lines.append(line)
+        banker = mention(data.get("banker"))
+        lines = [
+            ctx.t("summary.title", n=data.get("round", "?")),
+            f"{BANK} " + ctx.t("sept.bank", banker=banker, cards=bank),
+        ]
+        lines += [self._result_line(ctx, row, showdown) for row in data.get("results", [])]
         if not data.get("results"):
             lines.append(ctx.t("sept.nobody_played"))
-        lines.append(
-            f"{BANK} "
-            + ctx.t(
-                "sept.banker_net",
-                banker=mention(data.get("banker")),
-                net=signed(int(data.get("banker_net", 0))),
-            )
-        )
+        net = signed(int(data.get("banker_net", 0)))
+        lines.append(f"{BANK} " + ctx.t("sept.banker_net", banker=banker, net=net))
         if data.get("fund_paid") or data.get("shortfall"):
-            lines.append(
-                f"{FUND} "
-                + ctx.t(
-                    "sept.fund_paid", amount=data.get("fund_paid", 0), left=data.get("fund_left", 0)
-                )
-            )
+            paid, left = data.get("fund_paid", 0), data.get("fund_left", 0)
+            lines.append(f"{FUND} " + ctx.t("sept.fund_paid", amount=paid, left=left))
         if data.get("shortfall"):
             lines.append("⚠️ " + ctx.t("sept.shortfall", amount=data["shortfall"]))
         for e in batch:
-            if e.kind == "player_out":
-                lines.append(ctx.t("sept.player_out", player=mention(e.data["player"])))
+            if e.kind == "left" and e.data.get("reason") == "empty_stack":
+                lines.append(ctx.t("sept.player_out", player=mention(e.player)))
         return "\n".join(lines)
+
+    @staticmethod
+    def _result_line(ctx: Ctx, row: dict[str, Any], showdown: dict[int, list[str]]) -> str:
+        """One player's result: hand, total, rule, net; who paid a win when the bank ran
+        short (the fund, pro rata), and what stayed unpaid."""
+        pid = row["player"]
+        hand = cards(showdown[pid]) + " " if pid in showdown else ""
+        rule, net = ctx.t(f"sept.rule.{row['rule']}"), signed(int(row["net"]))
+        line = f"{mention(pid)} {hand}{half(row.get('total'))} — {rule} · **{net}**"
+        if row.get("outcome") != "win":
+            return line
+        bits = []
+        if row.get("paid_by_fund") or row.get("shortfall"):
+            bits.append(ctx.t("sept.paid_by_bank", amount=row.get("paid_by_bank", 0)))
+        if row.get("paid_by_fund"):
+            share = ctx.t("sept.paid_by_fund", amount=row["paid_by_fund"])
+            if row.get("exact_fund_share"):
+                share += f" ({ctx.t('sept.pro_rata', exact=row['exact_fund_share'])})"
+            bits.append(share)
+        if row.get("shortfall"):
+            bits.append(ctx.t("sept.unpaid", amount=row["shortfall"]))
+        return line + (" (" + ", ".join(bits) + ")" if bits else "")
 
     def final(self, ctx: Ctx, events: list[Event]) -> str:
         over = next((e for e in events if e.kind == "game_over"), None)
@@ -350,67 +336,45 @@ class Renderer(GameRenderer):
 
     @staticmethod
     def _ranking_lines(ctx: Ctx, result: dict[str, Any]) -> list[str]:
-        medals = {1: "🥇", 2: "🥈", 3: "🥉"}
         return [
-            f"{medals.get(r['rank'], str(r['rank']) + '.')} {mention(r['player'])} — "
+            f"{MEDALS.get(r['rank'], str(r['rank']) + '.')} {mention(r['player'])} — "
             + ctx.t("table.stack", amount=r["stack"])
             for r in result.get("ranking", [])
         ]
 
     # ----------------------------------------------------------------- private
     def private_lines(self, ctx: Ctx, events: list[Event], player: int) -> list[str]:
+        """The DM: the card dealt face down, a new card drawn, the card hidden now."""
         out: list[str] = []
         for e in events:
             if e.visibility is not Visibility.PRIVATE or e.player != player:
                 continue
-            data = dict(e.data)
-            total = fmt(int(data.get("total", 0)))
-            if e.kind == "card" and data.get("hidden"):
-                out.append(
-                    ctx.t(
-                        "sept.dm.deal",
-                        round=ctx.view.get("round", "?"),
-                        card=cards([data["card"]]),
-                        total=total,
-                    )
-                )
-            elif e.kind == "card" and data.get("pending"):
-                out.append(
-                    ctx.t(
-                        "sept.dm.drawn",
-                        card=cards([data["card"]]),
-                        hidden=cards([data.get("hidden_card")]),
-                        total=total,
-                    )
-                )
-            elif e.kind == "hidden_card":
-                out.append(ctx.t("sept.dm.hidden_now", card=cards([data["card"]]), total=total))
+            data = e.data
+            mine, total = cards([data["card"]]), fmt(int(data.get("total", 0)))
+            if e.kind == "hidden_card":
+                out.append(ctx.t("sept.dm.hidden_now", card=mine, total=total))
+            elif data.get("hidden"):
+                n = ctx.view.get("round", "?")
+                out.append(ctx.t("sept.dm.deal", round=n, card=mine, total=total))
+            elif data.get("pending"):
+                other = cards([data.get("hidden_card")])
+                out.append(ctx.t("sept.dm.drawn", card=mine, hidden=other, total=total))
         return out
 
     def hand_text(self, ctx: Ctx, player: int) -> str:
         game = ctx.table.game
         view = game.private_view(player)
-        me = self._seat(view, player)
-        you = view.get("you")
-        if me is None or you is None or not me.get("seated"):
+        me, you = self._own_seat(view, player), view["you"]
+        if me is None:
             return ctx.t("hand.not_seated")
-        phase = game.phase
         lines: list[str] = []
-        if me.get("banker") and phase in (Phase.BETTING, Phase.PLAYING, Phase.BANK):
+        if me.get("banker") and game.phase in IN_ROUND:
             bank = view.get("bank") or {}
-            shown = bank.get("shown") or []
-            lines.append(
-                ctx.t(
-                    "sept.hand.banker",
-                    cards=cards([None] * int(bank.get("hidden") or 0) + list(shown)),
-                )
-            )
-        hidden = you.get("hidden")
-        shown = me.get("shown") or []
+            back = [None] * int(bank.get("hidden") or 0)
+            lines.append(ctx.t("sept.hand.banker", cards=cards(back + list(bank["shown"]))))
+        hidden, shown = you.get("hidden"), me.get("shown") or []
         if hidden is None and not shown:
-            if not lines:
-                lines.append(ctx.t("sept.hand.none"))
-            return "\n".join(lines)
+            return "\n".join(lines or [ctx.t("sept.hand.none")])
         if hidden is not None:
             lines.append(ctx.t("sept.hand.hidden", card=cards([hidden])))
         if shown:
