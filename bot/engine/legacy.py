@@ -25,6 +25,8 @@ class Game(ABC):
     GAME: ClassVar[str]
     MONEY: ClassVar[bool] = True
     round: int
+    host: int | None
+    options: Any  # the game's options dataclass (``to_dict()``), typed once ported
 
     def __init__(self, *, entropy: Entropy = secure_entropy) -> None:
         self.entropy = entropy
