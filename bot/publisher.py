@@ -214,6 +214,14 @@ class Publisher:
                 return perms.missing(parent.permissions_for(me), perms.POST_IN_THREAD)
         return perms.bot_missing_in(channel)
 
+    async def post_placeholder(self, home: Any, game_key: str, locale: str) -> discord.Message:
+        """A new table's message before the table exists ("opening..."): a table is stored
+        only once its message is posted, and its first render edits this one."""
+        title = GAMES[game_key].name(locale)
+        embed = discord.Embed(title=title, description=t("table.opening", locale))
+        message: discord.Message = await home.send(embed=embed)
+        return message
+
     async def post_table_message(self, table: Table, home: Any = None) -> bool:
         """Post the table message of a table that has none, in ``home`` (its channel by
         default); a table whose thread is gone is closed. True when posted."""

@@ -84,12 +84,14 @@ async def _write_row(
 async def _insert_table(c: Conn, table: Table, now: float) -> int:
     """A new table's row (its snapshot comes with its first store); its id."""
     table_id = await c.insert(
-        "INSERT INTO tables (guild_id, channel_id, parent_id, game, host_id, settings,"
-        " state, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, '{}', 0, ?, ?)",
+        "INSERT INTO tables (guild_id, channel_id, parent_id, message_id, game, host_id,"
+        " settings, state, version, created_at, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, '{}', 0, ?, ?)",
         (
             table.guild_id,
             table.channel_id,
             table.parent_id,
+            table.message_id,
             table.game_key,
             table.host_id,
             json.dumps(table.settings.to_dict()),
@@ -252,8 +254,10 @@ class TableService:
         settings: TableSettings,
         options: dict[str, Any],
         buy_in: int | None = None,
+        message_id: int | None = None,
     ) -> Outcome:
-        """Create a table in ``channel_id`` and seat its host, in one transaction."""
+        """Create a table in ``channel_id`` and seat its host, in one transaction
+        (``message_id``: its message, posted first, so a table never lacks one)."""
         if channel_id in self._by_channel:
             raise TableError("table_exists")
         spec = GAMES[game_key]
@@ -263,7 +267,7 @@ class TableService:
         now = self.clock()
 
         table = Table(
-            0, guild_id, channel_id, parent_id, None, game_key, host_id, settings, game, 0
+            0, guild_id, channel_id, parent_id, message_id, game_key, host_id, settings, game, 0
         )
 
         async def create(conn: Conn) -> list[Event]:

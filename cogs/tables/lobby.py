@@ -68,6 +68,17 @@ async def make_home(
     return target, None
 
 
+async def undo_home(created: discord.Thread | None, message: discord.Message | None) -> None:
+    """A table that was not opened: delete the thread made for it, else its message."""
+    try:
+        if created is not None:
+            await created.delete()
+        elif message is not None:
+            await message.delete()
+    except discord.HTTPException:
+        log.warning("could not delete the thread or message of a table not opened")
+
+
 class Lobby(commands.Cog):
     """Opening, joining, leaving and closing tables."""
 
@@ -124,7 +135,11 @@ class Lobby(commands.Cog):
             here=here,
             locale=locale,
         )
+        # all or nothing: the message first (a table is never stored without one), then
+        # the table; if either fails, the thread made for it and the message go away
+        message = None
         try:
+            message = await self.bot.publisher.post_placeholder(home, game, locale)
             outcome = await self.bot.tables.open_table(
                 guild_id=interaction.guild.id,
                 channel_id=home.id,
@@ -133,16 +148,16 @@ class Lobby(commands.Cog):
                 host_id=interaction.user.id,
                 settings=settings,
                 options=engine_options,
+                message_id=message.id,
             )
         except Exception as exc:
-            if created is not None:
-                try:
-                    await created.delete()
-                except discord.HTTPException:
-                    log.warning("could not delete the thread of a refused table")
+            await undo_home(created, message)
+            if message is None and isinstance(exc, discord.HTTPException):
+                log.warning("could not post a new table's message: %s", exc)
+                exc = UserError("table.error.post_failed", error=exc.text or exc.status)
             await refuse(interaction, exc, locale)
             return
-        await self.bot.publisher.post_table_message(outcome.table, home)
+        await self.bot.publisher.refresh(outcome.table)  # a failure: the repair pass
         await interaction.followup.send(
             t("table.opened", locale, where=home.mention), ephemeral=True
         )
