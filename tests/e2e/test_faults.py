@@ -4,6 +4,8 @@ leaking money because something failed."""
 
 from __future__ import annotations
 
+import re
+import sqlite3
 from typing import Any
 
 import discord
@@ -13,8 +15,8 @@ from simcord.enums import OverwriteType
 from bot.engine.base import Phase
 from bot.i18n import t
 from tests.bank_audit import assert_audit_clean
-from tests.e2e.helpers import service, table_message
-from tests.e2e.recovery_helpers import fresh_render, shown
+from tests.e2e.helpers import add_players, service, table_message, table_of, thread_of
+from tests.e2e.recovery_helpers import click_move, fresh_render, shown
 from tests.e2e.test_outages import classic_in_play
 from tests.sql import fetchone
 
@@ -69,4 +71,97 @@ async def test_a_permission_error_keeps_the_table_and_tells_the_host_once(simcor
     assert not env.bot.publisher.dirty and not env.bot.publisher.blocked
     row = await fetchone(env.bot.db, "SELECT status FROM tables WHERE id = ?", (table.id,))
     assert row[0] == "open"
+    await assert_audit_clean(env.bot.db)
+
+
+async def test_opening_is_all_or_nothing_when_the_first_message_fails(simcord_env, db_path):
+    env = simcord_env
+    guild = env.create_guild()
+    lobby = guild.create_text_channel("casino")
+    (alice,) = add_players(env, guild, "alice")
+    env.inject_error("POST", "/channels/*/messages", status=500, times=None)  # an outage
+    res = await alice.member.slash(lobby, "table open", game="blackjack")
+    assert res.followups == [] and res.ephemeral  # one sentence: the deferred answer
+    error = "Internal Server Error (injected by test)"  # what Discord answered
+    assert res.response.content == t("table.error.post_failed", "en", error=error)
+    assert (await fetchone(env.bot.db, "SELECT COUNT(*) FROM tables"))[0] == 0
+    assert lobby.threads == []  # the thread made for it is deleted
+    assert service(env).open_tables() == []
+    bank = env.bot.bank
+    assert await bank.claims(guild.id) == []
+    assert not await bank.has_account(guild.id, alice.id)  # nothing taken, no seat bought
+    env.backend.faults.clear()  # Discord is back: the same thread name can open a table
+    await alice.member.slash(lobby, "table open", game="blackjack")
+    table = table_of(env, thread_of(lobby))
+    message = table_message(thread_of(lobby), table)
+    assert shown(message) == fresh_render(env, table)
+    await assert_audit_clean(env.bot.db)
+
+
+def fail_writes(env: Any, times: int) -> list[str]:
+    """The next ``times`` database writes fail as a lost disk would (nothing committed);
+    the list records each failure."""
+    db = env.bot.db
+    real = db.write
+    failures: list[str] = []
+
+    async def write(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        if len(failures) < times:
+            failures.append(getattr(fn, "__name__", "?"))
+            raise sqlite3.OperationalError("disk I/O error (injected by test)")
+        return await real(fn, *args, **kwargs)
+
+    db.write = write
+    return failures
+
+
+async def test_a_deadline_whose_firing_failed_is_tried_again_until_it_fires(simcord_env, db_path):
+    env = simcord_env
+    _guild, thread, (alice, bob), table = await classic_in_play(env)
+    assert table.game.to_act == alice.id
+    version = table.version
+    failures = fail_writes(env, 3)  # the deadline's firing and its first two retries
+    await env.advance_time(91)  # alice's turn timer (90 s) is due: its write fails
+    assert failures and set(failures) == {"_write_move"} and table.version == version
+    assert table.game.to_act == alice.id  # put back from the committed row
+    await env.advance_time(10)  # retried after 1, 2 then 5 s: the third retry fires
+    assert len(failures) == 3
+    assert table.version == version + 1 and table.game.to_act == bob.id
+    await env.advance_time(REPAIR)
+    assert shown(table_message(thread, table)) == fresh_render(env, table)
+    assert not env.bot.scheduler.retries
+    await assert_audit_clean(env.bot.db)
+
+
+def unexpected_ref(text: str) -> str:
+    """The reference of a "Something went wrong" answer (it fails on any other text)."""
+    found = re.fullmatch(
+        re.escape(t("error.unexpected", "en", ref="@@")).replace("@@", "(\\w+)"), text
+    )
+    assert found, text
+    return found[1]
+
+
+async def test_a_failing_button_or_modal_answers_like_a_slash_command(simcord_env, db_path, caplog):
+    env = simcord_env
+    _guild, thread, (alice, bob), table = await classic_in_play(env, bets=False)
+    version = table.version
+    fail_writes(env, 1)  # the click's move cannot be stored: an unexpected error
+    res = await click_move(alice.member, table_message(thread, table), "bet:20")
+    assert res.ephemeral
+    ref = unexpected_ref(res.response.content)
+    assert any(ref in r.getMessage() and r.exc_info for r in caplog.records)  # the same ref
+    assert table.version == version  # nothing changed: the table is playable
+    other = await bob.member.click(table_message(thread, table), label="Other amount…")
+    field = other.modal["components"][0]["components"][0]["custom_id"]
+    fail_writes(env, 1)
+    res = await bob.member.submit_modal(other, {field: "15"})
+    assert res.ephemeral
+    assert unexpected_ref(res.response.content) != ref
+    # SimCord saw the modal's error reach Modal.on_error (where the answer comes from)
+    assert [type(e) for e in env.errors] == [sqlite3.OperationalError]
+    assert table.version == version
+    await click_move(alice.member, table_message(thread, table), "bet:20")
+    await click_move(bob.member, table_message(thread, table), "bet:10")
+    assert table.game.phase is Phase.PLAYING
     await assert_audit_clean(env.bot.db)
