@@ -22,6 +22,7 @@ import discord
 from bot import perms
 from bot.bank_channel import BankChannel
 from bot.engine.base import Event, Visibility
+from bot.engine.events import MoneyKind
 from bot.i18n import t
 from bot.prefs import Prefs
 from bot.tables import GAMES, Outcome, Table, TableError, TableService
@@ -30,6 +31,7 @@ from bot.ui.buttons import TableButtons, build_buttons
 from bot.ui.edits import TableEdits
 from bot.ui.limits import fit_content, fit_embed
 from bot.ui.render import Ctx, renderer_for
+from bot.ui.render.bank import amount
 from bot.ui.wording import game_key_or, t_or
 
 log = logging.getLogger(__name__)
@@ -257,9 +259,20 @@ class Publisher:
 
     # ================================================================ lost tables
 
+    async def channel_deleted(self, channel_id: int) -> None:
+        """A thread or channel was deleted: close at once every table living there (in
+        it, or in a thread of it)."""
+        for table in self.tables.open_tables():
+            if table.is_open and channel_id in (table.channel_id, table.parent_id):
+                log.info("table %s: its channel %s was deleted: closing it", table.id, channel_id)
+                self.shown(table)  # nothing left to repair
+                await self.close_gone(table)
+
     async def close_gone(self, table: Table) -> None:
         """Close a table whose thread or message disappeared: the unfinished round's bets
-        are refunded, the stacks become claims, and the bank channel gets an entry."""
+        are refunded, the stacks become claims, each player is told by DM and the bank
+        channel gets an entry."""
+        players = list(table.game.seated())
         try:
             outcome = await self.tables.close_table(table.id, None, "gone")
         except TableError:
@@ -268,6 +281,7 @@ class Publisher:
             log.exception("could not close the lost table %s", table.id)
             return
         await self.deliver_private(outcome, None, None)
+        await self.tell_players_gone(outcome, players)
         locale = table.settings.locale
         game = GAMES[table.game_key].name(locale)
         text = t("table.gone", locale, game=game, id=table.id)
@@ -275,6 +289,27 @@ class Publisher:
             await self.bank_channel.announce(table.guild_id, text)
         except Exception:  # an announcement never breaks a table
             log.exception("bank channel entry failed")
+
+    async def tell_players_gone(self, outcome: Outcome, players: list[int]) -> None:
+        """DM each player of a lost table, in their language, what they will find at the
+        bank (the claims its closing opened)."""
+        table = outcome.table
+        claims: dict[int, int] = dict.fromkeys(players, 0)
+        for event in outcome.events:
+            for m in event.money:
+                if m.kind is MoneyKind.CASH_OUT and m.player is not None:
+                    claims[m.player] = claims.get(m.player, 0) + m.amount
+        currency = (await self.bank_channel.prefs(table.guild_id)).currency
+        for player, claim in claims.items():
+            locale = await self.prefs.locale(player) or table.settings.locale
+            game = GAMES[table.game_key].name(locale)
+            key = "table.gone_dm" if claim else "table.gone_dm_nothing"
+            text = t(key, locale, game=game, id=table.id, amount=amount(claim, locale, currency))
+            try:
+                dm = await self.client.create_dm(discord.Object(player))
+                await dm.send(text)
+            except discord.HTTPException:
+                log.warning("table %s: could not tell %s it is closed", table.id, player)
 
     # ================================================================ after a commit
 

@@ -85,6 +85,17 @@ class Lobby(commands.Cog):
     def __init__(self, bot: CroupierBot) -> None:
         self.bot = bot
 
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A table's thread or forum post was deleted: close its table now (raw: the
+        thread may be out of the cache)."""
+        await self.bot.publisher.channel_deleted(payload.thread_id)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A table's channel, or the channel its thread hangs from, was deleted."""
+        await self.bot.publisher.channel_deleted(channel.id)
+
     table = app_commands.Group(
         name="table", description=_("Card tables", "cmd.table.description"), guild_only=True
     )

@@ -17,7 +17,7 @@ from bot.i18n import t
 from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import add_players, service, table_message, table_of, thread_of
 from tests.e2e.recovery_helpers import click_move, fresh_render, shown
-from tests.e2e.test_outages import classic_in_play
+from tests.e2e.test_outages import assert_closed_with_refunds, classic_in_play
 from tests.sql import fetchone
 
 REPAIR = 16  # seconds: a little more than the repair period of the timer loop
@@ -164,4 +164,35 @@ async def test_a_failing_button_or_modal_answers_like_a_slash_command(simcord_en
     await click_move(alice.member, table_message(thread, table), "bet:20")
     await click_move(bob.member, table_message(thread, table), "bet:10")
     assert table.game.phase is Phase.PLAYING
+    await assert_audit_clean(env.bot.db)
+
+
+async def test_a_deleted_thread_or_channel_closes_its_table_at_once(simcord_env, db_path):
+    env = simcord_env
+    guild, thread, (alice, bob), table = await classic_in_play(env)
+    await bob.member.slash(thread, "language", language="fr")
+    env.backend.delete_channel(thread.id)  # a moderator deletes the thread mid-round
+    await env.advance_time(1)  # no deadline is due yet (90 s): the deletion itself closes it
+    assert service(env).table_in(thread.id) is None
+    await assert_closed_with_refunds(env, table, {alice.id: 200, bob.id: 100})
+    assert alice.dms()[-1].content == t(
+        "table.gone_dm", "en", game="Black Jack", id=table.id, amount="200\u00a0flouz"
+    )
+    assert bob.dms()[-1].content == t(
+        "table.gone_dm", "fr", game="Black Jack", id=table.id, amount="100\u00a0flouz"
+    )
+    # a table living in a channel itself (here:True), and the channel is deleted
+    casino = guild.create_text_channel("casino-2")
+    await alice.member.slash(casino, "table open", game="blackjack", here=True)
+    other = table_of(env, casino)
+    env.backend.delete_channel(casino.id)
+    await env.advance_time(1)
+    assert service(env).table_in(casino.id) is None and not other.is_open
+    # the channel a table's thread hangs from is deleted (its threads go with it)
+    lobby = guild.create_text_channel("casino-3")
+    await alice.member.slash(lobby, "table open", game="blackjack")
+    third = table_of(env, thread_of(lobby))
+    env.backend.delete_channel(lobby.id)
+    await env.advance_time(1)
+    assert not third.is_open and service(env).open_tables() == []
     await assert_audit_clean(env.bot.db)
