@@ -14,13 +14,27 @@ from bot.i18n import t
 POST_IN_CHANNEL = ("view_channel", "send_messages", "embed_links")
 POST_IN_THREAD = ("view_channel", "send_messages_in_threads", "embed_links")
 # what opening a table asks of the bot, by where it opens it
-BOT_OPENS_HERE = POST_IN_CHANNEL
+# (not Embed Links: discord.py withholds it where Send Messages is denied, as in a
+# read-only channel whose threads are open; it is checked in the thread, on the edits)
 BOT_OPENS_THREAD = ("view_channel", "create_public_threads", "send_messages_in_threads")
 BOT_OPENS_POST = ("view_channel", "send_messages", "send_messages_in_threads", "embed_links")
 # what the member could do by hand there: write here, start a thread, create a post
 MEMBER_OPENS_HERE = ("view_channel", "send_messages")
+MEMBER_OPENS_IN_THREAD = ("view_channel", "send_messages_in_threads")
 MEMBER_OPENS_THREAD = ("view_channel", "create_public_threads")
 MEMBER_OPENS_POST = ("view_channel", "create_posts")
+
+
+def opening_needs(target: Any, here: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What opening a table in ``target`` asks of the bot and of the member: a forum
+    post, a thread of a text channel, or the channel or thread itself (``here``)."""
+    if isinstance(target, discord.ForumChannel):
+        return BOT_OPENS_POST, MEMBER_OPENS_POST
+    if isinstance(target, discord.TextChannel) and not here:
+        return BOT_OPENS_THREAD, MEMBER_OPENS_THREAD
+    if isinstance(target, discord.Thread):
+        return POST_IN_THREAD, MEMBER_OPENS_IN_THREAD
+    return POST_IN_CHANNEL, MEMBER_OPENS_HERE
 
 
 def has(perms: discord.Permissions, name: str) -> bool:

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import perms
 from bot.app import CroupierBot
 from bot.bank import MAX_AMOUNT
 from bot.errors import NotAllowed, UserError
@@ -66,6 +67,28 @@ async def make_home(
     except discord.Forbidden as exc:
         raise UserError("table.error.bot_cannot_create_thread") from exc
     return target, None
+
+
+def check_permissions(
+    interaction: discord.Interaction, target: Any, here: bool, locale: str
+) -> None:
+    """Refuse to open a table where the bot could not keep it, or where the member could
+    not have posted or started a thread by hand (a member may not use the bot to write
+    where they may not)."""
+    guild = interaction.guild
+    if guild is None or not hasattr(target, "permissions_for"):
+        return
+    bot_needs, member_needs = perms.opening_needs(target, here)
+    where = getattr(target, "mention", "")
+    lacking = perms.missing(target.permissions_for(guild.me), bot_needs)
+    if lacking:
+        raise UserError("table.error.bot_missing", where=where, perms=perms.names(lacking, locale))
+    member = interaction.user
+    if isinstance(member, discord.Member):
+        lacking = perms.missing(target.permissions_for(member), member_needs)
+        if lacking:
+            names = perms.names(lacking, locale)
+            raise NotAllowed("table.error.member_missing", where=where, perms=names)
 
 
 async def undo_home(created: discord.Thread | None, message: discord.Message | None) -> None:
@@ -136,10 +159,16 @@ class Lobby(commands.Cog):
         except Exception as exc:
             await refuse(interaction, exc, locale)
             return
+        target = where or interaction.channel
+        try:
+            check_permissions(interaction, target, here, locale)
+        except UserError as exc:
+            await refuse(interaction, exc, locale)
+            return
         await interaction.response.defer(ephemeral=True, thinking=True)
         home, created = await make_home(
             interaction,
-            where or interaction.channel,
+            target,
             game=game,
             name=table_name,
             intro=intro,

@@ -196,3 +196,50 @@ async def test_a_deleted_thread_or_channel_closes_its_table_at_once(simcord_env,
     await env.advance_time(1)
     assert not third.is_open and service(env).open_tables() == []
     await assert_audit_clean(env.bot.db)
+
+
+async def test_a_table_opens_only_where_the_member_and_the_bot_could_post(simcord_env, db_path):
+    env = simcord_env
+    guild = env.create_guild()
+    lobby = guild.create_text_channel("casino")
+    alice, bob = add_players(env, guild, "alice", "bob")
+    mods = guild.create_role("mods")
+    read_only = discord.PermissionOverwrite(send_messages=False, create_public_threads=False)
+    news = guild.create_text_channel(
+        "announcements",
+        overwrites={
+            guild.roles["@everyone"]: read_only,
+            mods: discord.PermissionOverwrite(send_messages=True, create_public_threads=True),
+            guild.me: discord.PermissionOverwrite(send_messages=True, create_public_threads=True),
+        },
+    )
+    await alice.member.slash(lobby, "language", language="fr")
+    res = await alice.member.slash(lobby, "table open", game="blackjack", where=news)
+    names = "«\u00a0Créer des fils publics\u00a0»"
+    assert res.ephemeral and res.response.content == t(
+        "table.error.member_missing", "fr", where=f"<#{news.id}>", perms=names
+    )
+    res = await alice.member.slash(news, "table open", game="blackjack", here=True)
+    assert res.response.content == t(
+        "table.error.member_missing",
+        "fr",
+        where=f"<#{news.id}>",
+        perms="«\u00a0Envoyer des messages\u00a0»",
+    )
+    assert news.threads == [] and service(env).open_tables() == []
+    assert [m for m in news.history()] == []  # the bot posted nothing there
+    # the bot's own permissions come first, every one it lacks named
+    deny = discord.PermissionOverwrite(create_public_threads=False, send_messages_in_threads=False)
+    quiet = guild.create_text_channel("quiet", overwrites={guild.me: deny})
+    res = await bob.member.slash(lobby, "table open", game="blackjack", where=quiet)
+    lacking = "“Create Public Threads”, “Send Messages in Threads and Posts”"
+    assert res.response.content == t(
+        "table.error.bot_missing", "en", where=f"<#{quiet.id}>", perms=lacking
+    )
+    assert quiet.threads == [] and service(env).open_tables() == []
+    # a moderator, who may write there by hand, opens the table there
+    moderator = guild.add_member(env.create_user("carol"), roles=[mods])
+    await moderator.slash(lobby, "table open", game="blackjack", where=news)
+    table = table_of(env, thread_of(news))
+    assert table.host_id == moderator.id
+    await assert_audit_clean(env.bot.db)
