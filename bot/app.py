@@ -163,8 +163,19 @@ class CroupierBot(commands.Bot):
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         """Answer UserErrors in the user's language; log anything else with a reference."""
+        await self.on_interaction_error(interaction, error, interaction.command)
+
+    async def on_interaction_error(
+        self, interaction: discord.Interaction, error: BaseException, where: object
+    ) -> None:
+        """The one answer to an interaction that raised (slash commands, buttons, modals):
+        a refusal in the user's language, else "Something went wrong" with a reference
+        that the log line carries too."""
         original = getattr(error, "original", error)
-        locale = await self.locale_for(interaction)
+        try:
+            locale = await self.locale_for(interaction)
+        except Exception:  # the database may be what failed: answer all the same
+            locale = str(interaction.locale)
         refusal = refusal_text(original, locale)
         if refusal is not None:
             text = refusal
@@ -176,9 +187,7 @@ class CroupierBot(commands.Bot):
             text = t("error.cooldown", locale, seconds=f"{error.retry_after:.0f}")
         else:
             ref = secrets.token_hex(4)
-            log.error(
-                "unexpected error (ref %s) in %s", ref, interaction.command, exc_info=original
-            )
+            log.error("unexpected error (ref %s) in %s", ref, where, exc_info=original)
             text = t("error.unexpected", locale, ref=ref)
         await send_ephemeral(interaction, text)
 

@@ -6,7 +6,8 @@ REST through :class:`~bot.ui.edits.TableEdits`, bursts merged), answers the inte
 sends private cards by DM (ephemeral if DMs are closed), posts the round summaries,
 revealed seeds and forum pings, and the bank channel's news. A table whose REST edit
 failed waits for the repair pass (run by the scheduler); a table whose thread or message
-is gone is closed with refunds.
+is gone (404) is closed with refunds; one the bot may no longer reach (403) stays open,
+retried with backoff, and its host is told once which permission is missing.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from typing import Any
 
 import discord
 
+from bot import perms
 from bot.bank_channel import BankChannel
 from bot.engine.base import Event, Visibility
+from bot.engine.events import MoneyKind
 from bot.i18n import t
 from bot.prefs import Prefs
 from bot.tables import GAMES, Outcome, Table, TableError, TableService
@@ -28,17 +31,26 @@ from bot.ui.buttons import TableButtons, build_buttons
 from bot.ui.edits import TableEdits
 from bot.ui.limits import fit_content, fit_embed
 from bot.ui.render import Ctx, renderer_for
+from bot.ui.render.bank import amount
 from bot.ui.wording import game_key_or, t_or
 
 log = logging.getLogger(__name__)
 
 NO_PINGS = discord.AllowedMentions.none()
-GONE_CODES = {10003, 10008, 50001}  # Unknown Channel, Unknown Message, Missing Access
+GONE_CODES = {10003, 10008}  # Unknown Channel, Unknown Message
+# seconds before the next try of a table the bot may not reach (403), by failures so far:
+# an admin's role change can take minutes, a channel locked on purpose days
+BLOCKED_RETRY = (15.0, 30.0, 60.0, 120.0, 300.0, 600.0)
 
 
 def is_gone(exc: discord.HTTPException) -> bool:
-    """The table's thread or message no longer exists, or the bot lost access to it."""
-    return isinstance(exc, (discord.NotFound, discord.Forbidden)) or exc.code in GONE_CODES
+    """The table's thread or message no longer exists (a 403 only means no access now)."""
+    return exc.code in GONE_CODES or (isinstance(exc, discord.NotFound) and exc.code == 0)
+
+
+def clock() -> float:
+    """Seconds since the epoch on Discord's clock (SimCord's virtual clock in tests)."""
+    return discord.utils.utcnow().timestamp()
 
 
 async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
@@ -85,8 +97,10 @@ class Publisher:
         self.tables = tables
         self.prefs = prefs
         self.bank_channel = bank
-        # tables whose last render failed (5xx, 429...): re-rendered by the repair pass
+        # tables whose last render failed (5xx, 429, 403...): re-rendered by the repair pass
         self.dirty: dict[int, Table] = {}
+        # tables the bot may not reach (403): (failures, next try); their host was told
+        self.blocked: dict[int, tuple[int, float]] = {}
         # called after each publish: the scheduler sets it (a failed render wakes it sooner)
         self.wake: Callable[[], None] = lambda: None
         self.edits = TableEdits(self.edit_now)  # REST edits: one per table, bursts merged
@@ -120,28 +134,95 @@ class Publisher:
         """Edit the table message to the committed state; True when it shows it.
 
         The state is already committed, so a failure never undoes anything: a table whose
-        thread or message is gone (404) or out of reach (403) is closed with refunds; any
-        other failure (5xx, 429 after discord.py's retries) leaves the table dirty for the
-        repair pass."""
+        thread or message is gone (404) is closed with refunds; any other failure (403,
+        5xx, 429 after discord.py's retries) leaves the table dirty for the repair pass."""
         try:
             await self.edit_table_message(table, note)
         except discord.HTTPException as exc:
-            self.dirty.pop(table.id, None)
-            if is_gone(exc):
-                log.warning("table %s: its message is gone (%s): closing it", table.id, exc)
-                if table.is_open:
-                    await self.close_gone(table)
-                return False
-            log.warning("table %s: the message edit failed (%s): retried later", table.id, exc)
-            self.dirty[table.id] = table
+            await self.failed(table, exc)
             return False
-        self.dirty.pop(table.id, None)
+        self.shown(table)
         return True
 
+    async def failed(self, table: Table, exc: discord.HTTPException) -> None:
+        """A table message could not be posted or edited: close the table if it is gone,
+        else keep it dirty for the repair pass (with backoff while the bot lacks access)."""
+        self.dirty.pop(table.id, None)
+        if is_gone(exc):
+            log.warning("table %s: its message is gone (%s): closing it", table.id, exc)
+            self.blocked.pop(table.id, None)
+            if table.is_open:
+                await self.close_gone(table)
+            return
+        log.warning("table %s: the message edit failed (%s): retried later", table.id, exc)
+        self.dirty[table.id] = table
+        if isinstance(exc, discord.Forbidden):
+            before = self.blocked.get(table.id)
+            failures = 0 if before is None else before[0] + 1
+            delay = BLOCKED_RETRY[min(failures, len(BLOCKED_RETRY) - 1)]
+            self.blocked[table.id] = (failures, clock() + delay)
+            if before is None:
+                await self.tell_host_blocked(table, exc)
+
+    def shown(self, table: Table) -> None:
+        """The table message shows the committed state: nothing left to repair."""
+        self.dirty.pop(table.id, None)
+        self.blocked.pop(table.id, None)
+
     async def repair(self) -> None:
-        """Re-render every table whose last render failed."""
+        """Re-render every table whose last render failed (a blocked one when its backoff
+        is over)."""
+        current = clock()
         for table in list(self.dirty.values()):
-            await self.refresh(table)  # the live object: it holds the latest committed state
+            blocked = self.blocked.get(table.id)
+            if blocked is not None and blocked[1] > current:
+                continue
+            if table.message_id is None:
+                await self.post_table_message(table)
+            else:  # the live object: it holds the latest committed state
+                await self.refresh(table)
+
+    async def tell_host_blocked(self, table: Table, exc: discord.HTTPException) -> None:
+        """Tell the table's host by DM, in their language, what the bot lacks there."""
+        host = table.game.host or table.host_id
+        locale = await self.prefs.locale(host) or table.settings.locale
+        game = GAMES[table.game_key].name(locale)
+        where = f"<#{table.channel_id}>"
+        lacking = self.missing_permissions(table)
+        if lacking:
+            text = t(
+                "table.blocked_host",
+                locale,
+                game=game,
+                where=where,
+                perms=perms.names(lacking, locale),
+            )
+        else:
+            error = exc.text or str(exc.status)
+            text = t("table.blocked_host_unknown", locale, game=game, where=where, error=error)
+        try:
+            dm = await self.client.create_dm(discord.Object(host))
+            await dm.send(text)
+        except discord.HTTPException:
+            log.warning("table %s: could not tell its host %s it is blocked", table.id, host)
+
+    def missing_permissions(self, table: Table) -> list[str] | None:
+        """What the bot lacks in the table's thread or channel (None: not in the cache)."""
+        channel = self.client.get_channel(table.channel_id)
+        if channel is None and table.parent_id is not None:  # a thread out of the cache
+            parent = self.client.get_channel(table.parent_id)
+            if isinstance(parent, discord.abc.GuildChannel):
+                me = parent.guild.me
+                return perms.missing(parent.permissions_for(me), perms.POST_IN_THREAD)
+        return perms.bot_missing_in(channel)
+
+    async def post_placeholder(self, home: Any, game_key: str, locale: str) -> discord.Message:
+        """A new table's message before the table exists ("opening..."): a table is stored
+        only once its message is posted, and its first render edits this one."""
+        title = GAMES[game_key].name(locale)
+        embed = discord.Embed(title=title, description=t("table.opening", locale))
+        message: discord.Message = await home.send(embed=embed)
+        return message
 
     async def post_table_message(self, table: Table, home: Any = None) -> bool:
         """Post the table message of a table that has none, in ``home`` (its channel by
@@ -156,10 +237,10 @@ class Publisher:
         except discord.HTTPException as exc:
             if home is not None:
                 raise
-            if is_gone(exc):
-                await self.close_gone(table)
+            await self.failed(table, exc)
             return False
         await self.tables.set_message(table, message.id)
+        self.shown(table)
         return True
 
     async def restore(self) -> None:
@@ -178,9 +259,20 @@ class Publisher:
 
     # ================================================================ lost tables
 
+    async def channel_deleted(self, channel_id: int) -> None:
+        """A thread or channel was deleted: close at once every table living there (in
+        it, or in a thread of it)."""
+        for table in self.tables.open_tables():
+            if table.is_open and channel_id in (table.channel_id, table.parent_id):
+                log.info("table %s: its channel %s was deleted: closing it", table.id, channel_id)
+                self.shown(table)  # nothing left to repair
+                await self.close_gone(table)
+
     async def close_gone(self, table: Table) -> None:
         """Close a table whose thread or message disappeared: the unfinished round's bets
-        are refunded, the stacks become claims, and the bank channel gets an entry."""
+        are refunded, the stacks become claims, each player is told by DM and the bank
+        channel gets an entry."""
+        players = list(table.game.seated())
         try:
             outcome = await self.tables.close_table(table.id, None, "gone")
         except TableError:
@@ -189,6 +281,7 @@ class Publisher:
             log.exception("could not close the lost table %s", table.id)
             return
         await self.deliver_private(outcome, None, None)
+        await self.tell_players_gone(outcome, players)
         locale = table.settings.locale
         game = GAMES[table.game_key].name(locale)
         text = t("table.gone", locale, game=game, id=table.id)
@@ -196,6 +289,27 @@ class Publisher:
             await self.bank_channel.announce(table.guild_id, text)
         except Exception:  # an announcement never breaks a table
             log.exception("bank channel entry failed")
+
+    async def tell_players_gone(self, outcome: Outcome, players: list[int]) -> None:
+        """DM each player of a lost table, in their language, what they will find at the
+        bank (the claims its closing opened)."""
+        table = outcome.table
+        claims: dict[int, int] = dict.fromkeys(players, 0)
+        for event in outcome.events:
+            for m in event.money:
+                if m.kind is MoneyKind.CASH_OUT and m.player is not None:
+                    claims[m.player] = claims.get(m.player, 0) + m.amount
+        currency = (await self.bank_channel.prefs(table.guild_id)).currency
+        for player, claim in claims.items():
+            locale = await self.prefs.locale(player) or table.settings.locale
+            game = GAMES[table.game_key].name(locale)
+            key = "table.gone_dm" if claim else "table.gone_dm_nothing"
+            text = t(key, locale, game=game, id=table.id, amount=amount(claim, locale, currency))
+            try:
+                dm = await self.client.create_dm(discord.Object(player))
+                await dm.send(text)
+            except discord.HTTPException:
+                log.warning("table %s: could not tell %s it is closed", table.id, player)
 
     # ================================================================ after a commit
 
@@ -232,7 +346,7 @@ class Publisher:
         except discord.HTTPException:  # committed anyway: edit by REST or repair later
             log.warning("table %s: the interaction edit failed", table.id, exc_info=True)
             return False
-        self.dirty.pop(table.id, None)
+        self.shown(table)
         self.edits.shown_by_interaction(table)
         return True
 

@@ -21,6 +21,9 @@ log = logging.getLogger(__name__)
 TIMER_TICK = 1.0  # the shortest sleep of the timer loop
 MAX_SLEEP = 300.0  # the longest: the loop sleeps until the next timer, re-armed on changes
 REPAIR_EVERY = 15.0  # seconds between two retries of table messages whose edit failed
+# seconds before the next try of a timer whose firing failed (a database error), by
+# failures so far: it is tried again until it fires
+FIRE_RETRY = (1.0, 2.0, 5.0, 15.0, 30.0, 60.0)
 
 
 def now() -> float:
@@ -35,6 +38,8 @@ class Scheduler:
         self.tables = tables
         self.publisher = publisher
         self._last_repair = 0.0
+        # timers whose firing failed: (table id, kind, version) -> (failures, next try)
+        self.retries: dict[tuple[int, str, int], tuple[int, float]] = {}
         self.loop = tasks.loop(seconds=TIMER_TICK)(self._run)
         publisher.wake = self.rearm
 
@@ -54,6 +59,9 @@ class Scheduler:
         they leave the loop's sleep alone."""
         current = now()
         due = self.tables.next_due()
+        if self.retries:
+            retry = min(at for _failures, at in self.retries.values())
+            due = retry if due is None else min(due, retry)
         wait = MAX_SLEEP if due is None else due - current
         if self.publisher.dirty:  # a table waits for the repair pass
             wait = min(wait, self._last_repair + REPAIR_EVERY - current)
@@ -86,13 +94,31 @@ class Scheduler:
                 await self.publisher.repair()
             except Exception:
                 log.exception("the repair pass failed")
+        current = now()
+        due_now = [key for key, (_f, at) in self.retries.items() if at <= current]
         due = self.tables.next_due()
-        if due is None or due > now():
+        if due is not None and due <= current:
+            due_now += self.tables.pop_due(current)
+        for table_id, kind, version in due_now:
+            await self.fire(table_id, kind, version)
+
+    async def fire(self, table_id: int, kind: str, version: int) -> None:
+        """Fire one timer and publish its outcome; a firing that failed (a database
+        error: nothing was committed) is tried again with backoff until it fires. A table
+        that moved since has its own timers: the retry is dropped then (``fire`` checks
+        the version)."""
+        key = (table_id, kind, version)
+        try:
+            outcome = await self.tables.fire(table_id, kind, version)
+        except Exception:
+            failures = self.retries[key][0] + 1 if key in self.retries else 0
+            delay = FIRE_RETRY[min(failures, len(FIRE_RETRY) - 1)]
+            self.retries[key] = (failures, now() + delay)
+            log.exception("timer %s of table %s failed: tried again in %s s", kind, table_id, delay)
             return
-        for table_id, kind, version in self.tables.pop_due(now()):
+        self.retries.pop(key, None)
+        if outcome is not None:
             try:
-                outcome = await self.tables.fire(table_id, kind, version)
-                if outcome is not None:
-                    await self.publisher.publish(outcome)
-            except Exception:
-                log.exception("timer %s of table %s failed", kind, table_id)
+                await self.publisher.publish(outcome)
+            except Exception:  # committed: the repair pass shows it
+                log.exception("publishing timer %s of table %s failed", kind, table_id)

@@ -245,6 +245,11 @@ class TableGame:
         """(lowest, highest) bet the rules allow this seat (the stack caps it too)."""
         return 1, seat.stack
 
+    def house_exposure(self, bets: Mapping[int, int]) -> int:
+        """The most the house can pay out this round to ``bets`` (player -> bet), whatever
+        the cards and the players' later choices; 0 when the house never pays."""
+        return 0
+
     def on_bet(self, seat: Seat, events: list[Event]) -> None:
         """After a bet is staked (a game that deals at once deals here)."""
 

@@ -31,6 +31,7 @@ from bot.engine.base import (
     InvalidOptions,
     Money,
     Phase,
+    TableGame,
 )
 from bot.engine.options import parse_text
 from bot.engine.shuffle import Entropy, secure_entropy
@@ -84,12 +85,14 @@ async def _write_row(
 async def _insert_table(c: Conn, table: Table, now: float) -> int:
     """A new table's row (its snapshot comes with its first store); its id."""
     table_id = await c.insert(
-        "INSERT INTO tables (guild_id, channel_id, parent_id, game, host_id, settings,"
-        " state, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, '{}', 0, ?, ?)",
+        "INSERT INTO tables (guild_id, channel_id, parent_id, message_id, game, host_id,"
+        " settings, state, version, created_at, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, '{}', 0, ?, ?)",
         (
             table.guild_id,
             table.channel_id,
             table.parent_id,
+            table.message_id,
             table.game_key,
             table.host_id,
             json.dumps(table.settings.to_dict()),
@@ -252,8 +255,10 @@ class TableService:
         settings: TableSettings,
         options: dict[str, Any],
         buy_in: int | None = None,
+        message_id: int | None = None,
     ) -> Outcome:
-        """Create a table in ``channel_id`` and seat its host, in one transaction."""
+        """Create a table in ``channel_id`` and seat its host, in one transaction
+        (``message_id``: its message, posted first, so a table never lacks one)."""
         if channel_id in self._by_channel:
             raise TableError("table_exists")
         spec = GAMES[game_key]
@@ -263,7 +268,7 @@ class TableService:
         now = self.clock()
 
         table = Table(
-            0, guild_id, channel_id, parent_id, None, game_key, host_id, settings, game, 0
+            0, guild_id, channel_id, parent_id, message_id, game_key, host_id, settings, game, 0
         )
 
         async def create(conn: Conn) -> list[Event]:
@@ -390,11 +395,12 @@ class TableService:
             raise StaleAction()
         if seen_version is not None and seen_version < table.round_version:
             raise TableError("round_over")  # a button of a round already settled
+        house_needed = self._house_needed(table, action, user_id)  # before any card
         events = table.game.apply(action)  # IllegalAction: nothing changed
         outcome = Outcome(table, list(events))
         try:
             self._follow_up(table, outcome)
-            await self._commit(table, outcome, user_id, interaction_id, action)
+            await self._commit(table, outcome, user_id, interaction_id, action, house_needed)
         except IntegrityError as exc:
             await self._restore(table)
             if interaction_id is None or "interaction_id" not in str(exc):
@@ -407,6 +413,20 @@ class TableService:
         if interaction_id is not None:
             self._note_interaction(interaction_id)
         return outcome
+
+    @staticmethod
+    def _house_needed(table: Table, action: Action, user_id: int | None) -> int:
+        """For a bet, before it is staked and any card dealt: the most this round's bets,
+        this one included, can win from the house whatever the cards (checked against the
+        treasury in the move's transaction). A payout the house could not cover would be
+        refused at the settlement, exactly when the hidden cards pay the player: that
+        refusal would show them."""
+        game = table.game
+        if action.kind is not ActionKind.BET or action.amount is None or user_id is None:
+            return 0
+        if not isinstance(game, TableGame) or game.seat_of(user_id) is None:
+            return 0  # the engine refuses it (not seated) without looking at the house
+        return game.house_exposure({**game.bets, user_id: action.amount})
 
     def _follow_up(self, table: Table, outcome: Outcome) -> None:
         """What the service does by itself after an action: pay out a finished game,
@@ -476,6 +496,7 @@ class TableService:
         user_id: int | None,
         interaction_id: int | None,
         action: Action,
+        house_needed: int = 0,
     ) -> None:
         new_version = table.version + 1
         now = self.clock()
@@ -491,6 +512,7 @@ class TableService:
             new_version=new_version,
             now=now,
             closing=outcome.closed,
+            house_needed=house_needed,
         )
         table.version = new_version
         if outcome.closed:
@@ -518,9 +540,11 @@ class TableService:
         new_version: int,
         now: float,
         closing: bool = False,
+        house_needed: int = 0,
     ) -> None:
         """Write snapshot, postings, action row and timers (inside ``conn``'s transaction,
-        or in a transaction of their own when ``conn`` is None)."""
+        or in a transaction of their own when ``conn`` is None); ``house_needed``: what
+        the treasury must hold first (a bet's worst case)."""
         effects = [m for e in events for m in e.money]
         posting = (
             (
@@ -543,6 +567,7 @@ class TableService:
         if not closing:
             self._update_deadline(table, now)
         state_json = table.snapshot_json()
+        house = (table.guild_id, house_needed) if house_needed else None
         try:  # one transaction: postings, snapshot, action row
             args = (
                 posting,
@@ -556,9 +581,9 @@ class TableService:
                 orjson.dumps(action.to_dict()).decode(),
             )
             if conn is None:  # a move: a transaction of its own
-                await self.db.write(self._write_move, *args)
+                await self.db.write(self._write_move, *args, house=house)
             else:
-                await self._write_move(conn, *args)
+                await self._write_move(conn, *args, house=house)
         except BaseException:
             table.deadline_key, table.deadline_due = deadline
             raise
@@ -571,8 +596,14 @@ class TableService:
         c: Conn,
         posting: tuple[int, int, int | None, list[Money], str, int | None] | None,
         *row: Any,
+        house: tuple[int, int] | None = None,
     ) -> None:
-        """One move: its postings through the bank, then its rows (:func:`_write_row`)."""
+        """One move: its postings through the bank, then its rows (:func:`_write_row`);
+        ``house``: (guild, amount) the treasury must hold first, else it is refused."""
+        if house is not None:
+            guild_id, needed = house
+            if await self.bank.balance(guild_id, None, conn=c) < needed:
+                raise TableError("house_cannot_cover", needed=needed)
         if posting is not None:  # the whole move rolls back if this raises: no savepoint
             await self.bank.post_effects(c, *posting, own_savepoint=False)
         await _write_row(c, *row)

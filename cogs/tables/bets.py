@@ -42,6 +42,12 @@ class BetModal(discord.ui.Modal):
             self.bot, interaction, self.table_id, "bet", amount, seen_version=self.version
         )
 
+    async def on_error(  # type: ignore[override]  # Modal's own signature (no item)
+        self, interaction: discord.Interaction, error: Exception, /
+    ) -> None:
+        """Answer as slash commands do (discord.py would only log it)."""
+        await self.bot.on_interaction_error(interaction, error, "the bet modal")
+
 
 class Bets(commands.Cog):
     """Placing bets."""

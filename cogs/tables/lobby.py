@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import perms
 from bot.app import CroupierBot
 from bot.bank import MAX_AMOUNT
 from bot.errors import NotAllowed, UserError
@@ -68,11 +69,55 @@ async def make_home(
     return target, None
 
 
+def check_permissions(
+    interaction: discord.Interaction, target: Any, here: bool, locale: str
+) -> None:
+    """Refuse to open a table where the bot could not keep it, or where the member could
+    not have posted or started a thread by hand (a member may not use the bot to write
+    where they may not)."""
+    guild = interaction.guild
+    if guild is None or not hasattr(target, "permissions_for"):
+        return
+    bot_needs, member_needs = perms.opening_needs(target, here)
+    where = getattr(target, "mention", "")
+    lacking = perms.missing(target.permissions_for(guild.me), bot_needs)
+    if lacking:
+        raise UserError("table.error.bot_missing", where=where, perms=perms.names(lacking, locale))
+    member = interaction.user
+    if isinstance(member, discord.Member):
+        lacking = perms.missing(target.permissions_for(member), member_needs)
+        if lacking:
+            names = perms.names(lacking, locale)
+            raise NotAllowed("table.error.member_missing", where=where, perms=names)
+
+
+async def undo_home(created: discord.Thread | None, message: discord.Message | None) -> None:
+    """A table that was not opened: delete the thread made for it, else its message."""
+    try:
+        if created is not None:
+            await created.delete()
+        elif message is not None:
+            await message.delete()
+    except discord.HTTPException:
+        log.warning("could not delete the thread or message of a table not opened")
+
+
 class Lobby(commands.Cog):
     """Opening, joining, leaving and closing tables."""
 
     def __init__(self, bot: CroupierBot) -> None:
         self.bot = bot
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A table's thread or forum post was deleted: close its table now (raw: the
+        thread may be out of the cache)."""
+        await self.bot.publisher.channel_deleted(payload.thread_id)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A table's channel, or the channel its thread hangs from, was deleted."""
+        await self.bot.publisher.channel_deleted(channel.id)
 
     table = app_commands.Group(
         name="table", description=_("Card tables", "cmd.table.description"), guild_only=True
@@ -114,17 +159,27 @@ class Lobby(commands.Cog):
         except Exception as exc:
             await refuse(interaction, exc, locale)
             return
+        target = where or interaction.channel
+        try:
+            check_permissions(interaction, target, here, locale)
+        except UserError as exc:
+            await refuse(interaction, exc, locale)
+            return
         await interaction.response.defer(ephemeral=True, thinking=True)
         home, created = await make_home(
             interaction,
-            where or interaction.channel,
+            target,
             game=game,
             name=table_name,
             intro=intro,
             here=here,
             locale=locale,
         )
+        # all or nothing: the message first (a table is never stored without one), then
+        # the table; if either fails, the thread made for it and the message go away
+        message = None
         try:
+            message = await self.bot.publisher.post_placeholder(home, game, locale)
             outcome = await self.bot.tables.open_table(
                 guild_id=interaction.guild.id,
                 channel_id=home.id,
@@ -133,16 +188,16 @@ class Lobby(commands.Cog):
                 host_id=interaction.user.id,
                 settings=settings,
                 options=engine_options,
+                message_id=message.id,
             )
         except Exception as exc:
-            if created is not None:
-                try:
-                    await created.delete()
-                except discord.HTTPException:
-                    log.warning("could not delete the thread of a refused table")
+            await undo_home(created, message)
+            if message is None and isinstance(exc, discord.HTTPException):
+                log.warning("could not post a new table's message: %s", exc)
+                exc = UserError("table.error.post_failed", error=exc.text or exc.status)
             await refuse(interaction, exc, locale)
             return
-        await self.bot.publisher.post_table_message(outcome.table, home)
+        await self.bot.publisher.refresh(outcome.table)  # a failure: the repair pass
         await interaction.followup.send(
             t("table.opened", locale, where=home.mention), ephemeral=True
         )

@@ -67,7 +67,10 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
         """Play the click's move."""
         bot = interaction.client
         assert isinstance(bot, CroupierBot)
-        await on_click(bot, interaction, self.table_id, self.version, self.move, self.arg)
+        try:
+            await on_click(bot, interaction, self.table_id, self.version, self.move, self.arg)
+        except Exception as exc:  # discord.py would only log it: answer as commands do
+            await bot.on_interaction_error(interaction, exc, f"button {self.move}")
 
 
 async def on_click(

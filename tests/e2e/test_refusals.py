@@ -273,7 +273,9 @@ async def test_wrong_channel_options_and_bot_permissions(simcord_env):
         "locked", overwrites={guild.me: discord.PermissionOverwrite(create_public_threads=False)}
     )
     res = await alice.member.slash(locked, "table open", game="blackjack")
-    assert_sentence(reply(res), t("table.error.bot_cannot_create_thread", "en"))
+    lacking = "“Create Public Threads”"  # named, before anything is created
+    expected = t("table.error.bot_missing", "en", where=f"<#{locked.id}>", perms=lacking)
+    assert_sentence(reply(res), expected)
     assert not locked.threads and not service(env).open_tables()
     assert await bank.balance(guild.id, alice.id) in (0, 1000)  # nothing was taken
     assert not await bank.claims(guild.id)

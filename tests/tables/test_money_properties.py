@@ -55,7 +55,9 @@ def faucet_on_close(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every table that closes credits one unit from the treasury to a player's seat."""
     write = table_service.TableService._write_move
 
-    async def leaky(self: Any, c: Any, posting: Any, table_id: int, *args: Any) -> None:
+    async def leaky(
+        self: Any, c: Any, posting: Any, table_id: int, *args: Any, **kwargs: Any
+    ) -> None:
         closing = args[3]
         if closing:
             extra = Money(MoneyKind.PAYOUT, HOUSE, seat(money_model.PLAYERS[0]), 1)
@@ -63,7 +65,7 @@ def faucet_on_close(monkeypatch: pytest.MonkeyPatch) -> None:
                 posting = (money_model.GUILD, table_id, None, [extra], f"leak:{table_id}", None)
             else:
                 posting = (*posting[:3], [*posting[3], extra], *posting[4:])
-        await write(self, c, posting, table_id, *args)
+        await write(self, c, posting, table_id, *args, **kwargs)
 
     monkeypatch.setattr(table_service.TableService, "_write_move", leaky)
 

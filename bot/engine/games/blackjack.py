@@ -232,6 +232,18 @@ class BlackjackGame(TableGame):
     def bet_range(self, seat: Seat) -> tuple[int, int]:
         return self.options.min_bet, self.options.max_bet
 
+    def house_exposure(self, bets: Mapping[int, int]) -> int:
+        """Per bet, the larger of a natural's premium and every stake the player could
+        still add (splits up to max_hands, each doubled, within the stack) won at 1:1."""
+        num, den = PAYOUT_RATIOS[self.options.blackjack_pays]
+        total = 0
+        for player, bet in bets.items():
+            seat = self._seat_of.get(player)
+            rest = 0 if seat is None else max(0, seat.stack - (bet - seat.bet))
+            staked = min(bet + rest, 2 * self.options.max_hands * bet)
+            total += max(bet * num // den, staked)
+        return total
+
     def buy_in(self) -> BuyIn:
         return BuyIn(minimum=self.options.min_bet)
 

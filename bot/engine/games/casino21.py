@@ -299,6 +299,12 @@ class Casino21(TableGame):
     def bet_range(self, seat: Seat) -> tuple[int, int]:
         return self.options.min_bet, self.options.max_bet
 
+    def house_exposure(self, bets: Mapping[int, int]) -> int:
+        """Per bet, the larger of half the bet and a fixed bank-bust bonus."""
+        bonus = self.options.bank_bust_bonus
+        fixed = bonus if isinstance(bonus, int) else 0
+        return sum(max(bet // 2, fixed) for bet in bets.values())
+
     def buy_in(self) -> BuyIn:
         return BuyIn(minimum=self.options.min_bet, welcome=self.options.welcome_stake > 0)
 
