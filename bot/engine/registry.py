@@ -14,9 +14,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from . import game_options
 from .base import TableGame
 from .games import blackjack, casino21, pirate21, sept_et_demi
-from .legacy import Game
 from .options import OptionSpec
 from .shuffle import Entropy
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .sim.base import Simulator
 
 #: A game object as the table service holds it.
-AnyGame = TableGame | Game
+AnyGame = TableGame[Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +34,7 @@ class GameSpec:
 
     key: str
     names: Mapping[str, str]  # language ("en", "fr") -> the game's name
-    game: type[TableGame] | type[Game]
+    game: type[AnyGame]
     options: tuple[OptionSpec, ...]  # the game's typed options (the engine declares them)
     min_players: int
     max_players: int
@@ -109,7 +109,7 @@ GAMES = Registry(
         aliases=("classic",),
         names={"en": "Black Jack", "fr": "Black Jack"},
         game=blackjack.BlackjackGame,
-        options=blackjack.OPTIONS,
+        options=game_options.BLACKJACK_OPTIONS,
         min_players=1,
         max_players=blackjack.MAX_SEATS,
         simulator="bot.engine.sim.blackjack:BlackjackSimulator",
@@ -119,7 +119,7 @@ GAMES = Registry(
         key="casino21",
         names={"en": "Casino 21", "fr": "Casino 21"},
         game=casino21.Casino21,
-        options=casino21.OPTIONS,
+        options=game_options.CASINO21_OPTIONS,
         min_players=1,
         max_players=casino21.MAX_PLAYERS,
         simulator="bot.engine.sim.casino21:Casino21Simulator",
@@ -129,7 +129,7 @@ GAMES = Registry(
         key="pirate21",
         names={"en": "Pirate 21", "fr": "Pirate 21"},
         game=pirate21.Pirate21,
-        options=pirate21.OPTIONS,
+        options=game_options.PIRATE21_OPTIONS,
         min_players=pirate21.MIN_PLAYERS,
         max_players=pirate21.MAX_PLAYERS,
         simulator="bot.engine.sim.pirate21:Pirate21Simulator",
@@ -138,7 +138,7 @@ GAMES = Registry(
         key="sept_et_demi",
         names={"en": "Sept et demi", "fr": "Sept et demi"},
         game=sept_et_demi.SeptEtDemi,
-        options=sept_et_demi.OPTIONS,
+        options=game_options.SEPT_ET_DEMI_OPTIONS,
         min_players=sept_et_demi.MIN_PLAYERS,
         max_players=sept_et_demi.MAX_PLAYERS,
         simulator="bot.engine.sim.sept_et_demi:SeptEtDemiSimulator",

@@ -44,7 +44,7 @@ class HighOptions(GameOptions):
     spare: bool = False
 
 
-class HighCard(TableGame):
+class HighCard(TableGame[Seat]):
     """Bet, one card each and one for the house, each player stands in turn; a higher
     card than the house's wins the bet, else it is lost."""
 
@@ -85,13 +85,14 @@ class HighCard(TableGame):
         self.phase = Phase.PLAYING
         self.wait_for(players)
 
-    def check_move(self, action: Action, seat: Seat) -> None:
+    def refuse_move(self, action: Action, seat: Seat) -> IllegalAction | None:
         if action.kind is not K.STAND:
-            super().check_move(action, seat)
+            return super().refuse_move(action, seat)
         if self.phase is not Phase.PLAYING:
-            raise IllegalAction("wrong_phase")
+            return IllegalAction("wrong_phase")
         if self.to_act != seat.player:
-            raise IllegalAction("not_your_turn")
+            return IllegalAction("not_your_turn")
+        return None
 
     def play(self, action: Action, seat: Seat, events: list[Event]) -> None:
         self._stand(events)
@@ -284,7 +285,7 @@ def _brute_force(g: HighCard, player: int | None) -> frozenset[ActionKind]:
     out = set()
     for kind in ActionKind:
         try:
-            g.check(Action(kind, player, amount=g.probe_amount(kind, player)))
+            g.check(g.probe(kind, player))
         except IllegalAction:
             continue
         out.add(kind)

@@ -21,7 +21,7 @@ def brute_force(g: Casino21, player: int | None) -> frozenset[ActionKind]:
     passes the checks."""
     out = set()
     for kind in ActionKind:
-        amount = g.probe_amount(kind, player)
+        amount = g.probe(kind, player).amount
         try:
             g.check(Action(kind, player, amount=amount, value=1, confirm=True))
         except IllegalAction:

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..base import ROUND_SETTLED, Action, ActionKind, Event, Phase
-from ..games.pirate21 import VARIANTS, Pirate21
+from ..game_options import VARIANTS
+from ..games.pirate21 import Pirate21
 from ..shuffle import seeded_entropy
 from .base import Simulator, per_second, positive_int, rate, strategy_type, text_rows
 
