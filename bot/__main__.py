@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import dataclasses
 import sys
 from collections.abc import Callable
@@ -26,7 +25,8 @@ def _run(args: argparse.Namespace) -> int:
     if shard is not None:
         settings = dataclasses.replace(settings, shard_id=shard)
     # before any connection to Discord: files of another layout, an unsplit database
-    check_files(settings.database_path, ShardLayout(settings.shard_id, settings.shard_count))
+    layout = ShardLayout(settings.shard_id, settings.shard_count)
+    asyncio.run(check_files(settings.database_path, layout))
     if shard is None and settings.shard_count > 1:
         from bot.launcher import run_shards
 
@@ -55,25 +55,25 @@ def _files(args: argparse.Namespace) -> tuple[list[str], list[str]]:
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    import sqlite3
+    from bot.db import migrate, open_database
+    from bot.shards import users_schema
 
-    from bot.db import Database, migrate
-    from bot.shards import USERS_SCHEMA
-
-    async def go(path: str) -> list[str]:
-        db = await Database.open(path)
+    async def go(path: str, users: bool) -> list[str]:
+        db = await open_database(path)
         try:
+            if users:  # the file the shards share has one table, not the migrations
+                await db.write(users_schema)
+                return []
             return await migrate(db)
         finally:
             await db.close()
 
     databases, users = _files(args)
     for path in databases:
-        applied = asyncio.run(go(path))
+        applied = asyncio.run(go(path, False))
         print(f"{path}: applied {', '.join(applied)}" if applied else f"{path}: already up to date")
-    for path in users:  # the file the shards share has one table, not the migrations
-        with contextlib.closing(sqlite3.connect(path)) as conn, conn:
-            conn.execute(USERS_SCHEMA)
+    for path in users:
+        asyncio.run(go(path, True))
         print(f"{path}: users' settings ready")
     return 0
 
@@ -81,7 +81,7 @@ def _migrate(args: argparse.Namespace) -> int:
 def _backup(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from bot.db import Database
+    from bot.db import open_database
 
     databases, users = _files(args)
     files = databases + users
@@ -94,7 +94,7 @@ def _backup(args: argparse.Namespace) -> int:
     )
 
     async def go(path: str, target: str) -> None:
-        db = await Database.open(path)
+        db = await open_database(path)
         try:
             await db.backup(target)
         finally:
@@ -123,8 +123,6 @@ DELEGATED: dict[str, Callable[[list[str]], int]] = {
     "simulate": _delegate("bot.engine.sim"),
     "audit": _delegate("bot.bank.audit"),
     "verify": _delegate("bot.engine.verify"),
-    "bench": _delegate("bot.bench"),
-    "sandbox": _delegate("bot.sandbox"),
     "split": _delegate("bot.db.split"),
 }
 

@@ -1,4 +1,5 @@
-"""The bot object: start-up (database, migrations, cogs, command sync) and error replies."""
+"""The bot object: start-up (database, migrations, services, cogs, command sync) and error
+replies. The services are typed attributes built in ``setup_hook``; cogs reach them there."""
 
 from __future__ import annotations
 
@@ -11,19 +12,25 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.bank import Bank
+from bot.bank_channel import BankChannel
 from bot.config import Settings
-from bot.db import Database, migrate
+from bot.db import Database, migrate, open_database
 from bot.db.lock import ProcessLock, claim
 from bot.engine.shuffle import Entropy, secure_entropy
 from bot.heap import settle_after_startup
 from bot.i18n import t
+from bot.prefs import Prefs
+from bot.publisher import Publisher
+from bot.scheduler import Scheduler, now
 from bot.shards import (
-    USERS_SCHEMA,
     ShardLayout,
     check_files,
     check_layout,
     users_database_path,
+    users_schema,
 )
+from bot.tables import TableService
 from bot.ui.card_emojis import CardEmojis
 from bot.ui.errors import refusal_text
 from bot.ui.translator import CroupierTranslator
@@ -36,6 +43,12 @@ class CroupierBot(commands.Bot):
 
     db: Database
     users_db: Database  # user-wide settings: ``db`` itself, or the file shards share
+    bank: Bank  # the only code that moves money
+    tables: TableService  # open tables: load, act, store
+    prefs: Prefs  # users' reply language
+    bank_channel: BankChannel  # each guild's bank channel
+    publisher: Publisher  # the table messages, DMs and announcements
+    scheduler: Scheduler  # deadlines and the repair pass
     card_emojis: CardEmojis  # the card pictures (built in setup_hook: needs the app id)
 
     def __init__(
@@ -63,31 +76,32 @@ class CroupierBot(commands.Bot):
         # the long-running process tunes the GC once its tables are loaded (bot/heap.py);
         # test processes start hundreds of bots and skip it
         self.settle_heap = settle_heap
-        self.services: dict[str, Any] = {}
         self._file_lock: ProcessLock | None = None
-        self.tree.on_error = self.on_app_command_error
+        self.tree.error(self.on_app_command_error)
 
     async def setup_hook(self) -> None:
-        """Open the database, migrate, load the cogs and sync the slash commands."""
+        """Open the database, migrate, build the services, load the cogs, sync commands."""
         base = self.settings.database_path
-        check_files(base, self.layout)
+        await check_files(base, self.layout)
         path = self.layout.database_path(base)
         self._file_lock = claim(path)
-        self.db = await Database.open(path)
+        self.db = await open_database(path)
         applied = await migrate(self.db)
         if applied:
             log.info("applied migrations: %s", ", ".join(applied))
-        await self.db.run_transaction(check_layout, self.layout, path)
+        await self.db.write(check_layout, self.layout, path)
         self.users_db = self.db
         if self.layout.sharded:
-            self.users_db = await Database.open(users_database_path(base))
-            await self.users_db.run_transaction(lambda c: c.execute(USERS_SCHEMA))
+            self.users_db = await open_database(users_database_path(base))
+            await self.users_db.write(users_schema)
             log.info("shard %s on %s", self.layout.stamp, path)
+        await self._build_services()
         await self.tree.set_translator(CroupierTranslator())
         from cogs import EXTENSIONS
 
         for name in EXTENSIONS:
             await self.load_extension(name)
+        self.scheduler.start()
         # before on_ready re-renders the open tables; shard 0 uploads for all processes
         self.card_emojis = CardEmojis(self, upload=self.layout.shard_id == 0)
         await self.card_emojis.start()
@@ -95,6 +109,21 @@ class CroupierBot(commands.Bot):
             settle_after_startup()  # the open tables are loaded: keep them out of full GCs
         if self.sync_commands and self.layout.shard_id == 0:  # one process syncs for all
             await self._sync()
+
+    async def _build_services(self) -> None:
+        """The services, then the open tables loaded into memory."""
+        self.bank = Bank(self.db)
+        self.tables = TableService(self.db, self.bank, clock=now, entropy=self.entropy)
+        self.prefs = Prefs(self.users_db, shared=self.layout.sharded)
+        self.bank_channel = BankChannel(self, self.db)
+        self.publisher = Publisher(self, self.tables, self.prefs, self.bank_channel)
+        self.scheduler = Scheduler(self.tables, self.publisher)
+        await self.tables.load_open_tables()
+
+    async def on_ready(self) -> None:
+        """After a (re)start: re-render every open table once, with a short note."""
+        if hasattr(self, "publisher"):
+            await self.publisher.restore()
 
     async def _sync(self) -> None:
         guild_id = self.settings.dev_guild_id
@@ -110,10 +139,9 @@ class CroupierBot(commands.Bot):
         """Stop the services, then the gateway, then the database."""
         if hasattr(self, "card_emojis"):
             await self.card_emojis.stop()
-        for service in list(self.services.values()):
-            stop = getattr(service, "stop", None)
-            if stop is not None:
-                await stop()
+        if hasattr(self, "scheduler"):
+            self.scheduler.stop()
+            self.publisher.close()
         await super().close()
         if hasattr(self, "users_db") and self.users_db is not self.db:
             await self.users_db.close()
@@ -125,11 +153,10 @@ class CroupierBot(commands.Bot):
 
     async def locale_for(self, interaction: discord.Interaction) -> str:
         """The language to answer in: the user's choice, else Discord's locale."""
-        prefs = self.services.get("prefs")
-        if prefs is not None:
-            chosen = await prefs.locale(interaction.user.id)
+        if hasattr(self, "prefs"):
+            chosen = await self.prefs.locale(interaction.user.id)
             if chosen:
-                return str(chosen)
+                return chosen
         return str(interaction.locale)
 
     async def on_app_command_error(

@@ -3,8 +3,8 @@ so that no log line holds a private card or a token, at any level.
 
 At DEBUG, discord.py writes each REST request and response body (a DM's "your hidden
 card" included), each gateway event (interaction tokens, the messages the components
-sit on) and webhook URLs carrying interaction tokens; aiosqlite writes each statement
-with its parameters (a table's saved state: hands, seeds). The scrub runs in the log
+sit on) and webhook URLs carrying interaction tokens; a database library logging a call
+with its parameters would write a table's saved state (hands, seeds). The scrub runs in the log
 record factory, so it reaches every record whichever logger made it and whichever
 handler writes it (a library's own handler, a child logger's), before any is formatted:
 
@@ -18,7 +18,7 @@ handler writes it (a library's own handler, a child logger's), before any is for
 
 ``LOG_HTTP_BODIES=1`` (``http_bodies``) turns both off for discord.py's loggers: raw
 HTTP and gateway logs, private cards and interaction tokens in them. The bot token is
-scrubbed whatever the switch. Below DEBUG discord.py and aiosqlite make no record per
+scrubbed whatever the switch. Below DEBUG discord.py makes no record per
 request, so at INFO the scrub runs for the few records that are written at all.
 """
 
@@ -80,7 +80,7 @@ class Scrub:
             return HIDDEN if arg[:1] in ("{", "[") else self.text(arg)
         if isinstance(arg, Mapping) and "op" in arg and "t" in arg:  # a gateway frame
             return {key: arg.get(key) for key in ("op", "t", "s")}
-        if isinstance(arg, functools.partial):  # aiosqlite: the statement, no parameters
+        if isinstance(arg, functools.partial):  # a database call: the statement, no parameters
             return _call_name(arg)
         if isinstance(arg, (*_PAYLOADS, aiohttp.FormData)):
             return HIDDEN

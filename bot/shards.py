@@ -12,11 +12,11 @@ be money made from nothing. ``python -m bot split`` turns one file into K.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
 from bot.config import ConfigError
+from bot.db import Conn, open_database
 
 LAYOUT_KEY = "shard_layout"  # bot_meta: "i/K" in a shard's file
 SPLIT_KEY = "split_into"  # bot_meta: "K" in a file that was split (retired)
@@ -40,6 +40,11 @@ GLOBAL_TABLES = ("user_prefs", "bot_meta")
 
 # user_prefs as migration 0003 makes it (tests/test_shards.py compares the two)
 USERS_SCHEMA = "CREATE TABLE IF NOT EXISTS user_prefs (user_id INTEGER PRIMARY KEY, locale TEXT)"
+
+
+async def users_schema(conn: Conn) -> None:
+    """Create the one table of the file the shards share."""
+    await conn.execute(USERS_SCHEMA)
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:
@@ -99,35 +104,39 @@ def shard_files(base: str, shard_count: int, *, users: bool = False) -> list[str
     return [*files, users_database_path(base)] if users else files
 
 
-def guild_ids(conn: sqlite3.Connection) -> set[int]:
+async def _table_names(conn: Conn) -> set[str]:
+    rows = await conn.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")
+    return {str(row[0]) for row in rows}
+
+
+async def guild_ids(conn: Conn) -> set[int]:
     """Every guild the file holds a row of."""
-    present = {
-        row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-    }
+    present = await _table_names(conn)
     found: set[int] = set()
     for table in ("guild_settings", "bank_guilds", "tables"):
         if table in present:  # a file of an older level may lack one
-            rows = conn.execute(f"SELECT DISTINCT guild_id FROM {table}")
+            rows = await conn.fetchall(f"SELECT DISTINCT guild_id FROM {table}")
             found.update(int(row[0]) for row in rows)
     return found
 
 
-def meta(conn: sqlite3.Connection, key: str, schema: str = "main") -> str | None:
+async def meta(conn: Conn, key: str, schema: str = "main") -> str | None:
     """A ``bot_meta`` value of the file (``schema``: an attached one)."""
-    row = conn.execute(f"SELECT value FROM {schema}.bot_meta WHERE key = ?", (key,)).fetchone()
+    row = await conn.fetchone(f"SELECT value FROM {schema}.bot_meta WHERE key = ?", (key,))
     return None if row is None else str(row[0])
 
 
-def check_layout(conn: sqlite3.Connection, layout: ShardLayout, path: str) -> None:
+async def check_layout(conn: Conn, layout: ShardLayout, path: str) -> None:
     """Refuse a file that belongs to another layout; stamp a new shard's file.
 
     Runs on a migrated file, in a transaction, before anything else uses it."""
-    if meta(conn, SPLIT_KEY) is not None:
+    split_into = await meta(conn, SPLIT_KEY)
+    if split_into is not None:
         raise ConfigError(
-            f"{path} was split into {meta(conn, SPLIT_KEY)} shard files and is kept only as "
+            f"{path} was split into {split_into} shard files and is kept only as "
             "a record: set SHARD_COUNT to that number to run on the shard files."
         )
-    stamp = meta(conn, LAYOUT_KEY)
+    stamp = await meta(conn, LAYOUT_KEY)
     if not layout.sharded:
         if stamp is not None:
             raise ConfigError(
@@ -135,7 +144,7 @@ def check_layout(conn: sqlite3.Connection, layout: ShardLayout, path: str) -> No
             )
         return
     if stamp == layout.stamp:
-        strangers = sorted(g for g in guild_ids(conn) if not layout.owns(g))
+        strangers = sorted(g for g in await guild_ids(conn) if not layout.owns(g))
         if strangers:
             raise ConfigError(
                 f"{path} holds servers of another shard ({', '.join(map(str, strangers[:5]))}):"
@@ -147,12 +156,14 @@ def check_layout(conn: sqlite3.Connection, layout: ShardLayout, path: str) -> No
             f"{path} holds shard {stamp}, not {layout.stamp}: the shard count cannot change "
             "once the database is split."
         )
-    if guild_ids(conn):
+    if await guild_ids(conn):
         raise ConfigError(
             f"{path} already holds servers but no shard layout: make the shard files with "
             f"`python -m bot split --shards {layout.shard_count}`."
         )
-    conn.execute("INSERT INTO bot_meta (key, value) VALUES (?, ?)", (LAYOUT_KEY, layout.stamp))
+    await conn.execute(
+        "INSERT INTO bot_meta (key, value) VALUES (?, ?)", (LAYOUT_KEY, layout.stamp)
+    )
 
 
 def _shard_files_beside(base: str) -> dict[Path, int]:
@@ -166,7 +177,14 @@ def _shard_files_beside(base: str) -> dict[Path, int]:
     return found
 
 
-def check_files(base: str, layout: ShardLayout) -> None:
+async def _unsplit_guilds(conn: Conn) -> bool:
+    """Whether a one-file database holds servers and was not split."""
+    if "bot_meta" not in await _table_names(conn) or await meta(conn, SPLIT_KEY) is not None:
+        return False
+    return bool(await guild_ids(conn))
+
+
+async def check_files(base: str, layout: ShardLayout) -> None:
     """Refuse to start on files that would leave the casino's money in other files: shard
     files of another shard count, or (sharded) a one-file database not split yet."""
     found = _shard_files_beside(base)
@@ -180,18 +198,14 @@ def check_files(base: str, layout: ShardLayout) -> None:
         )
     if not layout.sharded or not Path(base).exists():
         return
-    conn = sqlite3.connect(base)
+    db = await open_database(base)
     try:
-        has_meta = conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'bot_meta'"
-        ).fetchone()
-        if has_meta is None or meta(conn, SPLIT_KEY) is not None:
-            return
-        if guild_ids(conn):
-            raise ConfigError(
-                f"{base} holds the casino but is not split yet: run "
-                f"`python -m bot split --shards {layout.shard_count}` before starting "
-                f"{layout.shard_count} shards."
-            )
+        unsplit = await db.read(_unsplit_guilds)
     finally:
-        conn.close()
+        await db.close()
+    if unsplit:
+        raise ConfigError(
+            f"{base} holds the casino but is not split yet: run "
+            f"`python -m bot split --shards {layout.shard_count}` before starting "
+            f"{layout.shard_count} shards."
+        )

@@ -1,3 +1,10 @@
 """The bot's extensions, loaded in this order by ``CroupierBot.setup_hook``."""
 
-EXTENSIONS: tuple[str, ...] = ("cogs.info", "cogs.tables", "cogs.bank", "cogs.help")
+EXTENSIONS: tuple[str, ...] = (
+    "cogs.info",
+    "cogs.tables.lobby",
+    "cogs.tables.moves",
+    "cogs.tables.bets",
+    "cogs.bank",
+    "cogs.help",
+)

@@ -6,9 +6,8 @@ top-level command carries it), so every admin command also checks Manage Server 
 and refuses with a translated sentence.
 
 The bank channel (the forum's "topic de banque", ``guild_settings.bank_channel_id``) gets
-the claim receipts, the admins' approvals, mints and burns, and from the tables the own
-funds added (TOP_UP) and the forfeits: :class:`BankChannel` is ``bot.services["bank_channel"]``
-and other cogs call ``announce(guild_id, text)`` or ``table_outcome(outcome)``.
+the claim receipts, the admins' approvals, mints and burns: ``bot.bank_channel``
+(bot/bank_channel.py), which also posts the tables' own funds added and forfeits.
 """
 
 from __future__ import annotations
@@ -17,21 +16,17 @@ import functools
 import inspect
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.app import CroupierBot, send_ephemeral
-from bot.bank import Bank
 from bot.bank.errors import SelfTransfer, TransferToBot
 from bot.bank.models import MAX_AMOUNT, ClaimReceipt, GuildInfo
-from bot.engine.base import MoneyKind
-from bot.engine.registry import GAMES
 from bot.errors import NotAllowed
-from bot.i18n import normalize, t
+from bot.i18n import t
 from bot.ui.errors import refusal_text
 from bot.ui.render import bank as fmt
 from bot.ui.translator import _
@@ -41,7 +36,6 @@ log = logging.getLogger(__name__)
 NO_PINGS = discord.AllowedMentions.none()
 HISTORY_PAGE = 10
 TOP_SIZE = 10
-DEFAULT_STARTING_BALANCE = 1000
 Amount = app_commands.Range[int, 1, MAX_AMOUNT]
 F = TypeVar("F", bound=Callable[..., Awaitable[None]])
 
@@ -69,15 +63,6 @@ def answers_refusals(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-@dataclass(frozen=True)
-class GuildPrefs:
-    """What the bank cog keeps of ``guild_settings``."""
-
-    bank_channel_id: int | None
-    locale: str
-    currency: str
-
-
 def is_admin(interaction: discord.Interaction) -> bool:
     """Manage Server (or Administrator) in this guild."""
     perms = getattr(interaction.user, "guild_permissions", None)
@@ -95,106 +80,33 @@ def mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
 
-class BankChannel:
-    """The guild's bank channel: where the bank posts receipts and table money news."""
+def supply_command(group: app_commands.Group, kind: str, description: str) -> Any:
+    """``/bank mint`` or ``/bank burn``: one declaration for both sides of the money
+    supply (``Bank.change_supply``), Manage Server only."""
 
-    def __init__(self, bot: CroupierBot) -> None:
-        self.bot = bot
-        self._guilds: dict[int, GuildPrefs] = {}
+    async def command(
+        self: Any,
+        interaction: discord.Interaction,
+        amount: Amount,
+        user: discord.Member | None = None,
+    ) -> None:
+        await self.mint_or_burn(interaction, kind, amount, user)
 
-    async def prefs(self, guild_id: int) -> GuildPrefs:
-        """The guild's bank channel, language and currency name (cached)."""
-        cached = self._guilds.get(guild_id)
-        if cached is not None:
-            return cached
-        row = await self.bot.db.fetchone(
-            "SELECT bank_channel_id, locale, currency_name FROM guild_settings WHERE guild_id = ?",
-            (guild_id,),
-        )
-        if row is None:
-            prefs = GuildPrefs(None, "en", fmt.DEFAULT_CURRENCY)
-        else:
-            prefs = GuildPrefs(
-                int(row[0]) if row[0] is not None else None,
-                normalize(row[1]),
-                row[2] or fmt.DEFAULT_CURRENCY,
-            )
-        self._guilds[guild_id] = prefs
-        return prefs
-
-    async def set_channel(self, guild_id: int, channel_id: int, locale: str) -> None:
-        """Store the bank channel (and the guild's language if it has none yet)."""
-        async with self.bot.db.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO guild_settings (guild_id, bank_channel_id, locale) VALUES (?, ?, ?)"
-                " ON CONFLICT (guild_id) DO UPDATE SET"
-                " bank_channel_id = excluded.bank_channel_id,"
-                " locale = COALESCE(guild_settings.locale, excluded.locale)",
-                (guild_id, channel_id, normalize(locale)),
-            )
-        self._guilds.pop(guild_id, None)
-
-    async def announce(
-        self,
-        guild_id: int,
-        text: str | None = None,
-        *,
-        embed: discord.Embed | None = None,
-    ) -> bool:
-        """Post in the guild's bank channel (no pings); False when there is none or the
-        post failed (logged, never raised)."""
-        prefs = await self.prefs(guild_id)
-        if prefs.bank_channel_id is None:
-            return False
-        channel = self.bot.get_partial_messageable(prefs.bank_channel_id, guild_id=guild_id)
-        try:
-            kwargs: dict[str, Any] = {"allowed_mentions": NO_PINGS}
-            if text:
-                kwargs["content"] = text[:2000]
-            if embed is not None:
-                kwargs["embed"] = embed
-            await channel.send(**kwargs)
-        except discord.HTTPException:
-            log.warning("could not post in the bank channel of guild %s", guild_id, exc_info=True)
-            return False
-        return True
-
-    async def table_outcome(self, outcome: Any) -> None:
-        """Announce a table's own funds added (TOP_UP) and forfeits in the bank channel."""
-        try:
-            table = outcome.table
-            prefs = await self.prefs(table.guild_id)
-            if prefs.bank_channel_id is None:
-                return
-            loc, cur = prefs.locale, prefs.currency
-            lines: list[str] = []
-            for event in outcome.events:
-                for money in event.money:
-                    if money.kind not in (MoneyKind.TOP_UP, MoneyKind.FORFEIT) or not money.amount:
-                        continue
-                    player = money.player
-                    if player is None:
-                        seat = money.dst if money.kind is MoneyKind.TOP_UP else money.src
-                        player = int(seat.split(":", 1)[1]) if seat.startswith("seat:") else 0
-                    key = (
-                        "bank.channel.top_up"
-                        if money.kind is MoneyKind.TOP_UP
-                        else "bank.channel.forfeit"
-                    )
-                    lines.append(
-                        t(
-                            key,
-                            loc,
-                            user=mention(player),
-                            amount=fmt.amount(money.amount, loc, cur),
-                            table=f"<#{table.channel_id}>",
-                            game=GAMES[table.game_key].name(loc),
-                        )
-                    )
-            if lines:
-                await self.announce(table.guild_id, "\n".join(lines))
-        except Exception:  # an announcement must never break a table
-            log.exception("bank channel announcement failed")
+    command.__name__ = kind
+    command.__qualname__ = f"BankCog.{kind}"  # a method of the cog: discord.py binds self
+    command.__doc__ = description
+    decorated = answers_refusals(command)
+    decorated = app_commands.rename(
+        amount=_("amount", "param.amount"), user=_("user", "param.user")
+    )(decorated)
+    decorated = app_commands.default_permissions(manage_guild=True)(decorated)
+    decorated = app_commands.describe(
+        amount=_("How much", f"cmd.bank_{kind}.amount"),
+        user=_("The member (default: the treasury)", f"cmd.bank_{kind}.user"),
+    )(decorated)
+    return group.command(
+        name=_(kind, f"name.{kind}"), description=_(description, f"cmd.bank_{kind}.description")
+    )(cast(Any, decorated))
 
 
 class BankCog(commands.Cog, name="Bank"):
@@ -202,37 +114,20 @@ class BankCog(commands.Cog, name="Bank"):
 
     def __init__(self, bot: CroupierBot) -> None:
         self.bot = bot
-        self.bank = Bank(bot.db)
-        self.channel = BankChannel(bot)
-        bot.services["bank_channel"] = self.channel
+        self.bank = bot.bank
+        self.channel = bot.bank_channel
         # held claims already shown to the admins in the bank channel (a player asking
         # again does not post them again; after a restart they are posted once more)
         self._held_posted: set[int] = set()
 
-    async def cog_unload(self) -> None:
-        """Forget the service."""
-        if self.bot.services.get("bank_channel") is self.channel:
-            del self.bot.services["bank_channel"]
-
     # ================================================================ helpers
 
-    async def announce(self, guild_id: int, text: str) -> bool:
-        """Post ``text`` in the guild's bank channel (see :class:`BankChannel`)."""
-        return await self.channel.announce(guild_id, text)
-
-    async def ensure_guild(self, guild_id: int) -> None:
-        """Set the guild's bank up with the same defaults the tables use."""
-        tables = self.bot.services.get("tables")
-        if tables is not None:
-            await tables.ensure_guild(guild_id)
-        else:
-            await self.bank.ensure_guild(guild_id, starting_balance=DEFAULT_STARTING_BALANCE)
-
     async def context(self, interaction: discord.Interaction) -> tuple[int, str, str]:
-        """(guild id, the user's language, the guild's currency name), guild set up."""
+        """(guild id, the user's language, the guild's currency name), guild set up with
+        the same defaults the tables use."""
         assert interaction.guild_id is not None
         guild_id = interaction.guild_id
-        await self.ensure_guild(guild_id)
+        await self.bot.tables.ensure_guild(guild_id)
         locale = await self.bot.locale_for(interaction)
         prefs = await self.channel.prefs(guild_id)
         return guild_id, locale, prefs.currency
@@ -270,14 +165,6 @@ class BankCog(commands.Cog, name="Bank"):
             embed.set_footer(text=t("bank.receipt.footer", locale, entry=receipt.entry_id))
         return embed
 
-    async def has_account(self, guild_id: int, user_id: int) -> bool:
-        """True when the member has a player account in this guild."""
-        row = await self.bot.db.fetchone(
-            "SELECT 1 FROM bank_accounts WHERE guild_id = ? AND kind = 'player' AND user_id = ?",
-            (guild_id, user_id),
-        )
-        return row is not None
-
     # ================================================================ /bank
 
     bank_group = app_commands.Group(
@@ -305,7 +192,7 @@ class BankCog(commands.Cog, name="Bank"):
         if target == me:
             value = await self.bank.open_account(guild_id, me)
             lines = [t("bank.balance.self", loc, amount=fmt.amount(value, loc, cur))]
-        elif await self.has_account(guild_id, target):
+        elif await self.bank.has_account(guild_id, target):
             value = await self.bank.balance(guild_id, target)
             lines = [
                 t(
@@ -599,9 +486,11 @@ class BankCog(commands.Cog, name="Bank"):
         )
         return f"{done}\n{limits}"
 
-    async def _mint_or_burn(
+    async def mint_or_burn(
         self, interaction: discord.Interaction, kind: str, amount: int, user: discord.Member | None
     ) -> None:
+        """Mint or burn for a member (the treasury when ``user`` is None), then tell the
+        bank channel."""
         require_admin(interaction)
         guild_id, loc, cur = await self.context(interaction)
         if user is not None and user.bot:
@@ -609,8 +498,8 @@ class BankCog(commands.Cog, name="Bank"):
         target_id = None if user is None else user.id
         if target_id is not None:
             await self.bank.open_account(guild_id, target_id)
-        op = self.bank.mint if kind == "mint" else self.bank.burn
-        receipt = await op(
+        receipt = await self.bank.change_supply(
+            kind,
             guild_id,
             amount,
             user_id=target_id,
@@ -643,43 +532,8 @@ class BankCog(commands.Cog, name="Bank"):
             ),
         )
 
-    @bank_group.command(
-        name=_("mint", "name.mint"),
-        description=_(
-            "Admin: create money for a member (or the treasury)", "cmd.bank_mint.description"
-        ),
-    )
-    @app_commands.describe(
-        amount=_("How much", "cmd.bank_mint.amount"),
-        user=_("The member (default: the treasury)", "cmd.bank_mint.user"),
-    )
-    @app_commands.default_permissions(manage_guild=True)
-    @app_commands.rename(amount=_("amount", "param.amount"), user=_("user", "param.user"))
-    @answers_refusals
-    async def mint(
-        self, interaction: discord.Interaction, amount: Amount, user: discord.Member | None = None
-    ) -> None:
-        """Create money."""
-        await self._mint_or_burn(interaction, "mint", amount, user)
-
-    @bank_group.command(
-        name=_("burn", "name.burn"),
-        description=_(
-            "Admin: destroy money of a member (or the treasury)", "cmd.bank_burn.description"
-        ),
-    )
-    @app_commands.describe(
-        amount=_("How much", "cmd.bank_burn.amount"),
-        user=_("The member (default: the treasury)", "cmd.bank_burn.user"),
-    )
-    @app_commands.default_permissions(manage_guild=True)
-    @app_commands.rename(amount=_("amount", "param.amount"), user=_("user", "param.user"))
-    @answers_refusals
-    async def burn(
-        self, interaction: discord.Interaction, amount: Amount, user: discord.Member | None = None
-    ) -> None:
-        """Destroy money."""
-        await self._mint_or_burn(interaction, "burn", amount, user)
+    mint = supply_command(bank_group, "mint", "Admin: create money for a member (or the treasury)")
+    burn = supply_command(bank_group, "burn", "Admin: destroy money of a member (or the treasury)")
 
     @bank_group.command(
         name=_("approve", "name.approve"),

@@ -1,9 +1,7 @@
 """/rules, /language and /verify: the rules of each game, the reply language, fairness.
 
-``/language`` stores the user's choice in ``user_prefs`` and provides
-``bot.services["prefs"]`` (``async locale(user_id) -> str | None``), which
-``CroupierBot.locale_for`` consults before Discord's locale. A sharded bot keeps the
-choices in the file every shard shares (``bot.users_db``).
+``/language`` stores the user's choice with ``bot.prefs`` (bot/prefs.py), which
+``CroupierBot.locale_for`` consults before Discord's locale.
 """
 
 from __future__ import annotations
@@ -15,7 +13,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import CroupierBot
-from bot.db import Database
 from bot.engine.cards import build_deck
 from bot.engine.shuffle import SEED_BYTES, commitment, verify
 from bot.errors import UserError
@@ -30,52 +27,6 @@ LanguageChoice = Literal["fr", "en", "auto"]
 FIRST_CARDS = 20
 RULE_FIELDS = ("round", "settle", "money")
 FIELD_MAX = 1024  # characters in an embed field's value
-
-
-class Prefs:
-    """Users' reply language (``user_prefs``), cached in memory.
-
-    With ``shared=True`` other processes (the other shards) write the same file: each
-    lookup first asks SQLite whether another connection committed since the last one
-    (``PRAGMA data_version``, a few microseconds on a reader connection) and if so drops
-    the cache, so a choice made on one shard applies on every shard at once."""
-
-    def __init__(self, db: Database, *, shared: bool = False) -> None:
-        self.db = db
-        self._cache: dict[int, str | None] = {}
-        self.shared = shared
-        self._version: object = None
-
-    def _drop_if_changed(self) -> None:
-        row = self.db.read_committed("PRAGMA data_version")
-        version = None if row is None else row[0]
-        if version != self._version:
-            self._cache.clear()
-            self._version = version
-
-    async def locale(self, user_id: int) -> str | None:
-        """The user's chosen language (``fr``/``en``), or None for Discord's."""
-        if self.shared:
-            self._drop_if_changed()
-        if user_id in self._cache:
-            return self._cache[user_id]
-        row = await self.db.fetchone("SELECT locale FROM user_prefs WHERE user_id = ?", (user_id,))
-        value = None if row is None or not row[0] else str(row[0])
-        self._cache[user_id] = value
-        return value
-
-    async def set_locale(self, user_id: int, locale: str | None) -> None:
-        """Remember the choice (None: back to Discord's language)."""
-        async with self.db.transaction() as conn:
-            if locale is None:
-                await conn.execute("DELETE FROM user_prefs WHERE user_id = ?", (user_id,))
-            else:
-                await conn.execute(
-                    "INSERT INTO user_prefs (user_id, locale) VALUES (?, ?)"
-                    " ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale",
-                    (user_id, locale),
-                )
-        self._cache[user_id] = locale
 
 
 def add_lines(embed: discord.Embed, name: str, lines: list[str]) -> None:
@@ -128,13 +79,6 @@ class Help(commands.Cog):
 
     def __init__(self, bot: CroupierBot) -> None:
         self.bot = bot
-        self.prefs = Prefs(bot.users_db, shared=bot.layout.sharded)
-        bot.services["prefs"] = self.prefs
-
-    async def cog_unload(self) -> None:
-        """Forget the service."""
-        if self.bot.services.get("prefs") is self.prefs:
-            del self.bot.services["prefs"]
 
     # ================================================================ /rules
 
@@ -150,20 +94,19 @@ class Help(commands.Cog):
     async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
         """The rules, the options and their defaults; a table's own options in its thread."""
         locale = await self.bot.locale_for(interaction)
-        tables = self.bot.services.get("tables")
-        table = tables.table_in(interaction.channel_id or 0) if tables is not None else None
+        table = self.bot.tables.table_in(interaction.channel_id or 0)
         if game is None:
             if table is None:
                 raise UserError("rules.error.which_game")
             game = table.game_key
-        game = GAMES[game].key  # "classic" is "blackjack"
+        key = GAMES[game].key  # "classic" is "blackjack"
         table_options: dict[str, Any] | None = None
         settings: dict[str, Any] | None = None
-        if table is not None and table.game_key == game:
-            table_options = dict(table.game.options.to_dict())
+        if table is not None and table.game_key == key:
+            table_options = table.options()
             values = table.settings.to_dict()
             settings = {k: values[k] for k in TableSettings.NAMES if values.get(k) is not None}
-        embed = rules_embed(game, locale, table_options, settings)
+        embed = rules_embed(key, locale, table_options, settings)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     # ================================================================ /language
@@ -180,7 +123,7 @@ class Help(commands.Cog):
     async def language(self, interaction: discord.Interaction, language: LanguageChoice) -> None:
         """Store the user's reply language."""
         chosen = None if language == "auto" else language
-        await self.prefs.set_locale(interaction.user.id, chosen)
+        await self.bot.prefs.set_locale(interaction.user.id, chosen)
         locale = await self.bot.locale_for(interaction)
         key = "language.auto" if chosen is None else "language.set"
         await interaction.response.send_message(t(key, locale), ephemeral=True)

@@ -2,7 +2,7 @@
 
 ``python scripts/sandbox_screenshots.py [--out docs/screenshots] [--games blackjack ...]``
 
-For each game and language: the sandbox (``bot/sandbox.py``, SimCord's browser preview)
+For each game and language: the sandbox (``sandbox/``, SimCord's browser preview)
 with 4 players who chose that language, a round dealt and a few moves played, then a
 screenshot of the page as Debian's Chromium (``/usr/bin/chromium``, driven by Playwright)
 shows it, viewing as the host: ``<game>-<language>.png``. The shuffles are seeded, so the
@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 from bot.engine.base import ActionKind, Phase  # noqa: E402
 from bot.engine.registry import GAMES  # noqa: E402
 from bot.engine.shuffle import seeded_entropy  # noqa: E402
-from bot.sandbox import running_sandbox  # noqa: E402
+from sandbox import running_sandbox  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
@@ -54,7 +54,7 @@ def buttons(message: Any) -> dict[str, str]:
 
 async def play_a_little(sandbox: Any, hits: int = 2) -> None:
     """Start, every bet, then ``hits`` draws: a round mid-way, cards on the table."""
-    service = sandbox.env.bot.services["tables"]
+    service = sandbox.env.bot.tables
     table = service.table_in(sandbox.tables.id)
     drawn = 0
     for _ in range(40):

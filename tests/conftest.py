@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import CroupierBot, create_bot
-from bot.db import Database, migrate
+from bot.db import Database, SqliteDatabase, migrate
 from bot.engine.shuffle import seeded_entropy
 
 
@@ -27,7 +27,7 @@ def simcord_bot(db_path: str) -> CroupierBot:
 @pytest.fixture
 async def db(db_path: str) -> AsyncIterator[Database]:
     """An open, migrated database."""
-    database = await Database.open(db_path)
+    database = await SqliteDatabase.open(db_path)
     await migrate(database)
     yield database
     await database.close()

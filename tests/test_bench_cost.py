@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.bench.cost import _COLLECTED, run_moves
+from bench.cost import _COLLECTED, run_moves
 
 
 @pytest.mark.parametrize("game", ["classic", "pirate21"])

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.bench.harness import open_tables, world
-from bot.bench.latency import main, play
+from bench.harness import open_tables, world
+from bench.latency import main, play
 
 ROW = re.compile(r"\| (\d+) \| (\d+) \|")
 

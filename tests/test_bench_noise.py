@@ -6,8 +6,8 @@ import json
 import subprocess
 import sys
 
-from bot.bench import noise
-from bot.bench.noise import MIN_STALL, SLOW, overlapping, slow_windows
+from bench import noise
+from bench.noise import MIN_STALL, SLOW, overlapping, slow_windows
 
 
 def test_a_run_over_the_threshold_is_a_stall() -> None:
@@ -36,7 +36,7 @@ def test_overlap_counts_windows_that_share_any_instant() -> None:
 
 def test_the_json_probe_prints_windows() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "bot", "bench", "noise", "--json", "--seconds", "0.2"],
+        [sys.executable, "-m", "bench", "noise", "--json", "--seconds", "0.2"],
         capture_output=True,
         text=True,
         check=True,

@@ -7,7 +7,7 @@ import argparse
 import sqlite3
 from pathlib import Path
 
-from bot.bench.processes import run_processes
+from bench.processes import run_processes
 
 
 def test_processes_share_one_database_and_time_the_same_window(tmp_path: Path) -> None:

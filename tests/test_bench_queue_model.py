@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import statistics
 
-from bot.bench.latency import queue_model
+from bench.latency import queue_model
 
 
 def test_mean_sojourn_matches_the_m_d_1_formula() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bot.bench.steps import StepWatch
+from bench.steps import StepWatch
 
 
 def _spin(seconds: float) -> None:

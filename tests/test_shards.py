@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.config import ConfigError, load_settings
-from bot.db import Database, migrate
+from bot.db import Conn, Database, SqliteDatabase, migrate
 from bot.shards import (
     LAYOUT_KEY,
     SPLIT_KEY,
@@ -21,6 +22,7 @@ from bot.shards import (
     shard_of,
     users_database_path,
 )
+from tests.sql import fetchall, fetchone
 from tests.test_cli import run
 
 
@@ -63,26 +65,28 @@ async def test_the_users_file_has_the_migrations_user_prefs(db: Database, tmp_pa
     with sqlite3.connect(tmp_path / "users.sqlite3") as users:
         users.execute(USERS_SCHEMA)
         made = users.execute("PRAGMA table_info(user_prefs)").fetchall()
-    migrated = await db.fetchall("PRAGMA table_info(user_prefs)")
+    migrated = await fetchall(db, "PRAGMA table_info(user_prefs)")
     assert made == [tuple(row) for row in migrated]
 
 
 async def add_guild(db: Database, guild_id: int) -> None:
-    async with db.transaction() as conn:
+    async def _tx(conn: Conn) -> Any:
         await conn.execute("INSERT INTO guild_settings (guild_id) VALUES (?)", (guild_id,))
+
+    await db.write(_tx)
 
 
 async def meta(db: Database, key: str) -> str | None:
-    row = await db.fetchone("SELECT value FROM bot_meta WHERE key = ?", (key,))
+    row = await fetchone(db, "SELECT value FROM bot_meta WHERE key = ?", (key,))
     return None if row is None else str(row[0])
 
 
 async def test_a_new_shard_file_is_stamped_and_then_kept_to_its_layout(db: Database):
     layout = ShardLayout(1, 2)
-    await db.run_transaction(check_layout, layout, db.path)
+    await db.write(check_layout, layout, db.path)
     assert await meta(db, LAYOUT_KEY) == "1/2"
     await add_guild(db, guild_on(1, 2))
-    await db.run_transaction(check_layout, layout, db.path)  # again: same layout, fine
+    await db.write(check_layout, layout, db.path)  # again: same layout, fine
 
     refusals = {
         ShardLayout(0, 2): "holds shard 1/2, not 0/2",
@@ -91,51 +95,56 @@ async def test_a_new_shard_file_is_stamped_and_then_kept_to_its_layout(db: Datab
     }
     for other, message in refusals.items():
         with pytest.raises(ConfigError, match=message):
-            await db.run_transaction(check_layout, other, db.path)
+            await db.write(check_layout, other, db.path)
     assert await meta(db, LAYOUT_KEY) == "1/2"
 
     await add_guild(db, guild_on(0, 2))  # a row no split would have put here
     with pytest.raises(ConfigError, match="servers of another shard"):
-        await db.run_transaction(check_layout, layout, db.path)
+        await db.write(check_layout, layout, db.path)
 
 
 async def test_a_file_with_servers_but_no_layout_is_not_a_shard(db: Database):
-    await db.run_transaction(check_layout, ShardLayout(), db.path)  # the one-file bot
+    await db.write(check_layout, ShardLayout(), db.path)  # the one-file bot
     await add_guild(db, guild_on(0, 2))
     with pytest.raises(ConfigError, match="python -m bot split --shards 2"):
-        await db.run_transaction(check_layout, ShardLayout(0, 2), db.path)
+        await db.write(check_layout, ShardLayout(0, 2), db.path)
     assert await meta(db, LAYOUT_KEY) is None
 
 
 async def test_a_split_file_runs_no_more(db: Database):
-    async with db.transaction() as conn:
+    async def _tx(conn: Conn) -> Any:
         await conn.execute("INSERT INTO bot_meta (key, value) VALUES (?, '2')", (SPLIT_KEY,))
+
+    await db.write(_tx)
     for layout in (ShardLayout(), ShardLayout(0, 2)):
         with pytest.raises(ConfigError, match="was split into 2 shard files"):
-            await db.run_transaction(check_layout, layout, db.path)
+            await db.write(check_layout, layout, db.path)
 
 
 async def test_files_of_another_layout_or_an_unsplit_casino_stop_the_start(tmp_path: Path):
     base = str(tmp_path / "croupier.sqlite3")
-    check_files(base, ShardLayout(0, 2))  # nothing there yet: a new casino
-    database = await Database.open(base)
+    await check_files(base, ShardLayout(0, 2))  # nothing there yet: a new casino
+    database = await SqliteDatabase.open(base)
     await migrate(database)
-    check_files(base, ShardLayout(0, 2))  # an empty one-file database: nothing to split
+    await check_files(base, ShardLayout(0, 2))  # an empty one-file database: nothing to split
     await add_guild(database, guild_on(1, 2))
-    check_files(base, ShardLayout())
+    await check_files(base, ShardLayout())
     with pytest.raises(ConfigError, match="not split yet"):
-        check_files(base, ShardLayout(1, 2))
-    async with database.transaction() as conn:
+        await check_files(base, ShardLayout(1, 2))
+
+    async def _tx(conn: Conn) -> Any:
         await conn.execute("INSERT INTO bot_meta (key, value) VALUES (?, '2')", (SPLIT_KEY,))
+
+    await database.write(_tx)
     await database.close()
-    check_files(base, ShardLayout(1, 2))  # split: the shard files are the casino now
+    await check_files(base, ShardLayout(1, 2))  # split: the shard files are the casino now
 
     Path(ShardLayout(1, 2).database_path(base)).touch()
-    check_files(base, ShardLayout(0, 2))
+    await check_files(base, ShardLayout(0, 2))
     with pytest.raises(ConfigError, match="set SHARD_COUNT=2;"):
-        check_files(base, ShardLayout())
+        await check_files(base, ShardLayout())
     with pytest.raises(ConfigError, match=r"croupier\.shard-1-of-2\.sqlite3"):
-        check_files(base, ShardLayout(2, 3))
+        await check_files(base, ShardLayout(2, 3))
 
 
 def test_the_cli_refuses_a_shard_that_does_not_exist_or_an_unsplit_casino(tmp_path: Path):

@@ -1,7 +1,9 @@
 """The casino bank: accounts, an append-only double-entry ledger, escrows and claims.
 
-The only code that moves money. ``Bank(db)`` is the async service; ``bot.bank.core`` holds
-the synchronous SQL it runs; ``bot.bank.audit`` recomputes everything from the ledger.
+The only code that moves money. ``Bank(db)`` is the service, the tables included: they
+post their moves' money with ``Bank.post_effects`` inside their own transaction.
+``bot.bank.core`` holds the SQL it runs (functions of a :class:`~bot.db.Conn`);
+``bot.bank.audit`` recomputes everything from the ledger.
 
 Model (schema: bot/db/migrations/0002_bank.sql)
 - Accounts per guild: ``issuer`` (the other side of every mint/burn; its balance is
@@ -11,13 +13,14 @@ Model (schema: bot/db/migrations/0002_bank.sql)
 - Money comes into existence only by minting. ``ensure_guild(guild, treasury_initial=
   1_000_000)`` mints the treasury once (a ``mint`` entry keyed ``treasury:<guild>``).
   Players start at 0 unless the guild's ``starting_balance`` is set: it is minted to each
-  new player account when it opens (``start:<guild>:<user>``). Admins can ``mint``/``burn``
-  and ``admin_adjust`` (treasury <-> player). The table welcome stake comes from the
-  treasury (WELCOME_STAKE house -> seat), given once per player per table.
+  new player account when it opens (``start:<guild>:<user>``). Admins can ``mint`` and
+  ``burn`` (``change_supply``: the one path that touches the issuer). The table welcome
+  stake comes from the treasury (WELCOME_STAKE house -> seat), given once per player per
+  table.
 - Every movement is one entry (kind = the MoneyKind value for game effects, or mint, burn,
-  transfer, admin_adjust, claim_paid) with two postings (-amount from the source, +amount to
-  the destination), a unique idempotency key, table/round, actor and reason. Entries and
-  postings are append-only (triggers). Debits are conditional UPDATEs.
+  transfer, claim_paid; admin_adjust in older ledgers) with two postings (-amount from the
+  source, +amount to the destination), a unique idempotency key, table/round, actor and
+  reason. Entries and postings are append-only (triggers). Debits are conditional UPDATEs.
 - Claims: CASH_OUT seat:<p> -> claim:<p> moves the stack to the guild's claims account and
   opens a claim row: ``pending``, or ``held`` when above the guild's
   ``claim_approval_limit``. ``claim`` pays every pending claim of the user in one
@@ -49,10 +52,8 @@ from .models import (
     GuildInfo,
     HistoryItem,
     HistoryPage,
-    LeaveResult,
     PostResult,
     Receipt,
-    SeatStats,
 )
 from .service import Bank
 
@@ -71,11 +72,9 @@ __all__ = [
     "InsufficientFunds",
     "InvalidAmount",
     "InvalidEffect",
-    "LeaveResult",
     "NotYourClaim",
     "PostResult",
     "Receipt",
-    "SeatStats",
     "SelfApproval",
     "SelfTransfer",
     "TransferToBot",

@@ -18,22 +18,20 @@ import sys
 from pathlib import Path
 
 from bot.config import ConfigError, load_settings
-from bot.db import Database
+from bot.db import Database, open_database
 from bot.shards import shard_files
 
 from . import core
 from .models import AuditReport
-from .service import run_sync
 
 
 async def audit(db: Database, guild_id: int | None = None) -> AuditReport:
-    """Audit the bank in one consistent snapshot (one transaction)."""
-    async with db.transaction() as conn:
-        return await run_sync(conn, core.audit, guild_id)
+    """Audit the bank in one consistent snapshot (one read transaction)."""
+    return await db.read(core.audit, guild_id)
 
 
 async def _run(path: str, guild_id: int | None) -> AuditReport:
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         return await audit(db, guild_id)
     finally:

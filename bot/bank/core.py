@@ -1,9 +1,9 @@
-"""The bank's synchronous core: every statement that reads or moves money.
+"""The bank's core: every statement that reads or moves money.
 
-Each public function here takes the raw ``sqlite3.Connection`` and must run inside an open
-transaction (the service runs it in aiosqlite's worker thread, in one hop, inside
-``db.transaction()`` or the caller's transaction). Mutating operations wrap themselves in a
-SAVEPOINT, so a refused operation leaves the caller's transaction exactly as it was.
+Each public function here takes the open transaction's :class:`~bot.db.Conn` (the
+service hands them to ``db.write``/``db.read``, or runs them inside the caller's
+transaction). Mutating operations wrap themselves in a SAVEPOINT, so a refused operation
+leaves the caller's transaction exactly as it was.
 
 Money only moves through :func:`post_entry`: one journal row, two postings (debit the
 source, credit the destination), a conditional ``UPDATE ... WHERE balance >= ?`` for the
@@ -12,13 +12,11 @@ debit (no read-then-write) and an idempotency key.
 
 from __future__ import annotations
 
-import sqlite3
 import uuid
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from bot.db.connection import forget_found, recall, remember
+from bot.db.base import Conn
 from bot.engine.base import Money, MoneyKind
 
 from .errors import (
@@ -44,10 +42,8 @@ from .models import (
     GuildInfo,
     HistoryItem,
     HistoryPage,
-    LeaveResult,
     PostResult,
     Receipt,
-    SeatStats,
 )
 
 NOW: Final = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
@@ -62,6 +58,7 @@ class _Unset:
 
 
 UNSET: Final = _Unset()
+SUPPLY_KINDS: Final = ("mint", "burn")  # the two entries that touch the issuer
 
 
 # --------------------------------------------------------------------------- validation
@@ -99,125 +96,104 @@ def check_key(key: str | None, kind: str) -> str:
     return key
 
 
-@contextmanager
-def savepoint(c: sqlite3.Connection) -> Iterator[None]:
-    """Make one bank operation atomic inside the caller's transaction."""
-    if not c.in_transaction:
-        raise RuntimeError("bank operations need an open transaction (db.transaction())")
-    c.execute("SAVEPOINT bank_op")
-    try:
-        yield
-    except BaseException:
-        c.execute("ROLLBACK TO bank_op")
-        c.execute("RELEASE bank_op")
-        forget_found(c)  # an account the savepoint created is gone
-        raise
-    else:
-        c.execute("RELEASE bank_op")
-
-
 # ----------------------------------------------------------------------------- accounts
 
 
-def guild_settings(c: sqlite3.Connection, guild_id: int) -> tuple[int, int | None]:
+async def _one(c: Conn, sql: str, params: Sequence[object] = ()) -> Any:
+    """The one row an aggregate query returns."""
+    row = await c.fetchone(sql, params)
+    assert row is not None
+    return row
+
+
+async def guild_settings(c: Conn, guild_id: int) -> tuple[int, int | None]:
     """(starting_balance, claim_approval_limit); UnknownAccount if the guild is not set up."""
-    row = c.execute(
+    row = await c.fetchone(
         "SELECT starting_balance, claim_approval_limit FROM bank_guilds WHERE guild_id = ?",
         (guild_id,),
-    ).fetchone()
+    )
     if row is None:
         raise UnknownAccount("guild not set up (ensure_guild)", guild_id=guild_id)
     return int(row[0]), None if row[1] is None else int(row[1])
 
 
-def find_account(
-    c: sqlite3.Connection, guild_id: int, kind: str, table_id: int = 0, user_id: int = 0
+async def find_account(
+    c: Conn, guild_id: int, kind: str, table_id: int = 0, user_id: int = 0
 ) -> int | None:
     """The account's id, or None.
 
     Accounts are never deleted nor re-keyed, so the connection remembers a committed id
     (a move then posts without looking its accounts up)."""
     key = ("account", guild_id, kind, table_id, user_id)
-    known: int | None = recall(c, key)
+    known: int | None = c.recall(key)
     if known is not None:
         return known
-    row = c.execute(
+    row = await c.fetchone(
         "SELECT id FROM bank_accounts"
         " WHERE guild_id = ? AND kind = ? AND table_id = ? AND user_id = ?",
         (guild_id, kind, table_id, user_id),
-    ).fetchone()
+    )
     if row is None:
         return None
-    remember(c, key, int(row[0]))
+    c.remember(key, int(row[0]))
     return int(row[0])
 
 
-def _create_account(
-    c: sqlite3.Connection, guild_id: int, kind: str, table_id: int = 0, user_id: int = 0
+async def _create_account(
+    c: Conn, guild_id: int, kind: str, table_id: int = 0, user_id: int = 0
 ) -> int:
-    cur = c.execute(
+    account = await c.insert(
         "INSERT INTO bank_accounts (guild_id, kind, table_id, user_id) VALUES (?, ?, ?, ?)",
         (guild_id, kind, table_id, user_id),
     )
-    assert cur.lastrowid is not None
-    remember(c, ("account", guild_id, kind, table_id, user_id), cur.lastrowid)
-    return cur.lastrowid
+    assert account is not None
+    c.remember(("account", guild_id, kind, table_id, user_id), account)
+    return account
 
 
-def escrow_account(
-    c: sqlite3.Connection, guild_id: int, kind: str, table_id: int, user_id: int = 0
-) -> int:
+async def escrow_account(c: Conn, guild_id: int, kind: str, table_id: int, user_id: int = 0) -> int:
     """A seat, pot or fund account, created on first use."""
-    found = find_account(c, guild_id, kind, table_id, user_id)
-    return found if found is not None else _create_account(c, guild_id, kind, table_id, user_id)
+    found = await find_account(c, guild_id, kind, table_id, user_id)
+    return (
+        found if found is not None else await _create_account(c, guild_id, kind, table_id, user_id)
+    )
 
 
-def system_account(c: sqlite3.Connection, guild_id: int, kind: str) -> int:
+async def system_account(c: Conn, guild_id: int, kind: str) -> int:
     """The guild's issuer, house or claims account (made by ensure_guild)."""
-    found = find_account(c, guild_id, kind)
+    found = await find_account(c, guild_id, kind)
     if found is None:
         raise UnknownAccount("guild not set up (ensure_guild)", guild_id=guild_id)
     return found
 
 
-def player_account(
-    c: sqlite3.Connection, guild_id: int, user_id: int, *, create: bool = True
-) -> int:
+async def player_account(c: Conn, guild_id: int, user_id: int, *, create: bool = True) -> int:
     """The player's account; opening it mints the guild's starting balance, if any."""
-    found = find_account(c, guild_id, "player", 0, user_id)
+    found = await find_account(c, guild_id, "player", 0, user_id)
     if found is not None:
         return found
     if not create:
         raise UnknownAccount("no bank account", guild_id=guild_id, user_id=user_id)
-    starting, _ = guild_settings(c, guild_id)
-    account = _create_account(c, guild_id, "player", 0, user_id)
+    starting, _ = await guild_settings(c, guild_id)
+    account = await _create_account(c, guild_id, "player", 0, user_id)
     if starting > 0:
-        post_entry(
-            c,
-            guild_id,
-            "mint",
-            f"start:{guild_id}:{user_id}",
-            system_account(c, guild_id, "issuer"),
-            account,
-            starting,
-            reason="starting balance",
-            issuer_debit=True,
-        )
+        key = f"start:{guild_id}:{user_id}"
+        await _issue(c, guild_id, "mint", key, account, starting, reason="starting balance")
     return account
 
 
-def account_balance(c: sqlite3.Connection, account_id: int) -> int:
+async def account_balance(c: Conn, account_id: int) -> int:
     """The cached balance."""
-    row = c.execute("SELECT balance FROM bank_accounts WHERE id = ?", (account_id,)).fetchone()
+    row = await c.fetchone("SELECT balance FROM bank_accounts WHERE id = ?", (account_id,))
     if row is None:
         raise UnknownAccount("no such account", account_id=account_id)
     return int(row[0])
 
 
-def _describe(c: sqlite3.Connection, account_id: int) -> dict[str, object]:
-    row = c.execute(
+async def _describe(c: Conn, account_id: int) -> dict[str, object]:
+    row = await c.fetchone(
         "SELECT kind, table_id, user_id, balance FROM bank_accounts WHERE id = ?", (account_id,)
-    ).fetchone()
+    )
     if row is None:
         return {"account_id": account_id}
     return {"account": row[0], "table_id": row[1], "user_id": row[2], "available": row[3]}
@@ -226,8 +202,8 @@ def _describe(c: sqlite3.Connection, account_id: int) -> dict[str, object]:
 # ------------------------------------------------------------------------------ posting
 
 
-def post_entry(
-    c: sqlite3.Connection,
+async def post_entry(
+    c: Conn,
     guild_id: int,
     kind: str,
     key: str,
@@ -246,43 +222,41 @@ def post_entry(
     Returns (entry id, replayed). A key already posted with the same movement is a replay
     (nothing moves); with a different movement it is :class:`Duplicate`.
     """
-    cur = c.execute(
+    entry_id = await c.insert(
         "INSERT INTO bank_entries (guild_id, kind, idem_key, table_id, round_no, actor, reason)"
         " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idem_key) DO NOTHING",
         (guild_id, kind, key, table_id, round_no, actor, reason),
     )
-    if cur.rowcount == 0:
-        return _replay(c, guild_id, kind, key, src, dst, amount), True
-    entry_id = cur.lastrowid
-    assert entry_id is not None
+    if entry_id is None:
+        return await _replay(c, guild_id, kind, key, src, dst, amount), True
     if issuer_debit:  # the issuer is the one account that goes below zero
-        c.execute("UPDATE bank_accounts SET balance = balance - ? WHERE id = ?", (amount, src))
+        await c.execute(
+            "UPDATE bank_accounts SET balance = balance - ? WHERE id = ?", (amount, src)
+        )
     elif (
-        c.execute(
+        await c.execute(
             "UPDATE bank_accounts SET balance = balance - ? WHERE id = ? AND balance >= ?",
             (amount, src, amount),
-        ).rowcount
+        )
         != 1
     ):
-        raise InsufficientFunds("insufficient funds", amount=amount, **_describe(c, src))
-    c.execute("UPDATE bank_accounts SET balance = balance + ? WHERE id = ?", (amount, dst))
-    c.executemany(
+        raise InsufficientFunds("insufficient funds", amount=amount, **await _describe(c, src))
+    await c.execute("UPDATE bank_accounts SET balance = balance + ? WHERE id = ?", (amount, dst))
+    await c.executemany(
         "INSERT INTO bank_postings (entry_id, account_id, amount) VALUES (?, ?, ?)",
         ((entry_id, src, -amount), (entry_id, dst, amount)),
     )
     return entry_id, False
 
 
-def _replay(
-    c: sqlite3.Connection, guild_id: int, kind: str, key: str, src: int, dst: int, amount: int
+async def _replay(
+    c: Conn, guild_id: int, kind: str, key: str, src: int, dst: int, amount: int
 ) -> int:
-    row = c.execute(
-        "SELECT id, guild_id, kind FROM bank_entries WHERE idem_key = ?", (key,)
-    ).fetchone()
+    row = await c.fetchone("SELECT id, guild_id, kind FROM bank_entries WHERE idem_key = ?", (key,))
     assert row is not None
     postings = [
         (int(r[0]), int(r[1]))
-        for r in c.execute(
+        for r in await c.fetchall(
             "SELECT account_id, amount FROM bank_postings WHERE entry_id = ? ORDER BY id",
             (row[0],),
         )
@@ -290,6 +264,35 @@ def _replay(
     if (int(row[1]), row[2], postings) != (guild_id, kind, [(src, -amount), (dst, amount)]):
         raise Duplicate("idempotency key already used for another movement", key=key)
     return int(row[0])
+
+
+async def _issue(
+    c: Conn,
+    guild_id: int,
+    kind: str,
+    key: str,
+    account: int,
+    amount: int,
+    *,
+    actor: int | None = None,
+    reason: str | None = None,
+) -> tuple[int, bool]:
+    """One mint (issuer -> ``account``) or burn (``account`` -> issuer) entry: the only
+    code that changes how much money exists."""
+    issuer = await system_account(c, guild_id, "issuer")
+    src, dst = (issuer, account) if kind == "mint" else (account, issuer)
+    return await post_entry(
+        c,
+        guild_id,
+        kind,
+        key,
+        src,
+        dst,
+        amount,
+        actor=actor,
+        reason=reason,
+        issuer_debit=kind == "mint",
+    )
 
 
 # --------------------------------------------------------------------------- game effects
@@ -347,8 +350,8 @@ def _check_shape(m: Money, src: tuple[str, int], dst: tuple[str, int]) -> None:
         raise InvalidEffect("wallet/claim money must stay with its player", src=m.src, dst=m.dst)
 
 
-def _seat_counters(
-    c: sqlite3.Connection,
+async def _seat_counters(
+    c: Conn,
     guild_id: int,
     table_id: int,
     user_id: int,
@@ -359,7 +362,7 @@ def _seat_counters(
     forfeited: int = 0,
     cashed_out: int = 0,
 ) -> None:
-    c.execute(
+    await c.execute(
         "INSERT INTO bank_seats (guild_id, table_id, user_id, welcome_received, own_funds,"
         " wagered, forfeited, cashed_out) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (guild_id, table_id, user_id) DO UPDATE SET"
@@ -372,8 +375,8 @@ def _seat_counters(
     )
 
 
-def post_effects(
-    c: sqlite3.Connection,
+async def post_effects(
+    c: Conn,
     guild_id: int,
     table_id: int,
     round_no: int | None,
@@ -393,43 +396,92 @@ def post_effects(
     check_id(table_id, "table_id")
     if not isinstance(idem_prefix, str) or not idem_prefix or len(idem_prefix) > 150:
         raise Duplicate("idem_prefix must be a non-empty string", key=repr(idem_prefix))
-    if not own_savepoint:
-        if not c.in_transaction:
-            raise RuntimeError("bank operations need an open transaction (db.transaction())")
-
-        def limit() -> int | None:  # a table's guild is set up: read only for a cash-out
-            return guild_settings(c, guild_id)[1]
-
-        return _post_effects(c, guild_id, table_id, round_no, effects, idem_prefix, actor, limit)
-    with savepoint(c):
-        _, known = guild_settings(c, guild_id)  # UnknownAccount first for an unknown guild
-        return _post_effects(
-            c, guild_id, table_id, round_no, effects, idem_prefix, actor, lambda: known
+    if not own_savepoint:  # a table's guild is set up: its settings are read for a cash-out
+        return await _post_effects(c, guild_id, table_id, round_no, effects, idem_prefix, actor)
+    async with c.savepoint():
+        _, known = await guild_settings(c, guild_id)  # UnknownAccount first for an unknown guild
+        return await _post_effects(
+            c, guild_id, table_id, round_no, effects, idem_prefix, actor, known
         )
 
 
-def _post_effects(
-    c: sqlite3.Connection,
+def _skipped(m: object, index: int) -> bool:
+    """True for a zero amount (nothing to post); InvalidEffect for what is not Money."""
+    if not isinstance(m, Money) or not isinstance(m.kind, MoneyKind):
+        raise InvalidEffect("not a Money effect", index=index)
+    return m.amount == 0
+
+
+async def _claim_of(c: Conn, entry_id: int) -> int | None:
+    """The claim a cash-out entry opened."""
+    row = await c.fetchone("SELECT id FROM bank_claims WHERE entry_id = ?", (entry_id,))
+    return None if row is None else int(row[0])
+
+
+async def _book(
+    c: Conn,
+    kind: MoneyKind,
+    amount: int,
+    players: tuple[int, int],
+    guild_id: int,
+    table_id: int,
+    entry_id: int,
+    limit: int | _Unset | None,
+) -> int | None:
+    """The seat counters of one newly posted effect (``players``: its source's and its
+    destination's), and for a cash-out its claim (held above ``limit``): its id."""
+    src, dst = players
+    if kind is MoneyKind.WELCOME_STAKE:
+        row = await c.fetchone(
+            "SELECT welcome_received FROM bank_seats"
+            " WHERE guild_id = ? AND table_id = ? AND user_id = ?",
+            (guild_id, table_id, dst),
+        )
+        if row is not None and row[0] > 0:
+            raise WelcomeStakeTaken(
+                "welcome stake already given at this table", table_id=table_id, user_id=dst
+            )
+        await _seat_counters(c, guild_id, table_id, dst, welcome=amount)
+    elif kind in (MoneyKind.BUY_IN, MoneyKind.TOP_UP):
+        await _seat_counters(c, guild_id, table_id, dst, own=amount)
+    elif kind is MoneyKind.BET:
+        await _seat_counters(c, guild_id, table_id, src, wagered=amount)
+    elif kind is MoneyKind.FORFEIT:
+        await _seat_counters(c, guild_id, table_id, src, forfeited=amount)
+    elif kind is MoneyKind.CASH_OUT:
+        await _seat_counters(c, guild_id, table_id, src, cashed_out=amount)
+        held = isinstance(limit, int) and amount > limit
+        return await c.insert(
+            "INSERT INTO bank_claims (guild_id, user_id, table_id, amount, status, entry_id)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (guild_id, src, table_id, amount, "held" if held else "pending", entry_id),
+        )
+    return None
+
+
+async def _post_effects(
+    c: Conn,
     guild_id: int,
     table_id: int,
     round_no: int | None,
     effects: Sequence[Money],
     idem_prefix: str,
     actor: int | None,
-    limit: Callable[[], int | None],
+    limit: int | _Unset | None = UNSET,
 ) -> PostResult:
+    """``limit``: the guild's claim approval limit (read for a cash-out when UNSET)."""
     accounts: dict[tuple[str, int], int] = {}
 
-    def resolve(endpoint: tuple[str, int]) -> int:
+    async def resolve(endpoint: tuple[str, int]) -> int:
         found = accounts.get(endpoint)
         if found is None:
             kind, user = endpoint
             if kind == "wallet":
-                found = player_account(c, guild_id, user)
+                found = await player_account(c, guild_id, user)
             elif kind in _TABLE_ENDPOINTS:
-                found = escrow_account(c, guild_id, kind, table_id, user)
+                found = await escrow_account(c, guild_id, kind, table_id, user)
             else:  # house, claim
-                found = system_account(c, guild_id, "house" if kind == "house" else "claims")
+                found = await system_account(c, guild_id, "house" if kind == "house" else "claims")
             accounts[endpoint] = found
         return found
 
@@ -437,20 +489,18 @@ def _post_effects(
     claim_ids: list[int] = []
     all_replayed = True
     for index, m in enumerate(effects):
-        if not isinstance(m, Money) or not isinstance(m.kind, MoneyKind):
-            raise InvalidEffect("not a Money effect", index=index)
-        if m.amount == 0:
+        if _skipped(m, index):
             continue
         amount = check_amount(m.amount)
         src, dst = parse_endpoint(m.src), parse_endpoint(m.dst)
         _check_shape(m, src, dst)
-        entry_id, replayed = post_entry(
+        entry_id, replayed = await post_entry(
             c,
             guild_id,
             LEDGER_KIND[m.kind],
             f"{idem_prefix}:{index}",
-            resolve(src),
-            resolve(dst),
+            accounts.get(src) or await resolve(src),  # ids start at 1
+            accounts.get(dst) or await resolve(dst),
             amount,
             table_id=table_id,
             round_no=round_no,
@@ -459,50 +509,23 @@ def _post_effects(
         )
         entry_ids.append(entry_id)
         if replayed:
-            if m.kind is MoneyKind.CASH_OUT:
-                row = c.execute(
-                    "SELECT id FROM bank_claims WHERE entry_id = ?", (entry_id,)
-                ).fetchone()
-                if row is not None:
-                    claim_ids.append(int(row[0]))
-            continue
-        all_replayed = False
-        if m.kind is MoneyKind.WELCOME_STAKE:
-            row = c.execute(
-                "SELECT welcome_received FROM bank_seats"
-                " WHERE guild_id = ? AND table_id = ? AND user_id = ?",
-                (guild_id, table_id, dst[1]),
-            ).fetchone()
-            if row is not None and row[0] > 0:
-                raise WelcomeStakeTaken(
-                    "welcome stake already given at this table", table_id=table_id, user_id=dst[1]
-                )
-            _seat_counters(c, guild_id, table_id, dst[1], welcome=amount)
-        elif m.kind in (MoneyKind.BUY_IN, MoneyKind.TOP_UP):
-            _seat_counters(c, guild_id, table_id, dst[1], own=amount)
-        elif m.kind is MoneyKind.BET:
-            _seat_counters(c, guild_id, table_id, src[1], wagered=amount)
-        elif m.kind is MoneyKind.FORFEIT:
-            _seat_counters(c, guild_id, table_id, src[1], forfeited=amount)
-        elif m.kind is MoneyKind.CASH_OUT:
-            _seat_counters(c, guild_id, table_id, src[1], cashed_out=amount)
-            most = limit()
-            status = "held" if most is not None and amount > most else "pending"
-            cur = c.execute(
-                "INSERT INTO bank_claims (guild_id, user_id, table_id, amount, status, entry_id)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (guild_id, src[1], table_id, amount, status, entry_id),
-            )
-            assert cur.lastrowid is not None
-            claim_ids.append(cur.lastrowid)
+            claim_id = await _claim_of(c, entry_id) if m.kind is MoneyKind.CASH_OUT else None
+        else:
+            all_replayed = False
+            if m.kind is MoneyKind.CASH_OUT and isinstance(limit, _Unset):
+                limit = (await guild_settings(c, guild_id))[1]
+            players = (src[1], dst[1])
+            claim_id = await _book(c, m.kind, amount, players, guild_id, table_id, entry_id, limit)
+        if claim_id is not None:
+            claim_ids.append(claim_id)
     return PostResult(tuple(entry_ids), tuple(claim_ids), bool(entry_ids) and all_replayed)
 
 
 # ------------------------------------------------------------------------ guild, accounts
 
 
-def ensure_guild(
-    c: sqlite3.Connection,
+async def ensure_guild(
+    c: Conn,
     guild_id: int,
     treasury_initial: int,
     starting_balance: int,
@@ -515,46 +538,40 @@ def ensure_guild(
     starting_balance = check_optional_amount(starting_balance, "starting_balance")
     if claim_approval_limit is not None:
         claim_approval_limit = check_optional_amount(claim_approval_limit, "claim_approval_limit")
-    with savepoint(c):
+    async with c.savepoint():
         created = (
-            c.execute(
+            await c.execute(
                 "INSERT INTO bank_guilds (guild_id, starting_balance, claim_approval_limit)"
                 " VALUES (?, ?, ?) ON CONFLICT (guild_id) DO NOTHING",
                 (guild_id, starting_balance, claim_approval_limit),
-            ).rowcount
+            )
             == 1
         )
         if created:
             for kind in ("issuer", "house", "claims"):
-                _create_account(c, guild_id, kind)
+                await _create_account(c, guild_id, kind)
             if treasury_initial > 0:
-                post_entry(
-                    c,
-                    guild_id,
-                    "mint",
-                    f"treasury:{guild_id}",
-                    system_account(c, guild_id, "issuer"),
-                    system_account(c, guild_id, "house"),
-                    treasury_initial,
-                    reason="initial treasury",
-                    issuer_debit=True,
+                house = await system_account(c, guild_id, "house")
+                key = f"treasury:{guild_id}"
+                await _issue(
+                    c, guild_id, "mint", key, house, treasury_initial, reason="initial treasury"
                 )
-        return guild_info(c, guild_id, created=created)
+        return await guild_info(c, guild_id, created=created)
 
 
-def guild_info(c: sqlite3.Connection, guild_id: int, *, created: bool = False) -> GuildInfo:
+async def guild_info(c: Conn, guild_id: int, *, created: bool = False) -> GuildInfo:
     """The guild's settings, table limits and treasury balance."""
-    starting, limit = guild_settings(c, guild_id)
-    treasury = account_balance(c, system_account(c, guild_id, "house"))
-    row = c.execute(
-        f"SELECT {', '.join(TABLE_LIMITS)} FROM bank_guilds WHERE guild_id = ?", (guild_id,)
-    ).fetchone()
+    starting, limit = await guild_settings(c, guild_id)
+    treasury = await account_balance(c, await system_account(c, guild_id, "house"))
+    row = await _one(
+        c, f"SELECT {', '.join(TABLE_LIMITS)} FROM bank_guilds WHERE guild_id = ?", (guild_id,)
+    )
     limits = {name: int(value) for name, value in zip(TABLE_LIMITS, row, strict=True)}
     return GuildInfo(guild_id, starting, limit, treasury, created, **limits)
 
 
-def configure_guild(
-    c: sqlite3.Connection,
+async def configure_guild(
+    c: Conn,
     guild_id: int,
     starting_balance: int | None,
     claim_approval_limit: int | _Unset | None,
@@ -562,17 +579,19 @@ def configure_guild(
 ) -> GuildInfo:
     """Change settings (None / UNSET leaves one unchanged; a None limit means no limit).
     ``table_limits`` maps names of ``TABLE_LIMITS`` to their new values."""
-    with savepoint(c):
-        guild_settings(c, guild_id)
+    async with c.savepoint():
+        await guild_settings(c, guild_id)
         for name, value in (table_limits or {}).items():
             if name not in TABLE_LIMITS:
                 raise InvalidAmount("unknown table limit", name=name)
             value = check_optional_amount(value, name)
             # the name is one of TABLE_LIMITS (checked above), never user text
-            c.execute(f"UPDATE bank_guilds SET {name} = ? WHERE guild_id = ?", (value, guild_id))
+            await c.execute(
+                f"UPDATE bank_guilds SET {name} = ? WHERE guild_id = ?", (value, guild_id)
+            )
         if starting_balance is not None:
             starting_balance = check_optional_amount(starting_balance, "starting_balance")
-            c.execute(
+            await c.execute(
                 "UPDATE bank_guilds SET starting_balance = ? WHERE guild_id = ?",
                 (starting_balance, guild_id),
             )
@@ -581,34 +600,35 @@ def configure_guild(
                 claim_approval_limit = check_optional_amount(
                     claim_approval_limit, "claim_approval_limit"
                 )
-            c.execute(
+            await c.execute(
                 "UPDATE bank_guilds SET claim_approval_limit = ? WHERE guild_id = ?",
                 (claim_approval_limit, guild_id),
             )
-        return guild_info(c, guild_id)
+        return await guild_info(c, guild_id)
 
 
-def open_account(c: sqlite3.Connection, guild_id: int, user_id: int) -> int:
+async def open_account(c: Conn, guild_id: int, user_id: int) -> int:
     """Open the player's account if needed; return its balance."""
     check_id(guild_id, "guild_id")
     check_id(user_id, "user_id")
-    with savepoint(c):
-        return account_balance(c, player_account(c, guild_id, user_id))
+    async with c.savepoint():
+        return await account_balance(c, await player_account(c, guild_id, user_id))
 
 
 # --------------------------------------------------------------------- admin and players
 
 
-def _subject(c: sqlite3.Connection, guild_id: int, user_id: int | None) -> int:
+async def _subject(c: Conn, guild_id: int, user_id: int | None) -> int:
     if user_id is None:
-        guild_settings(c, guild_id)
-        return system_account(c, guild_id, "house")
+        await guild_settings(c, guild_id)
+        return await system_account(c, guild_id, "house")
     check_id(user_id, "user_id")
-    return player_account(c, guild_id, user_id)
+    return await player_account(c, guild_id, user_id)
 
 
-def mint(
-    c: sqlite3.Connection,
+async def change_supply(
+    c: Conn,
+    kind: str,
     guild_id: int,
     amount: int,
     user_id: int | None,
@@ -616,84 +636,23 @@ def mint(
     reason: str | None,
     key: str | None,
 ) -> Receipt:
-    """Create money into a player's account (or the treasury when user_id is None)."""
+    """Mint (create) money into, or burn (destroy) money from, a player's account, or the
+    treasury's when user_id is None."""
+    if kind not in SUPPLY_KINDS:
+        raise ValueError(f"kind must be one of {SUPPLY_KINDS}, not {kind!r}")
     check_id(guild_id, "guild_id")
     amount = check_amount(amount)
-    key = check_key(key, "mint")
-    with savepoint(c):
-        target = _subject(c, guild_id, user_id)
-        entry, replayed = post_entry(
-            c,
-            guild_id,
-            "mint",
-            key,
-            system_account(c, guild_id, "issuer"),
-            target,
-            amount,
-            actor=actor,
-            reason=reason,
-            issuer_debit=True,
+    key = check_key(key, kind)
+    async with c.savepoint():
+        account = await _subject(c, guild_id, user_id)
+        entry, replayed = await _issue(
+            c, guild_id, kind, key, account, amount, actor=actor, reason=reason
         )
-        return Receipt(entry, key, "mint", amount, account_balance(c, target), replayed)
+        return Receipt(entry, key, kind, amount, await account_balance(c, account), replayed)
 
 
-def burn(
-    c: sqlite3.Connection,
-    guild_id: int,
-    amount: int,
-    user_id: int | None,
-    actor: int | None,
-    reason: str | None,
-    key: str | None,
-) -> Receipt:
-    """Destroy money from a player's account (or the treasury when user_id is None)."""
-    check_id(guild_id, "guild_id")
-    amount = check_amount(amount)
-    key = check_key(key, "burn")
-    with savepoint(c):
-        source = _subject(c, guild_id, user_id)
-        entry, replayed = post_entry(
-            c,
-            guild_id,
-            "burn",
-            key,
-            source,
-            system_account(c, guild_id, "issuer"),
-            amount,
-            actor=actor,
-            reason=reason,
-        )
-        return Receipt(entry, key, "burn", amount, account_balance(c, source), replayed)
-
-
-def admin_adjust(
-    c: sqlite3.Connection,
-    guild_id: int,
-    user_id: int,
-    delta: int,
-    actor: int | None,
-    reason: str | None,
-    key: str | None,
-) -> Receipt:
-    """Move money between the treasury and a player: delta > 0 pays the player."""
-    check_id(guild_id, "guild_id")
-    check_id(user_id, "user_id")
-    if isinstance(delta, bool) or not isinstance(delta, int) or delta == 0:
-        raise InvalidAmount("delta must be a non-zero integer", amount=repr(delta))
-    amount = check_amount(abs(delta))
-    key = check_key(key, "admin_adjust")
-    with savepoint(c):
-        house = system_account(c, guild_id, "house")
-        player = player_account(c, guild_id, user_id)
-        src, dst = (house, player) if delta > 0 else (player, house)
-        entry, replayed = post_entry(
-            c, guild_id, "admin_adjust", key, src, dst, amount, actor=actor, reason=reason
-        )
-        return Receipt(entry, key, "admin_adjust", amount, account_balance(c, player), replayed)
-
-
-def transfer(
-    c: sqlite3.Connection,
+async def transfer(
+    c: Conn,
     guild_id: int,
     sender: int,
     recipient: int,
@@ -712,155 +671,14 @@ def transfer(
     if recipient_is_bot:
         raise TransferToBot("cannot transfer to a bot", user_id=recipient)
     key = check_key(key, "transfer")
-    with savepoint(c):
-        guild_settings(c, guild_id)
-        src = player_account(c, guild_id, sender, create=False)
-        dst = player_account(c, guild_id, recipient)
-        entry, replayed = post_entry(
+    async with c.savepoint():
+        await guild_settings(c, guild_id)
+        src = await player_account(c, guild_id, sender, create=False)
+        dst = await player_account(c, guild_id, recipient)
+        entry, replayed = await post_entry(
             c, guild_id, "transfer", key, src, dst, amount, actor=sender, reason=reason
         )
-        return Receipt(entry, key, "transfer", amount, account_balance(c, src), replayed)
-
-
-# ------------------------------------------------------------------------------- tables
-
-
-def _table_op(
-    c: sqlite3.Connection,
-    guild_id: int,
-    table_id: int,
-    effects: list[Money],
-    prefix: str,
-    actor: int | None,
-) -> PostResult:
-    _, limit = guild_settings(c, guild_id)
-    return _post_effects(c, guild_id, table_id, None, effects, prefix, actor, lambda: limit)
-
-
-def sit_down(
-    c: sqlite3.Connection,
-    guild_id: int,
-    table_id: int,
-    user_id: int,
-    buy_in: int,
-    welcome_stake: int,
-    key: str | None,
-) -> SeatStats:
-    """Fill a seat: ``buy_in`` from the player's balance, ``welcome_stake`` from the house."""
-    check_id(guild_id, "guild_id")
-    check_id(table_id, "table_id")
-    check_id(user_id, "user_id")
-    buy_in = check_optional_amount(buy_in, "buy_in")
-    welcome_stake = check_optional_amount(welcome_stake, "welcome_stake")
-    if buy_in == 0 and welcome_stake == 0:
-        raise InvalidAmount("nothing to sit down with", amount=0)
-    key = check_key(key, "sit_down")
-    seat_ep = f"seat:{user_id}"
-    effects = [
-        Money(MoneyKind.BUY_IN, f"wallet:{user_id}", seat_ep, buy_in, user_id),
-        Money(MoneyKind.WELCOME_STAKE, "house", seat_ep, welcome_stake, user_id),
-    ]
-    with savepoint(c):
-        _table_op(c, guild_id, table_id, effects, key, user_id)
-        return seat_stats(c, guild_id, table_id, user_id)
-
-
-def top_up(
-    c: sqlite3.Connection, guild_id: int, table_id: int, user_id: int, amount: int, key: str | None
-) -> SeatStats:
-    """Add own funds from the player's balance to their seat."""
-    check_id(guild_id, "guild_id")
-    check_id(table_id, "table_id")
-    check_id(user_id, "user_id")
-    amount = check_amount(amount)
-    key = check_key(key, "top_up")
-    effects = [Money(MoneyKind.TOP_UP, f"wallet:{user_id}", f"seat:{user_id}", amount, user_id)]
-    with savepoint(c):
-        _table_op(c, guild_id, table_id, effects, key, user_id)
-        return seat_stats(c, guild_id, table_id, user_id)
-
-
-def leave_seat(
-    c: sqlite3.Connection, guild_id: int, table_id: int, user_id: int, forfeit: int, key: str | None
-) -> LeaveResult:
-    """Empty the seat: ``forfeit`` back to the house, the rest into a claim."""
-    check_id(guild_id, "guild_id")
-    check_id(table_id, "table_id")
-    check_id(user_id, "user_id")
-    forfeit = check_optional_amount(forfeit, "forfeit")
-    key = check_key(key, "leave")
-    with savepoint(c):
-        prior = _prior_leave(c, key)
-        if prior is not None:
-            return prior
-        seat_id = find_account(c, guild_id, "seat", table_id, user_id)
-        stack = 0 if seat_id is None else account_balance(c, seat_id)
-        if forfeit > stack:
-            raise InsufficientFunds("forfeit above the stack", amount=forfeit, available=stack)
-        seat_ep = f"seat:{user_id}"
-        effects = [
-            Money(MoneyKind.FORFEIT, seat_ep, "house", forfeit, user_id),
-            Money(MoneyKind.CASH_OUT, seat_ep, f"claim:{user_id}", stack - forfeit, user_id),
-        ]
-        result = _table_op(c, guild_id, table_id, effects, key, user_id)
-        claim_id = result.claim_ids[0] if result.claim_ids else None
-        status = None
-        if claim_id is not None:
-            row = c.execute("SELECT status FROM bank_claims WHERE id = ?", (claim_id,)).fetchone()
-            status = str(row[0])
-        return LeaveResult(forfeit, stack - forfeit, claim_id, status)
-
-
-def _prior_leave(c: sqlite3.Connection, key: str) -> LeaveResult | None:
-    """The result of a leave already posted under ``key`` (its seat is empty now)."""
-    rows = c.execute(
-        "SELECT e.kind, p.amount, cl.id, cl.status FROM bank_entries e"
-        " JOIN bank_postings p ON p.entry_id = e.id AND p.amount > 0"
-        " LEFT JOIN bank_claims cl ON cl.entry_id = e.id WHERE e.idem_key IN (?, ?)",
-        (f"{key}:0", f"{key}:1"),
-    ).fetchall()
-    if not rows:
-        return None
-    forfeited = sum(int(r[1]) for r in rows if r[0] == "forfeit")
-    cashed = [r for r in rows if r[0] == "cash_out"]
-    if not cashed:
-        return LeaveResult(forfeited, 0, None, None)
-    return LeaveResult(forfeited, int(cashed[0][1]), int(cashed[0][2]), str(cashed[0][3]))
-
-
-def open_fund(
-    c: sqlite3.Connection, guild_id: int, table_id: int, amount: int, key: str | None
-) -> int:
-    """Set a table's guarantee fund aside from the treasury; return the fund's balance."""
-    check_id(guild_id, "guild_id")
-    check_id(table_id, "table_id")
-    amount = check_amount(amount)
-    key = check_key(key, "fund_open")
-    with savepoint(c):
-        _table_op(
-            c, guild_id, table_id, [Money(MoneyKind.FUND_OPEN, "house", "fund", amount)], key, None
-        )
-        return account_balance(c, escrow_account(c, guild_id, "fund", table_id))
-
-
-def close_fund(c: sqlite3.Connection, guild_id: int, table_id: int, key: str | None) -> int:
-    """Return what is left of the table's fund to the treasury; return that amount."""
-    check_id(guild_id, "guild_id")
-    check_id(table_id, "table_id")
-    key = check_key(key, "fund_close")
-    with savepoint(c):
-        fund = find_account(c, guild_id, "fund", table_id)
-        left = 0 if fund is None else account_balance(c, fund)
-        if left:
-            _table_op(
-                c,
-                guild_id,
-                table_id,
-                [Money(MoneyKind.FUND_CLOSE, "fund", "house", left)],
-                key,
-                None,
-            )
-        return left
+        return Receipt(entry, key, "transfer", amount, await account_balance(c, src), replayed)
 
 
 # ------------------------------------------------------------------------------- claims
@@ -880,8 +698,8 @@ def _claim_line(row: Any) -> ClaimLine:
 _CLAIM_COLUMNS: Final = "id, user_id, table_id, amount, status, created_at"
 
 
-def claims(
-    c: sqlite3.Connection, guild_id: int, user_id: int | None, statuses: Sequence[str]
+async def claims(
+    c: Conn, guild_id: int, user_id: int | None, statuses: Sequence[str]
 ) -> list[ClaimLine]:
     """Claims of a user (or of everyone) with the given statuses, oldest first."""
     marks = ", ".join("?" * len(statuses))
@@ -890,11 +708,11 @@ def claims(
     if user_id is not None:
         sql += " AND user_id = ?"
         params.append(user_id)
-    return [_claim_line(r) for r in c.execute(sql + " ORDER BY id", params)]
+    return [_claim_line(r) for r in await c.fetchall(sql + " ORDER BY id", params)]
 
 
-def _pay_claims(
-    c: sqlite3.Connection,
+async def _pay_claims(
+    c: Conn,
     guild_id: int,
     user_id: int,
     lines: list[ClaimLine],
@@ -903,46 +721,46 @@ def _pay_claims(
     """Pay ``lines`` (all the user's) into the balance; return (entry id, new balance)."""
     total = sum(line.amount for line in lines)
     ids = [line.claim_id for line in lines]
-    player = player_account(c, guild_id, user_id)
+    player = await player_account(c, guild_id, user_id)
     # a claim is paid once, so its smallest id names the payment
-    entry, replayed = post_entry(
+    entry, replayed = await post_entry(
         c,
         guild_id,
         "claim_paid",
         f"claim_paid:{guild_id}:{min(ids)}",
-        system_account(c, guild_id, "claims"),
+        await system_account(c, guild_id, "claims"),
         player,
         total,
         actor=approved_by or user_id,
         reason="claims " + ",".join(map(str, ids)),
     )
     marks = ", ".join("?" * len(ids))
-    updated = c.execute(
+    updated = await c.execute(
         f"UPDATE bank_claims SET status = 'paid', paid_entry_id = ?, paid_at = {NOW},"
         f" approved_by = ? WHERE id IN ({marks}) AND status <> 'paid'",
         (entry, approved_by, *ids),
-    ).rowcount
+    )
     if replayed or updated != len(ids):  # cannot happen inside one write transaction
         raise Duplicate("claim already paid", claim_ids=ids)
-    return entry, account_balance(c, player)
+    return entry, await account_balance(c, player)
 
 
-def claim(
-    c: sqlite3.Connection, guild_id: int, user_id: int, claim_ids: Sequence[int] | None
+async def claim(
+    c: Conn, guild_id: int, user_id: int, claim_ids: Sequence[int] | None
 ) -> ClaimReceipt:
     """Pay every payable pending claim of the user (or the listed ones) exactly once."""
     check_id(guild_id, "guild_id")
     check_id(user_id, "user_id")
-    with savepoint(c):
-        guild_settings(c, guild_id)
+    async with c.savepoint():
+        await guild_settings(c, guild_id)
         if claim_ids is None:
-            open_claims = claims(c, guild_id, user_id, ("pending", "held"))
+            open_claims = await claims(c, guild_id, user_id, ("pending", "held"))
         else:
             wanted = {check_id(i, "claim_id") for i in claim_ids}
             marks = ", ".join("?" * len(wanted))
             rows = [
                 _claim_line(r)
-                for r in c.execute(
+                for r in await c.fetchall(
                     f"SELECT {_CLAIM_COLUMNS} FROM bank_claims"
                     f" WHERE guild_id = ? AND id IN ({marks}) ORDER BY id",
                     (guild_id, *wanted),
@@ -958,10 +776,10 @@ def claim(
         pay = [line for line in open_claims if line.status == "pending"]
         held = tuple(line for line in open_claims if line.status == "held")
         if not pay:
-            player = find_account(c, guild_id, "player", 0, user_id)
-            balance = 0 if player is None else account_balance(c, player)
+            player = await find_account(c, guild_id, "player", 0, user_id)
+            balance = 0 if player is None else await account_balance(c, player)
             return ClaimReceipt(user_id, (), held, 0, balance, None)
-        entry, balance = _pay_claims(c, guild_id, user_id, pay, None)
+        entry, balance = await _pay_claims(c, guild_id, user_id, pay, None)
         paid = tuple(
             ClaimLine(p.claim_id, p.user_id, p.table_id, p.amount, "paid", p.created_at)
             for p in pay
@@ -969,18 +787,16 @@ def claim(
         return ClaimReceipt(user_id, paid, held, sum(p.amount for p in pay), balance, entry)
 
 
-def approve_claim(
-    c: sqlite3.Connection, guild_id: int, claim_id: int, admin_id: int
-) -> ClaimReceipt:
+async def approve_claim(c: Conn, guild_id: int, claim_id: int, admin_id: int) -> ClaimReceipt:
     """An admin (not the claimant) approves a held claim: it is paid at once."""
     check_id(guild_id, "guild_id")
     check_id(claim_id, "claim_id")
     check_id(admin_id, "user_id")
-    with savepoint(c):
-        row = c.execute(
+    async with c.savepoint():
+        row = await c.fetchone(
             f"SELECT {_CLAIM_COLUMNS} FROM bank_claims WHERE guild_id = ? AND id = ?",
             (guild_id, claim_id),
-        ).fetchone()
+        )
         if row is None:
             raise UnknownClaim("no such claim", claim_id=claim_id)
         line = _claim_line(row)
@@ -990,7 +806,7 @@ def approve_claim(
             raise ClaimNotHeld(
                 "claim is not waiting for approval", claim_id=claim_id, status=line.status
             )
-        entry, balance = _pay_claims(c, guild_id, line.user_id, [line], admin_id)
+        entry, balance = await _pay_claims(c, guild_id, line.user_id, [line], admin_id)
         paid = ClaimLine(
             line.claim_id, line.user_id, line.table_id, line.amount, "paid", line.created_at
         )
@@ -1000,75 +816,55 @@ def approve_claim(
 # -------------------------------------------------------------------------------- reads
 
 
-def balance(c: sqlite3.Connection, guild_id: int, user_id: int | None) -> int:
+async def balance(c: Conn, guild_id: int, user_id: int | None) -> int:
     """A player's balance (0 without an account), or the treasury's when user_id is None."""
     if user_id is None:
-        return account_balance(c, system_account(c, guild_id, "house"))
-    account = find_account(c, guild_id, "player", 0, user_id)
-    return 0 if account is None else account_balance(c, account)
+        return await account_balance(c, await system_account(c, guild_id, "house"))
+    account = await find_account(c, guild_id, "player", 0, user_id)
+    return 0 if account is None else await account_balance(c, account)
 
 
-def spendable(c: sqlite3.Connection, guild_id: int, user_id: int) -> int:
+async def has_account(c: Conn, guild_id: int, user_id: int) -> bool:
+    """Whether the player has an account in the guild."""
+    return await find_account(c, guild_id, "player", 0, user_id) is not None
+
+
+async def spendable(c: Conn, guild_id: int, user_id: int) -> int:
     """What the player could spend now: the balance, or the starting balance an account
     would open with (read only: nothing is created)."""
-    account = find_account(c, guild_id, "player", 0, user_id)
+    account = await find_account(c, guild_id, "player", 0, user_id)
     if account is not None:
-        return account_balance(c, account)
-    return guild_settings(c, guild_id)[0]
+        return await account_balance(c, account)
+    return (await guild_settings(c, guild_id))[0]
 
 
-def seat_stats(c: sqlite3.Connection, guild_id: int, table_id: int, user_id: int) -> SeatStats:
-    """The seat's stack and counters (zeros for a seat never used)."""
-    seat_id = find_account(c, guild_id, "seat", table_id, user_id)
-    stack = 0 if seat_id is None else account_balance(c, seat_id)
-    row = c.execute(
-        "SELECT welcome_received, own_funds, wagered, forfeited, cashed_out FROM bank_seats"
-        " WHERE guild_id = ? AND table_id = ? AND user_id = ?",
-        (guild_id, table_id, user_id),
-    ).fetchone()
-    counters = (0, 0, 0, 0, 0) if row is None else tuple(int(v) for v in row)
-    return SeatStats(guild_id, table_id, user_id, stack, *counters)
-
-
-def table_escrow(c: sqlite3.Connection, guild_id: int, table_id: int) -> dict[str, int]:
-    """The table's escrow balances by engine endpoint: seat:<p>, pot, fund."""
-    out: dict[str, int] = {}
-    for kind, user, amount in c.execute(
-        "SELECT kind, user_id, balance FROM bank_accounts"
-        " WHERE guild_id = ? AND table_id = ? AND kind IN ('seat', 'pot', 'fund') ORDER BY id",
-        (guild_id, table_id),
-    ):
-        out[f"seat:{user}" if kind == "seat" else str(kind)] = int(amount)
-    return out
-
-
-def history(
-    c: sqlite3.Connection, guild_id: int, user_id: int | None, limit: int, before: int | None
+async def history(
+    c: Conn, guild_id: int, user_id: int | None, limit: int, before: int | None
 ) -> HistoryPage:
     """Movements of a player's balance (the treasury's if user_id is None), newest first."""
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 100:
         raise InvalidAmount("limit must be 1..100", amount=repr(limit))
     kind, user = ("house", 0) if user_id is None else ("player", user_id)
-    account = find_account(c, guild_id, kind, 0, user)
+    account = await find_account(c, guild_id, kind, 0, user)
     if account is None:
         return HistoryPage((), None)
-    rows = c.execute(
+    rows = await c.fetchall(
         "SELECT e.id, e.kind, p.amount, e.table_id, e.round_no, e.actor, e.reason, e.created_at"
         " FROM bank_postings p JOIN bank_entries e ON e.id = p.entry_id"
         " WHERE p.account_id = ? AND p.entry_id < ? ORDER BY p.entry_id DESC LIMIT ?",
         (account, before if before is not None else 2**63 - 1, limit),
-    ).fetchall()
+    )
     items = tuple(HistoryItem(*r) for r in rows)
     return HistoryPage(items, items[-1].entry_id if len(items) == limit else None)
 
 
-def leaderboard(c: sqlite3.Connection, guild_id: int, limit: int) -> list[tuple[int, int]]:
+async def leaderboard(c: Conn, guild_id: int, limit: int) -> list[tuple[int, int]]:
     """The richest players: (user_id, balance), highest first."""
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 100:
         raise InvalidAmount("limit must be 1..100", amount=repr(limit))
     return [
         (int(u), int(b))
-        for u, b in c.execute(
+        for u, b in await c.fetchall(
             "SELECT user_id, balance FROM bank_accounts WHERE guild_id = ? AND kind = 'player'"
             " AND balance > 0 ORDER BY balance DESC, user_id LIMIT ?",
             (guild_id, limit),
@@ -1079,127 +875,134 @@ def leaderboard(c: sqlite3.Connection, guild_id: int, limit: int) -> list[tuple[
 # -------------------------------------------------------------------------------- audit
 
 
-def audit(c: sqlite3.Connection, guild_id: int | None) -> AuditReport:
-    """Recompute everything from the ledger and compare (see ``bot.bank.audit``)."""
+async def _ledger_problems(c: Conn, guild_id: int | None) -> list[str]:
+    """Unbalanced entries, cross-guild postings, stale or negative balances, and issuer
+    postings outside mint/burn."""
     where_e = "" if guild_id is None else " WHERE e.guild_id = ?"
     where_a = "" if guild_id is None else " WHERE a.guild_id = ?"
     gp: tuple[int, ...] = () if guild_id is None else (guild_id,)
-    problems: list[str] = []
-
-    for entry_id, key, net, count in c.execute(
-        "SELECT e.id, e.idem_key, COALESCE(SUM(p.amount), 0), COUNT(p.id) FROM bank_entries e"
-        " LEFT JOIN bank_postings p ON p.entry_id = e.id" + where_e + " GROUP BY e.id"
-        " HAVING COUNT(p.id) < 2 OR SUM(p.amount) <> 0",
-        gp,
-    ):
-        problems.append(f"entry {entry_id} ({key}) unbalanced: {count} postings sum to {net}")
-
-    for entry_id, account_id in c.execute(
-        "SELECT e.id, a.id FROM bank_entries e JOIN bank_postings p ON p.entry_id = e.id"
-        " JOIN bank_accounts a ON a.id = p.account_id WHERE a.guild_id <> e.guild_id"
-        + ("" if guild_id is None else " AND e.guild_id = ?"),
-        gp,
-    ):
-        problems.append(f"entry {entry_id} posts to account {account_id} of another guild")
-
-    for account_id, kind, g, t, u, cached, computed in c.execute(
-        "SELECT a.id, a.kind, a.guild_id, a.table_id, a.user_id, a.balance,"
-        " COALESCE(SUM(p.amount), 0) FROM bank_accounts a"
-        " LEFT JOIN bank_postings p ON p.account_id = a.id" + where_a + " GROUP BY a.id"
-        " HAVING a.balance <> COALESCE(SUM(p.amount), 0)",
-        gp,
-    ):
-        problems.append(
-            f"account {account_id} ({kind} guild={g} table={t} user={u}): cached {cached}"
-            f" != ledger {computed}"
+    problems = [
+        f"entry {entry_id} ({key}) unbalanced: {count} postings sum to {net}"
+        for entry_id, key, net, count in await c.fetchall(
+            "SELECT e.id, e.idem_key, COALESCE(SUM(p.amount), 0), COUNT(p.id) FROM bank_entries e"
+            " LEFT JOIN bank_postings p ON p.entry_id = e.id" + where_e + " GROUP BY e.id"
+            " HAVING COUNT(p.id) < 2 OR SUM(p.amount) <> 0",
+            gp,
         )
-
-    for account_id, kind, amount in c.execute(
-        "SELECT a.id, a.kind, a.balance FROM bank_accounts a"
-        + where_a
-        + (" AND" if where_a else " WHERE")
-        + " a.kind <> 'issuer' AND a.balance < 0",
-        gp,
-    ):
-        problems.append(f"account {account_id} ({kind}) is negative: {amount}")
-
-    for entry_id, kind in c.execute(
-        "SELECT e.id, e.kind FROM bank_entries e JOIN bank_postings p ON p.entry_id = e.id"
-        " JOIN bank_accounts a ON a.id = p.account_id" + where_e + " GROUP BY e.id"
-        " HAVING SUM(a.kind = 'issuer') <> (e.kind IN ('mint', 'burn'))",
-        gp,
-    ):
-        problems.append(
-            f"entry {entry_id} ({kind}): a mint/burn touches the issuer once, nothing else does"
+    ]
+    problems += [
+        f"entry {entry_id} posts to account {account_id} of another guild"
+        for entry_id, account_id in await c.fetchall(
+            "SELECT e.id, a.id FROM bank_entries e JOIN bank_postings p ON p.entry_id = e.id"
+            " JOIN bank_accounts a ON a.id = p.account_id WHERE a.guild_id <> e.guild_id"
+            + ("" if guild_id is None else " AND e.guild_id = ?"),
+            gp,
         )
+    ]
+    problems += [
+        f"account {account_id} ({kind} guild={g} table={t} user={u}): cached {cached}"
+        f" != ledger {computed}"
+        for account_id, kind, g, t, u, cached, computed in await c.fetchall(
+            "SELECT a.id, a.kind, a.guild_id, a.table_id, a.user_id, a.balance,"
+            " COALESCE(SUM(p.amount), 0) FROM bank_accounts a"
+            " LEFT JOIN bank_postings p ON p.account_id = a.id" + where_a + " GROUP BY a.id"
+            " HAVING a.balance <> COALESCE(SUM(p.amount), 0)",
+            gp,
+        )
+    ]
+    problems += [
+        f"account {account_id} ({kind}) is negative: {amount}"
+        for account_id, kind, amount in await c.fetchall(
+            "SELECT a.id, a.kind, a.balance FROM bank_accounts a"
+            + (where_a + " AND" if where_a else " WHERE")
+            + " a.kind <> 'issuer' AND a.balance < 0",
+            gp,
+        )
+    ]
+    problems += [
+        f"entry {entry_id} ({kind}): a mint/burn touches the issuer once, nothing else does"
+        for entry_id, kind in await c.fetchall(
+            "SELECT e.id, e.kind FROM bank_entries e JOIN bank_postings p ON p.entry_id = e.id"
+            " JOIN bank_accounts a ON a.id = p.account_id" + where_e + " GROUP BY e.id"
+            " HAVING SUM(a.kind = 'issuer') <> (e.kind IN ('mint', 'burn'))",
+            gp,
+        )
+    ]
+    return problems
 
-    guilds = (
-        [guild_id]
-        if guild_id is not None
-        else [int(r[0]) for r in c.execute("SELECT guild_id FROM bank_guilds ORDER BY guild_id")]
+
+async def _guild_totals(c: Conn, g: int, problems: list[str]) -> tuple[int, int, int]:
+    """A guild's (minted, burned, circulating); what does not add up goes to ``problems``:
+    the accounts hold what was minted minus burned, the issuer the opposite, the claims
+    account the open claims."""
+    minted, burned = (
+        int(v)
+        for v in await _one(
+            c,
+            "SELECT COALESCE(SUM(CASE WHEN e.kind = 'mint' THEN p.amount END), 0),"
+            " COALESCE(SUM(CASE WHEN e.kind = 'burn' THEN -p.amount END), 0)"
+            " FROM bank_entries e JOIN bank_postings p ON p.entry_id = e.id"
+            " JOIN bank_accounts a ON a.id = p.account_id"
+            " WHERE e.guild_id = ? AND a.kind <> 'issuer'",
+            (g,),
+        )
     )
-    minted_all = burned_all = circulating_all = 0
-    for g in guilds:
-        minted, burned = (
-            int(v)
-            for v in c.execute(
-                "SELECT COALESCE(SUM(CASE WHEN e.kind = 'mint' THEN p.amount END), 0),"
-                " COALESCE(SUM(CASE WHEN e.kind = 'burn' THEN -p.amount END), 0)"
-                " FROM bank_entries e JOIN bank_postings p ON p.entry_id = e.id"
-                " JOIN bank_accounts a ON a.id = p.account_id"
-                " WHERE e.guild_id = ? AND a.kind <> 'issuer'",
-                (g,),
-            ).fetchone()
+    circulating, issuer, in_claims = (
+        int(v)
+        for v in await _one(
+            c,
+            "SELECT COALESCE(SUM(CASE WHEN kind <> 'issuer' THEN balance END), 0),"
+            " COALESCE(SUM(CASE WHEN kind = 'issuer' THEN balance END), 0),"
+            " COALESCE(SUM(CASE WHEN kind = 'claims' THEN balance END), 0)"
+            " FROM bank_accounts WHERE guild_id = ?",
+            (g,),
         )
-        circulating, issuer = (
-            int(v)
-            for v in c.execute(
-                "SELECT COALESCE(SUM(CASE WHEN kind <> 'issuer' THEN balance END), 0),"
-                " COALESCE(SUM(CASE WHEN kind = 'issuer' THEN balance END), 0)"
-                " FROM bank_accounts WHERE guild_id = ?",
-                (g,),
-            ).fetchone()
+    )
+    owed = await _one(
+        c,
+        "SELECT COALESCE(SUM(amount), 0) FROM bank_claims WHERE guild_id = ? AND status <> 'paid'",
+        (g,),
+    )
+    if circulating != minted - burned:
+        problems.append(
+            f"guild {g}: accounts hold {circulating} but minted {minted}"
+            f" - burned {burned} = {minted - burned}"
         )
-        if circulating != minted - burned:
-            problems.append(
-                f"guild {g}: accounts hold {circulating} but minted {minted}"
-                f" - burned {burned} = {minted - burned}"
-            )
-        if issuer != -(minted - burned):
-            problems.append(f"guild {g}: issuer balance {issuer} != {-(minted - burned)}")
-        in_claims = int(
-            c.execute(
-                "SELECT COALESCE(SUM(balance), 0) FROM bank_accounts"
-                " WHERE guild_id = ? AND kind = 'claims'",
-                (g,),
-            ).fetchone()[0]
-        )
-        owed = int(
-            c.execute(
-                "SELECT COALESCE(SUM(amount), 0) FROM bank_claims"
-                " WHERE guild_id = ? AND status <> 'paid'",
-                (g,),
-            ).fetchone()[0]
-        )
-        if in_claims != owed:
-            problems.append(f"guild {g}: claims account holds {in_claims}, open claims {owed}")
-        minted_all += minted
-        burned_all += burned
-        circulating_all += circulating
+    if issuer != -(minted - burned):
+        problems.append(f"guild {g}: issuer balance {issuer} != {-(minted - burned)}")
+    if in_claims != int(owed[0]):
+        problems.append(f"guild {g}: claims account holds {in_claims}, open claims {owed[0]}")
+    return minted, burned, circulating
 
-    def total(sql: str) -> int:
-        return int(c.execute(sql, gp).fetchone()[0])
+
+async def audit(c: Conn, guild_id: int | None) -> AuditReport:
+    """Recompute everything from the ledger and compare (see ``bot.bank.audit``)."""
+    problems = await _ledger_problems(c, guild_id)
+    if guild_id is not None:
+        guilds = [guild_id]
+    else:
+        rows = await c.fetchall("SELECT guild_id FROM bank_guilds ORDER BY guild_id")
+        guilds = [int(r[0]) for r in rows]
+    totals = [await _guild_totals(c, g, problems) for g in guilds]
+    where_e = "" if guild_id is None else " WHERE e.guild_id = ?"
+    gp: tuple[int, ...] = () if guild_id is None else (guild_id,)
+
+    async def count(sql: str) -> int:
+        return int((await _one(c, sql, gp))[0])
 
     return AuditReport(
         guilds=len(guilds),
-        accounts=total("SELECT COUNT(*) FROM bank_accounts a" + where_a),
-        entries=total("SELECT COUNT(*) FROM bank_entries e" + where_e),
-        postings=total(
+        accounts=await count(
+            "SELECT COUNT(*) FROM bank_accounts a"
+            + ("" if guild_id is None else " WHERE a.guild_id = ?")
+        ),
+        entries=await count("SELECT COUNT(*) FROM bank_entries e" + where_e),
+        postings=await count(
             "SELECT COUNT(*) FROM bank_postings p JOIN bank_entries e"
             " ON e.id = p.entry_id" + where_e
         ),
-        minted=minted_all,
-        burned=burned_all,
-        circulating=circulating_all,
+        minted=sum(t[0] for t in totals),
+        burned=sum(t[1] for t in totals),
+        circulating=sum(t[2] for t in totals),
         problems=tuple(problems),
     )

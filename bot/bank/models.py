@@ -57,21 +57,6 @@ class PostResult:
 
 
 @dataclass(frozen=True, slots=True)
-class SeatStats:
-    """A player's seat at a table: escrow balance and the counters the rules need."""
-
-    guild_id: int
-    table_id: int
-    user_id: int
-    stack: int  # the seat escrow balance (equals the engine's stack)
-    welcome_received: int
-    own_funds: int  # buy-ins and top-ups from the player's balance
-    wagered: int  # total bet (wagering requirement)
-    forfeited: int
-    cashed_out: int
-
-
-@dataclass(frozen=True, slots=True)
 class ClaimLine:
     """One claim."""
 
@@ -81,16 +66,6 @@ class ClaimLine:
     amount: int
     status: str  # pending | held | paid
     created_at: str
-
-
-@dataclass(frozen=True, slots=True)
-class LeaveResult:
-    """What leaving a seat did: the forfeit returned to the house and the claim opened."""
-
-    forfeited: int
-    cashed_out: int
-    claim_id: int | None
-    claim_status: str | None  # pending | held
 
 
 @dataclass(frozen=True, slots=True)

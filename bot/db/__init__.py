@@ -1,6 +1,27 @@
-"""SQLite access: one aiosqlite connection per process, transactions and migrations."""
+"""The one way to the database: ``write(fn)`` / ``read(fn)`` over a :class:`Conn`
+(:mod:`bot.db.base`); SQLite behind it (:mod:`bot.db.sqlite`); numbered migrations."""
 
-from .connection import Database
+from pathlib import Path
+
+from .base import Conn, Database, Row, Waited
 from .migrate import MigrationError, latest_level, migrate
+from .sqlite import IntegrityError, SqliteDatabase
 
-__all__ = ["Database", "MigrationError", "latest_level", "migrate"]
+
+async def open_database(where: str | Path) -> Database:
+    """Open the database at ``where`` (an SQLite file, or ``:memory:``)."""
+    return await SqliteDatabase.open(where)
+
+
+__all__ = [
+    "Conn",
+    "Database",
+    "IntegrityError",
+    "MigrationError",
+    "Row",
+    "SqliteDatabase",
+    "Waited",
+    "latest_level",
+    "migrate",
+    "open_database",
+]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from .connection import Database
+from .base import Conn, Database
 
 _NAME = re.compile(r"^(\d{4})_[\w-]+\.sql$")
 
@@ -44,10 +44,24 @@ def latest_level(folder: Path | None = None) -> int:
     return len(load_migrations(folder))
 
 
+async def _level(conn: Conn) -> int:
+    row = await conn.fetchone("PRAGMA user_version")
+    return int(row[0]) if row else 0
+
+
 async def current_level(db: Database) -> int:
     """The database's ``PRAGMA user_version``."""
-    row = await db.fetchone("PRAGMA user_version")
-    return int(row[0]) if row else 0
+    return await db.read(_level)
+
+
+async def _apply(conn: Conn, migration: Migration) -> bool:
+    """Run one migration's statements and record its level; False if already applied."""
+    if migration.level <= await _level(conn):
+        return False
+    for statement in _statements(migration.sql):
+        await conn.execute(statement)
+    await conn.execute(f"PRAGMA user_version = {migration.level}")
+    return True
 
 
 def _statements(sql: str) -> list[str]:
@@ -71,15 +85,11 @@ async def migrate(db: Database, folder: Path | None = None) -> list[str]:
     """Apply the pending migrations, each in its own transaction; return their names."""
     applied: list[str] = []
     for migration in load_migrations(folder):
-        if migration.level <= await current_level(db):
-            continue
         try:
-            # executescript would COMMIT on its own: run statement by statement inside
-            # one transaction so a failing migration leaves the previous level intact.
-            async with db.transaction() as conn:
-                for statement in _statements(migration.sql):
-                    await (await conn.execute(statement)).close()
-                await (await conn.execute(f"PRAGMA user_version = {migration.level}")).close()
+            # executescript would COMMIT on its own: statement by statement inside one
+            # transaction, so a failing migration leaves the previous level intact.
+            if not await db.write(_apply, migration):
+                continue
         except Exception as exc:
             raise MigrationError(f"migration {migration.name} failed: {exc}") from exc
         applied.append(migration.name)

@@ -38,9 +38,9 @@ from bot.shards import (
     users_database_path,
 )
 
-from .connection import Database
 from .lock import FileInUse, ProcessLock
 from .migrate import latest_level, migrate
+from .sqlite import SqliteDatabase, run_on
 
 PARTIAL = ".partial"  # suffix of a file being written: the bot never opens it
 SIDE_FILES = ("-wal", "-shm", "-journal")
@@ -222,13 +222,13 @@ def _check_source(guard: sqlite3.Connection, source: str) -> list[str]:
             f"{source} is at migration level {level}, not {latest}: run"
             f" `python -m bot migrate --db {source}` with this version of the bot first."
         )
-    split_into = meta(guard, SPLIT_KEY)
+    split_into = run_on(guard, meta, SPLIT_KEY)
     if split_into is not None:
         raise SplitRefused(
             f"{source} was already split into {split_into} shard files and is kept only as a"
             " record: there is nothing left to split."
         )
-    layout = meta(guard, LAYOUT_KEY)
+    layout = run_on(guard, meta, LAYOUT_KEY)
     if layout is not None:
         raise SplitRefused(
             f"{source} is the file of shard {layout}, not a one-file database: shard files"
@@ -260,7 +260,7 @@ def _check_targets(paths: Iterable[str]) -> None:
 
 async def _create_schema(paths: list[str]) -> None:
     for path in paths:
-        db = await Database.open(path)
+        db = await SqliteDatabase.open(path)
         try:
             await migrate(db)
         finally:
@@ -381,7 +381,7 @@ def _verify(
             name = f"shard {layout.stamp} ({path})"
             if int(conn.execute("PRAGMA user_version").fetchone()[0]) != latest:
                 raise SplitFailed(f"{name} is not at migration level {latest}.")
-            if meta(conn, LAYOUT_KEY) != layout.stamp:
+            if run_on(conn, meta, LAYOUT_KEY) != layout.stamp:
                 raise SplitFailed(f"{name} is not stamped {LAYOUT_KEY} = {layout.stamp}.")
             for table in tables:
                 got_counts[table] += _count(conn, table)
@@ -407,7 +407,7 @@ def _verify(
                 if twice:
                     raise SplitFailed(f"guild(s) {sorted(twice)} are in two shard files.")
                 total.update(mine)
-            report = bank_core.audit(conn, None)
+            report = run_on(conn, bank_core.audit, None)
             if not report.ok:
                 problems = "; ".join(report.problems[:3])
                 raise SplitFailed(f"the bank audit of {name} failed: {problems}")
@@ -415,7 +415,7 @@ def _verify(
                 ShardFile(
                     shard_id=shard_id,
                     path=final,
-                    guilds=len(guild_ids(conn)),
+                    guilds=len(run_on(conn, guild_ids)),
                     open_tables=_open_tables(conn) if "tables" in tables else 0,
                     accounts=report.accounts,
                     entries=report.entries,

@@ -12,7 +12,7 @@ moves only the players' own money or game points.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 from bot.bank.models import GuildInfo
 from bot.engine.options import OptionSpec
@@ -20,7 +20,7 @@ from bot.engine.options import OptionSpec
 from .errors import TableError
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

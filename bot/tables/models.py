@@ -155,6 +155,10 @@ class Table:
         """True until the table is closed."""
         return self.status == "open"
 
+    def options(self) -> dict[str, Any]:
+        """The game's options as the table was opened with them."""
+        return dict(self.game.options.to_dict())
+
     def snapshot_json(self) -> str:
         """The whole table state as stored in ``tables.state``: the engine snapshot and the
         service's own fields."""

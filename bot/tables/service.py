@@ -1,6 +1,6 @@
 """TableService: the path of one move, from an action to a committed snapshot.
 
-Under the table's lock the game applies the action in memory; then one SQLite transaction
+Under the table's lock the game applies the action in memory; then one database transaction
 stores the new snapshot and version, the money postings and the action log row (with the
 interaction id); the timers are re-armed in memory (at start-up they are derived from the
 rows). If anything in that transaction fails, the game is restored from the last
@@ -13,18 +13,14 @@ import asyncio
 import heapq
 import json
 import logging
-import sqlite3
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import aiosqlite
 import orjson
 
 from bot.bank import Bank
-from bot.bank import core as bank_core
-from bot.bank.service import run_sync
-from bot.db import Database
+from bot.db import Conn, Database, IntegrityError, Row
 from bot.engine.base import (
     ROUND_SETTLED,
     Action,
@@ -52,9 +48,8 @@ DISCORD_EPOCH_MS = 1420070400000  # a snowflake's timestamp counts from here
 CLOCK_SKEW_MS = 60_000  # margin between Discord's clock and ours
 
 
-def _write_move(
-    c: sqlite3.Connection,
-    posting: tuple[int, int, int | None, list[Money], str, int | None] | None,
+async def _write_row(
+    c: Conn,
     table_id: int,
     new_version: int,
     state_json: str,
@@ -64,28 +59,65 @@ def _write_move(
     interaction_id: int | None,
     action_json: str,
 ) -> None:
-    """The postings, snapshot and action row of one move (the timers are derived from the
-    row: ``updated_at`` and the snapshot's deadline)."""
-    if posting is not None:  # run_transaction rolls the whole move back if this raises
-        bank_core.post_effects(c, *posting, own_savepoint=False)
+    """The snapshot and action row of one move (the timers are derived from the row:
+    ``updated_at`` and the snapshot's deadline)."""
     if closing:
-        cur = c.execute(
+        changed = await c.execute(
             "UPDATE tables SET state = ?, version = ?, updated_at = ?, status = 'closed',"
             " closed_at = ? WHERE id = ? AND version = ?",
             (state_json, new_version, now, now, table_id, new_version - 1),
         )
     else:  # status untouched: SQLite then leaves the two indexes on it alone
-        cur = c.execute(
+        changed = await c.execute(
             "UPDATE tables SET state = ?, version = ?, updated_at = ? WHERE id = ? AND version = ?",
             (state_json, new_version, now, table_id, new_version - 1),
         )
-    if cur.rowcount != 1:
+    if changed != 1:
         raise RuntimeError(f"table {table_id} changed under the lock")
-    c.execute(
+    await c.execute(
         "INSERT INTO table_actions (table_id, version, user_id, interaction_id, action, at)"
         " VALUES (?, ?, ?, ?, ?, ?)",
         (table_id, new_version, user_id, interaction_id, action_json, now),
     )
+
+
+async def _insert_table(c: Conn, table: Table, now: float) -> int:
+    """A new table's row (its snapshot comes with its first store); its id."""
+    table_id = await c.insert(
+        "INSERT INTO tables (guild_id, channel_id, parent_id, game, host_id, settings,"
+        " state, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, '{}', 0, ?, ?)",
+        (
+            table.guild_id,
+            table.channel_id,
+            table.parent_id,
+            table.game_key,
+            table.host_id,
+            json.dumps(table.settings.to_dict()),
+            now,
+            now,
+        ),
+    )
+    assert table_id is not None
+    return table_id
+
+
+async def _open_rows(c: Conn) -> list[Row]:
+    return await c.fetchall("SELECT * FROM tables WHERE status = 'open' ORDER BY id")
+
+
+async def _state_of(c: Conn, table_id: int) -> Row | None:
+    return await c.fetchone("SELECT state FROM tables WHERE id = ?", (table_id,))
+
+
+async def _acted(c: Conn, interaction_id: int) -> bool:
+    found = await c.fetchone(
+        "SELECT 1 FROM table_actions WHERE interaction_id = ?", (interaction_id,)
+    )
+    return found is not None
+
+
+async def _set_message(c: Conn, table_id: int, message_id: int) -> None:
+    await c.execute("UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id))
 
 
 class TableService:
@@ -125,7 +157,7 @@ class TableService:
     async def load_open_tables(self) -> list[Table]:
         """Load every open table into memory and arm its timers (at start-up): the idle
         timeout counts from the last write, the deadline is the one in the snapshot."""
-        rows = await self.db.fetchall("SELECT * FROM tables WHERE status = 'open' ORDER BY id")
+        rows = await self.db.read(_open_rows)
         self._timers = []
         for row in rows:
             table = self._table_from_row(row)
@@ -229,51 +261,23 @@ class TableService:
         game = spec.build(host_id, options, self.entropy)
         await self._check_limits(guild_id, spec, game)
         now = self.clock()
-        events: list[Event] = []
-        async with self.db.transaction() as conn:
-            cur = await conn.execute(
-                "INSERT INTO tables (guild_id, channel_id, parent_id, game, host_id, settings,"
-                " state, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, '{}', 0, ?, ?)",
-                (
-                    guild_id,
-                    channel_id,
-                    parent_id,
-                    game_key,
-                    host_id,
-                    json.dumps(settings.to_dict()),
-                    now,
-                    now,
-                ),
-            )
-            table_id = cur.lastrowid
-            await cur.close()
-            assert table_id is not None
-            table = Table(
-                table_id,
-                guild_id,
-                channel_id,
-                parent_id,
-                None,
-                game_key,
-                host_id,
-                settings,
-                game,
-                0,
-            )
+
+        table = Table(
+            0, guild_id, channel_id, parent_id, None, game_key, host_id, settings, game, 0
+        )
+
+        async def create(conn: Conn) -> list[Event]:
+            table.id = await _insert_table(conn, table, now)
+            events: list[Event] = []
             if spec.host_plays and host_id not in game.seated():
                 amount = await self._buy_in_amount(conn, table, host_id, buy_in)
                 events = game.apply(Action(ActionKind.JOIN, host_id, amount=amount))
             table.last_acted[host_id] = 1  # stored with the snapshot, as a move's is
-            await self._store(
-                conn,
-                table,
-                events,
-                host_id,
-                None,
-                Action(ActionKind.JOIN, host_id),
-                new_version=1,
-                now=now,
-            )
+            join = Action(ActionKind.JOIN, host_id)
+            await self._store(conn, table, events, host_id, None, join, new_version=1, now=now)
+            return events
+
+        events = await self.db.write(create)
         table.version = 1
         self._remember(table)
         outcome = Outcome(table, events)
@@ -288,7 +292,7 @@ class TableService:
         info = await self.bank.guild(guild_id)
         check_limits(spec.options, game.options.to_dict(), info)
 
-    async def _ensure_guild(self, conn: aiosqlite.Connection, guild_id: int) -> None:
+    async def _ensure_guild(self, conn: Conn | None, guild_id: int) -> None:
         if guild_id not in self._guilds_ready:
             await self.bank.ensure_guild(
                 guild_id, starting_balance=self.starting_balance, conn=conn
@@ -297,21 +301,17 @@ class TableService:
 
     async def ensure_guild(self, guild_id: int) -> None:
         """Set the guild's bank up (treasury, starting balance) if it is new."""
-        if guild_id not in self._guilds_ready:
-            async with self.db.transaction() as conn:
-                await self._ensure_guild(conn, guild_id)
+        await self._ensure_guild(None, guild_id)
 
     async def set_message(self, table: Table, message_id: int) -> None:
         """Remember the public table message."""
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table.id)
-            )
+        await self.db.write(_set_message, table.id, message_id)
         table.message_id = message_id
 
     async def _buy_in_amount(
-        self, conn: aiosqlite.Connection, table: Table, user_id: int, asked: int | None
+        self, conn: Conn | None, table: Table, user_id: int, asked: int | None
     ) -> int:
+        """What a player brings to the table (``conn``: inside the caller's transaction)."""
         spec = GAMES[table.game_key]
         if not spec.money:
             return 0
@@ -343,8 +343,7 @@ class TableService:
         """Sit a player down (buy-in from the balance, or the game's welcome stake)."""
         async with self.lock(table_id):
             table = self._open(table_id)
-            async with self.db.transaction() as conn:
-                amount = await self._buy_in_amount(conn, table, user_id, buy_in)
+            amount = await self._buy_in_amount(None, table, user_id, buy_in)
             return await self._act_locked(
                 table,
                 user_id,
@@ -396,14 +395,14 @@ class TableService:
         try:
             self._follow_up(table, outcome)
             await self._commit(table, outcome, user_id, interaction_id, action)
-        except sqlite3.IntegrityError as exc:
-            self._restore(table)
+        except IntegrityError as exc:
+            await self._restore(table)
             if interaction_id is None or "interaction_id" not in str(exc):
                 raise
             self._note_interaction(interaction_id)
             return Outcome(table, [], replayed=True)  # seen before (a restart in between)
         except BaseException:
-            self._restore(table)
+            await self._restore(table)
             raise
         if interaction_id is not None:
             self._note_interaction(interaction_id)
@@ -446,10 +445,10 @@ class TableService:
             return False
         return True
 
-    def _restore(self, table: Table) -> None:
+    async def _restore(self, table: Table) -> None:
         """Put the game back to the last committed snapshot (read from the database: a
         table does not keep a copy of it in memory, 1-1.5 KiB per table)."""
-        row = self.db.read_committed("SELECT state FROM tables WHERE id = ?", (table.id,))
+        row = await self.db.read(_state_of, table.id)
         if row is not None and row[0] != "{}":
             state = json.loads(row[0])
             table.game = GAMES[table.game_key].load(state["game"], self.entropy)
@@ -468,10 +467,7 @@ class TableService:
             return True
         if (interaction_id >> 22) + DISCORD_EPOCH_MS >= self._started_ms - CLOCK_SKEW_MS:
             return False  # created after this process started: it would be in memory
-        row = await self.db.fetchone(
-            "SELECT 1 FROM table_actions WHERE interaction_id = ?", (interaction_id,)
-        )
-        return row is not None
+        return await self.db.read(_acted, interaction_id)
 
     async def _commit(
         self,
@@ -512,7 +508,7 @@ class TableService:
 
     async def _store(
         self,
-        conn: aiosqlite.Connection | None,
+        conn: Conn | None,
         table: Table,
         events: Iterable[Event],
         user_id: int | None,
@@ -559,16 +555,27 @@ class TableService:
                 interaction_id,
                 orjson.dumps(action.to_dict()).decode(),
             )
-            if conn is None:  # a move: a transaction of its own, on the loop's thread
-                await self.db.run_transaction(_write_move, *args)
+            if conn is None:  # a move: a transaction of its own
+                await self.db.write(self._write_move, *args)
             else:
-                await run_sync(conn, _write_move, *args)
+                await self._write_move(conn, *args)
         except BaseException:
             table.deadline_key, table.deadline_due = deadline
             raise
         if not closing:
             self._arm(table, now + table.settings.idle_timer)
         self.timers_changed.set()
+
+    async def _write_move(
+        self,
+        c: Conn,
+        posting: tuple[int, int, int | None, list[Money], str, int | None] | None,
+        *row: Any,
+    ) -> None:
+        """One move: its postings through the bank, then its rows (:func:`_write_row`)."""
+        if posting is not None:  # the whole move rolls back if this raises: no savepoint
+            await self.bank.post_effects(c, *posting, own_savepoint=False)
+        await _write_row(c, *row)
 
     def _update_deadline(self, table: Table, now: float) -> None:
         """The deadline of the current phase (kept while the same turn goes on)."""
@@ -675,6 +682,6 @@ class TableService:
             self._try(table, outcome, Action(ActionKind.CLOSE))
             await self._commit(table, outcome, actor, None, Action(ActionKind.CLOSE, actor))
         except BaseException:
-            self._restore(table)
+            await self._restore(table)
             raise
         return outcome

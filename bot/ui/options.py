@@ -69,7 +69,8 @@ def error_params(exc: OptionError, locale: str | None) -> dict[str, Any]:
         params["allowed"] = allowed_text(spec, locale)
         params["example"] = format_value(spec, spec.default)
     if exc.code == "unknown_option":
-        params["choices"] = ", ".join(str(c) for c in params.get("choices", ()))
+        choices: Iterable[object] = params.get("choices", ())  # type: ignore[assignment]
+        params["choices"] = ", ".join(str(c) for c in choices)
     return params
 
 

@@ -7,8 +7,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.bank import Bank
-from bot.bank.testing import assert_audit_clean
 from bot.db import Database
+from tests.bank_audit import assert_audit_clean
 
 GUILD = 1001  # the guild the ``bank`` fixture sets up (tests use the same number)
 

@@ -11,7 +11,7 @@ import random
 import sys
 
 from bot.bank import Bank, BankError
-from bot.db import Database
+from bot.db import Conn, SqliteDatabase
 from bot.engine.base import HOUSE, POT, Money, MoneyKind, claim, seat, wallet
 
 GUILD = 1001
@@ -19,8 +19,26 @@ PLAYERS = list(range(1, 7))
 K = MoneyKind
 
 
+async def game_step(
+    conn: Conn,
+    bank: Bank,
+    table: int,
+    state: str,
+    rnd: int | None,
+    postings: dict[str, list[Money]],
+) -> None:
+    """The game row in ``state`` and its postings, in the caller's one transaction."""
+    await conn.execute(
+        "INSERT INTO crash_games (table_id, state) VALUES (?, ?)"
+        " ON CONFLICT (table_id) DO UPDATE SET state = excluded.state",
+        (table, state),
+    )
+    for prefix, effects in postings.items():
+        await bank.post_effects(conn, GUILD, table, rnd, effects, prefix)
+
+
 async def burst(path: str, run: int, rng: random.Random) -> None:
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     bank = Bank(db)
     n = 0
     while True:
@@ -28,25 +46,16 @@ async def burst(path: str, run: int, rng: random.Random) -> None:
         table = run * 100_000 + n
         a, b = rng.sample(PLAYERS, 2)
         buy = {a: rng.randint(1, 50), b: rng.randint(0, 50)}
-        async with db.transaction() as conn:  # the game row and its postings: one commit
-            await conn.execute(
-                "INSERT INTO crash_games (table_id, state) VALUES (?, 'open')", (table,)
+        joins = [
+            m
+            for p in (a, b)
+            for m in (
+                Money(K.BUY_IN, wallet(p), seat(p), buy[p]),
+                Money(K.WELCOME_STAKE, HOUSE, seat(p), 100),
             )
-            await bank.post_effects(
-                conn,
-                GUILD,
-                table,
-                None,
-                [
-                    m
-                    for p in (a, b)
-                    for m in (
-                        Money(K.BUY_IN, wallet(p), seat(p), buy[p]),
-                        Money(K.WELCOME_STAKE, HOUSE, seat(p), 100),
-                    )
-                ],
-                f"{table}:join",
-            )
+        ]
+        # the game row and its postings: one commit
+        await db.write(game_step, bank, table, "open", None, {f"{table}:join": joins})
         if n == 1:
             print("ready", flush=True)
         stacks = {p: buy[p] + 100 for p in (a, b)}
@@ -66,28 +75,15 @@ async def burst(path: str, run: int, rng: random.Random) -> None:
                     stacks[p] -= x
                 else:
                     effects.append(Money(K.REFUND, POT, seat(p), x))
-            async with db.transaction() as conn:
-                await conn.execute(
-                    "UPDATE crash_games SET state = ? WHERE table_id = ?", (f"r{rnd}", table)
-                )
-                await bank.post_effects(conn, GUILD, table, rnd, effects, f"{table}:r{rnd}")
-        async with db.transaction() as conn:
-            await conn.execute(
-                "UPDATE crash_games SET state = 'closed' WHERE table_id = ?", (table,)
-            )
-            for p in (a, b):
-                forfeit = min(stacks[p], 100) if rng.random() < 0.3 else 0
-                await bank.post_effects(
-                    conn,
-                    GUILD,
-                    table,
-                    None,
-                    [
-                        Money(K.FORFEIT, seat(p), HOUSE, forfeit),
-                        Money(K.CASH_OUT, seat(p), claim(p), stacks[p] - forfeit),
-                    ],
-                    f"{table}:leave:{p}",
-                )
+            await db.write(game_step, bank, table, f"r{rnd}", rnd, {f"{table}:r{rnd}": effects})
+        leaves = {}
+        for p in (a, b):
+            forfeit = min(stacks[p], 100) if rng.random() < 0.3 else 0
+            leaves[f"{table}:leave:{p}"] = [
+                Money(K.FORFEIT, seat(p), HOUSE, forfeit),
+                Money(K.CASH_OUT, seat(p), claim(p), stacks[p] - forfeit),
+            ]
+        await db.write(game_step, bank, table, "closed", None, leaves)
         await bank.claim(GUILD, rng.choice(PLAYERS))
         with contextlib.suppress(BankError):
             await bank.transfer(GUILD, a, b, rng.randint(1, 20), key=f"{table}:gift")

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.bank import Bank, audit
 from bot.bank.audit import main
-from bot.db import Database, migrate
+from bot.db import Conn, Database, SqliteDatabase, migrate
+from tests.bank.ledger import leave_seat, sit_down
 
 GUILD = 1001
 ALICE, BOB = 11, 12
@@ -17,8 +19,8 @@ ALICE, BOB = 11, 12
 async def _setup(bank: Bank) -> None:
     await bank.mint(GUILD, 300, user_id=ALICE)
     await bank.transfer(GUILD, ALICE, BOB, 100)
-    await bank.sit_down(GUILD, 4, ALICE, buy_in=50, welcome_stake=100)
-    await bank.leave_seat(GUILD, 4, ALICE, forfeit=100)
+    await sit_down(bank, GUILD, 4, ALICE, buy_in=50, welcome_stake=100)
+    await leave_seat(bank, GUILD, 4, ALICE, forfeit=100)
 
 
 async def test_clean_report(bank: Bank, db: Database) -> None:
@@ -33,8 +35,10 @@ async def test_clean_report(bank: Bank, db: Database) -> None:
 
 
 async def _tamper(db: Database, sql: str) -> None:
-    async with db.transaction() as conn:
+    async def _tx(conn: Conn) -> Any:
         await conn.execute(sql)
+
+    await db.write(_tx)
 
 
 @pytest.mark.parametrize(
@@ -72,7 +76,7 @@ async def test_audit_finds_tampering(db: Database, sql: str, expected: list[str]
 async def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "cli.sqlite3"
     assert main(["--db", str(path)]) == 2  # no file
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     await migrate(db)
     bank = Bank(db)
     await bank.ensure_guild(GUILD)
@@ -84,7 +88,7 @@ async def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert await asyncio.to_thread(main, ["--db", str(path)]) == 0
     assert "OK" in capsys.readouterr().out
     assert await asyncio.to_thread(main, ["--db", str(path), "--guild", str(GUILD)]) == 0
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     await _tamper(db, "UPDATE bank_accounts SET balance = 0 WHERE kind = 'house'")
     await db.close()
     assert await asyncio.to_thread(main, ["--db", str(path)]) == 1
@@ -95,6 +99,6 @@ async def test_cli_on_database_without_bank(tmp_path: Path) -> None:
     import asyncio
 
     path = tmp_path / "empty.sqlite3"
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     await db.close()
     assert await asyncio.to_thread(main, ["--db", str(path)]) == 2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
@@ -14,9 +15,11 @@ from bot.bank import (
     SelfApproval,
     UnknownClaim,
 )
-from bot.bank.testing import entry_count
-from bot.db import Database
+from bot.db import Conn, Database
 from bot.engine.base import Money, MoneyKind, claim, seat
+from tests.bank.ledger import leave_seat, sit_down
+from tests.bank_audit import entry_count
+from tests.sql import fetchall
 
 GUILD = 1001
 ALICE, BOB, ADMIN = 11, 12, 99
@@ -24,7 +27,8 @@ ALICE, BOB, ADMIN = 11, 12, 99
 
 async def cash_out(bank: Bank, db: Database, table: int, player: int, amount: int) -> int:
     """Seat ``player`` with a welcome stake of ``amount`` and cash it all out."""
-    async with db.transaction() as conn:
+
+    async def _tx(conn: Conn) -> Any:
         result = await bank.post_effects(
             conn,
             GUILD,
@@ -36,6 +40,9 @@ async def cash_out(bank: Bank, db: Database, table: int, player: int, amount: in
             ],
             f"t{table}:p{player}",
         )
+        return result
+
+    result = await db.write(_tx)
     (claim_id,) = result.claim_ids
     return claim_id
 
@@ -64,7 +71,7 @@ async def test_hundred_concurrent_claims_pay_once(bank: Bank, db: Database) -> N
     paid = [r for r in receipts if r.paid]
     assert len(paid) == 1 and paid[0].total == 150
     assert await bank.balance(GUILD, ALICE) == 150
-    rows = await db.fetchall("SELECT COUNT(*) FROM bank_entries WHERE kind = 'claim_paid'")
+    rows = await fetchall(db, "SELECT COUNT(*) FROM bank_entries WHERE kind = 'claim_paid'")
     assert rows[0][0] == 1
 
 
@@ -105,8 +112,8 @@ async def test_claim_above_limit_waits_for_another_admin(bank: Bank, db: Databas
 
 async def test_leave_seat_with_limit_holds_claim(bank: Bank) -> None:
     await bank.configure_guild(GUILD, claim_approval_limit=50)
-    await bank.sit_down(GUILD, 5, ALICE, welcome_stake=100)
-    left = await bank.leave_seat(GUILD, 5, ALICE)
+    await sit_down(bank, GUILD, 5, ALICE, welcome_stake=100)
+    left = await leave_seat(bank, GUILD, 5, ALICE)
     assert left.claim_status == "held" and left.claim_id is not None
     assert (await bank.claim(GUILD, ALICE)).held[0].claim_id == left.claim_id
 
@@ -114,8 +121,11 @@ async def test_leave_seat_with_limit_holds_claim(bank: Bank) -> None:
 async def test_claims_cannot_be_deleted(bank: Bank, db: Database) -> None:
     await cash_out(bank, db, 1, ALICE, 5)
     with pytest.raises(Exception, match="kept"):
-        async with db.transaction() as conn:
+
+        async def _tx(conn: Conn) -> Any:
             await conn.execute("DELETE FROM bank_claims")
+
+        await db.write(_tx)
 
 
 def test_error_codes_are_stable() -> None:

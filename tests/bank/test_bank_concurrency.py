@@ -6,8 +6,8 @@ import asyncio
 from pathlib import Path
 
 from bot.bank import Bank, InsufficientFunds
-from bot.bank.testing import assert_audit_clean
-from bot.db import Database
+from bot.db import Database, SqliteDatabase
+from tests.bank_audit import assert_audit_clean
 
 GUILD = 1001
 ALICE, BOB = 11, 12
@@ -39,7 +39,7 @@ async def test_200_concurrent_debits_four_connections(
     """Separate connections (as separate processes would): BEGIN IMMEDIATE + conditional
     UPDATE keep the account from going below zero."""
     await bank.mint(GUILD, 500, user_id=ALICE)
-    others = [await Database.open(Path(db_path)) for _ in range(3)]
+    others = [await SqliteDatabase.open(Path(db_path)) for _ in range(3)]
     banks = [bank, *(Bank(d) for d in others)]
     try:
         results = await asyncio.gather(*(_debit(banks[i % 4], 7, i) for i in range(200)))

@@ -11,25 +11,33 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.bank import Bank, audit
-from bot.db import Database, migrate
+from bot.db import Conn, SqliteDatabase, migrate
+from tests.sql import fetchall, fetchone
 
 GUILD = 1001
 CHILD = Path(__file__).with_name("crash_child.py")
 
 
 async def _prepare(path: Path) -> None:
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     await migrate(db)
     bank = Bank(db)
     await bank.ensure_guild(GUILD)
     for player in range(1, 7):
         await bank.mint(GUILD, 1_000_000, user_id=player)
-    async with db.transaction() as conn:
+    # every seat's welcome stake and every win come from the treasury: enough for the
+    # thousands of tables the children open (a write takes no thread hop since fa08466)
+    await bank.mint(GUILD, 10**12)
+
+    async def _tx(conn: Conn) -> Any:
         await conn.execute("CREATE TABLE crash_games (table_id INTEGER PRIMARY KEY, state TEXT)")
+
+    await db.write(_tx)
     await db.close()
 
 
@@ -57,27 +65,28 @@ def _kill_once(path: Path, run: int, rng: random.Random) -> None:
 
 
 async def _check(path: Path) -> tuple[int, int]:
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     try:
         report = await audit(db)
         assert report.ok, report.format()
-        row = await db.fetchone("PRAGMA integrity_check")
+        row = await fetchone(db, "PRAGMA integrity_check")
         assert row is not None and row[0] == "ok"
-        games = {r[0] for r in await db.fetchall("SELECT table_id FROM crash_games")}
+        games = {r[0] for r in await fetchall(db, "SELECT table_id FROM crash_games")}
         joined = {
             r[0]
-            for r in await db.fetchall(
-                "SELECT DISTINCT table_id FROM bank_entries WHERE idem_key LIKE '%:join:%'"
+            for r in await fetchall(
+                db, "SELECT DISTINCT table_id FROM bank_entries WHERE idem_key LIKE '%:join:%'"
             )
         }
         assert games == joined  # a game row exists exactly when its join was posted
         closed = {
             r[0]
-            for r in await db.fetchall("SELECT table_id FROM crash_games WHERE state = 'closed'")
+            for r in await fetchall(db, "SELECT table_id FROM crash_games WHERE state = 'closed'")
         }
-        left = await db.fetchall(
+        left = await fetchall(
+            db,
             "SELECT a.table_id, SUM(a.balance) FROM bank_accounts a WHERE a.kind IN"
-            " ('seat', 'pot') GROUP BY a.table_id"
+            " ('seat', 'pot') GROUP BY a.table_id",
         )
         for table_id, held in left:
             assert table_id not in closed or held == 0, (table_id, held)

@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 
 from bot.bank import Bank
-from bot.db import Database
+from bot.db import Conn, Database
 from bot.engine.base import Action, ActionKind, IllegalAction, Phase
 from bot.engine.registry import AnyGame
 from bot.engine.shuffle import seeded_entropy
+from tests.bank.ledger import table_escrow
 
 GUILD = 1001
 HOST, P2, P3 = 1, 2, 3
@@ -66,8 +67,11 @@ async def test_engine_money_posts_and_close_empties_escrow(
         nonlocal posted
         events = game.apply(action)
         money = [m for e in events for m in e.money]
-        async with db.transaction() as conn:
+
+        async def _tx(conn: Conn) -> Any:
             await bank.post_effects(conn, GUILD, table, None, money, f"{name}:{n}")
+
+        await db.write(_tx)
         posted += len(money)
 
     for p in (P2, P3):
@@ -88,7 +92,7 @@ async def test_engine_money_posts_and_close_empties_escrow(
             continue
     if game.phase is not Phase.FINISHED:
         await apply(Action(ActionKind.CLOSE), 1000)
-    escrow: dict[str, Any] = await bank.table_escrow(GUILD, table)
+    escrow: dict[str, Any] = await table_escrow(bank.db, GUILD, table)
     assert all(v == 0 for v in escrow.values()), escrow
     assert (posted > 0) == (name != "pirate21")  # Pirate 21 coins are not money
     for p in (HOST, P2, P3):

@@ -11,9 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.bank import Bank, BankError
-from bot.bank.testing import assert_audit_clean
-from bot.db import Database, migrate
+from bot.db import SqliteDatabase, migrate
 from bot.engine.base import HOUSE, POT, Money, MoneyKind, seat
+from tests.bank.ledger import leave_seat, seat_stats, sit_down
+from tests.bank_audit import assert_audit_clean
 
 GUILD = 1001
 USERS = (1, 2, 3)
@@ -41,7 +42,7 @@ ops = st.lists(
 
 
 async def _play(path: Path, script: list[tuple[Any, ...]]) -> None:
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     await migrate(db)
     bank = Bank(db)
     await bank.ensure_guild(GUILD, treasury_initial=TREASURY)
@@ -64,7 +65,7 @@ async def _play(path: Path, script: list[tuple[Any, ...]]) -> None:
                     wallet[v] += a
                 elif kind == "sit":
                     _, t, u, a = op
-                    await bank.sit_down(GUILD, t, u, buy_in=a)
+                    await sit_down(bank, GUILD, t, u, buy_in=a)
                     wallet[u] -= a
                     seats[t, u] = seats.get((t, u), 0) + a
                 elif kind == "hand":
@@ -79,14 +80,13 @@ async def _play(path: Path, script: list[tuple[Any, ...]]) -> None:
                         effects.append(Money(MoneyKind.LOSS, POT, HOUSE, a))
                     else:
                         effects.append(Money(MoneyKind.REFUND, POT, seat(u), a))
-                    async with db.transaction() as conn:
-                        await bank.post_effects(conn, GUILD, t, n, effects, f"h{n}")
+                    await db.write(bank.post_effects, GUILD, t, n, effects, f"h{n}")
                     delta = {"win": a, "lose": -a, "push": 0}[result]
                     seats[t, u] += delta
                     house -= delta
                 elif kind == "leave":
                     _, t, u = op
-                    await bank.leave_seat(GUILD, t, u)
+                    await leave_seat(bank, GUILD, t, u)
                     owed[u] += seats.pop((t, u), 0)
                 else:
                     _, u = op
@@ -99,7 +99,7 @@ async def _play(path: Path, script: list[tuple[Any, ...]]) -> None:
             assert await bank.balance(GUILD, u) == wallet[u]
             assert sum(c.amount for c in await bank.claims(GUILD, u)) == owed[u]
         for (t, u), stack in seats.items():
-            assert (await bank.seat(GUILD, t, u)).stack == stack
+            assert (await seat_stats(bank.db, GUILD, t, u)).stack == stack
         assert await bank.balance(GUILD, None) == house
         await assert_audit_clean(db)
         # a refused operation rolled back, so the model skipped it too: totals agree

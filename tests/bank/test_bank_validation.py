@@ -7,8 +7,12 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from bot.bank import MAX_AMOUNT, Bank, InvalidAmount, UnknownAccount
-from bot.bank.testing import entry_count
 from bot.db import Database
+from bot.engine.base import Money, MoneyKind, seat, wallet
+from tests.bank.ledger import post, sit_down
+from tests.bank_audit import entry_count
+
+K = MoneyKind
 
 GUILD = 1001
 ALICE, BOB, ADMIN = 11, 12, 99
@@ -21,11 +25,6 @@ OPERATIONS: dict[str, Op] = {
     "mint": lambda b, a: b.mint(GUILD, a, user_id=ALICE),  # type: ignore[arg-type]
     "burn": lambda b, a: b.burn(GUILD, a, user_id=ALICE),  # type: ignore[arg-type]
     "transfer": lambda b, a: b.transfer(GUILD, ALICE, BOB, a),  # type: ignore[arg-type]
-    "top_up": lambda b, a: b.top_up(GUILD, 3, ALICE, a),  # type: ignore[arg-type]
-    "buy_in": lambda b, a: b.sit_down(GUILD, 3, BOB, buy_in=a),  # type: ignore[arg-type]
-    "welcome": lambda b, a: b.sit_down(GUILD, 3, BOB, welcome_stake=a),  # type: ignore[arg-type]
-    "open_fund": lambda b, a: b.open_fund(GUILD, 3, a),  # type: ignore[arg-type]
-    "adjust": lambda b, a: b.admin_adjust(GUILD, ALICE, a),  # type: ignore[arg-type]
 }
 
 
@@ -34,15 +33,30 @@ async def test_bad_amounts_rejected(bank: Bank, db: Database, name: str) -> None
     await bank.mint(GUILD, 1000, user_id=ALICE)
     before = await entry_count(db)
     for amount in BAD_AMOUNTS:
-        if name in ("buy_in", "welcome") and amount in (0, False):
-            continue  # a zero part of a sit-down is allowed; both zero is tested below
-        if name == "adjust" and isinstance(amount, int) and amount < 0:
-            continue  # a negative adjustment is a debit
         with pytest.raises(InvalidAmount) as info:
             await OPERATIONS[name](bank, amount)
         assert info.value.code == "invalid_amount"
-    with pytest.raises(InvalidAmount):
-        await bank.sit_down(GUILD, 3, BOB)
+    assert await entry_count(db) == before
+    assert await bank.balance(GUILD, ALICE) == 1000
+
+
+async def test_bad_money_effects_post_nothing(bank: Bank, db: Database) -> None:
+    """A game's effect cannot even carry a bad amount (Money refuses it); one above the
+    bank's largest amount is refused by the bank; a zero amount posts nothing."""
+    await bank.mint(GUILD, 1000, user_id=ALICE)
+    before = await entry_count(db)
+    for amount in BAD_AMOUNTS:
+        if isinstance(amount, int) and not isinstance(amount, bool) and amount > MAX_AMOUNT:
+            effect = Money(K.TOP_UP, wallet(ALICE), seat(ALICE), amount)
+            with pytest.raises(InvalidAmount) as info:
+                await post(bank, GUILD, 3, [effect])
+            assert info.value.code == "invalid_amount"
+        elif amount == 0:
+            result = await post(bank, GUILD, 3, [Money(K.TOP_UP, wallet(ALICE), seat(ALICE), 0)])
+            assert result.entry_ids == ()
+        else:
+            with pytest.raises(ValueError, match="money amount"):
+                Money(K.TOP_UP, wallet(ALICE), seat(ALICE), amount)  # type: ignore[arg-type]
     assert await entry_count(db) == before
     assert await bank.balance(GUILD, ALICE) == 1000
 
@@ -67,7 +81,7 @@ async def test_unknown_guild(bank: Bank) -> None:
     for call in (
         bank.mint(777, 5, user_id=ALICE),
         bank.open_account(777, ALICE),
-        bank.sit_down(777, 1, ALICE, welcome_stake=5),
+        sit_down(bank, 777, 1, ALICE, welcome_stake=5),
         bank.claim(777, ALICE),
     ):
         with pytest.raises(UnknownAccount):

@@ -10,8 +10,9 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.db import Database, migrate
-from bot.tables.service import _write_move
+from bot.db import SqliteDatabase, migrate
+from bot.db.sqlite import run_on
+from bot.tables.service import _write_row
 
 FRAME = 4096 + 24  # a WAL frame: one page and its header
 
@@ -19,7 +20,7 @@ FRAME = 4096 + 24  # a WAL frame: one page and its header
 async def migrated(tmp_path: Path) -> sqlite3.Connection:
     """A migrated database file on a plain connection that never checkpoints by itself."""
     path = tmp_path / "pages.sqlite3"
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     await migrate(db)
     await db.close()
     conn = sqlite3.connect(path, isolation_level=None)
@@ -48,14 +49,14 @@ async def test_a_move_rewrites_only_the_table_row_and_its_action(tmp_path: Path)
         )
 
     def move() -> None:
-        _write_move(conn, None, 7, 1, '{"x":1}', 1.0, False, 3, 42, '{"kind":"hit"}')
+        run_on(conn, _write_row, 7, 1, '{"x":1}', 1.0, False, 3, 42, '{"kind":"hit"}')
 
     # the table row's page, the action row's page, its two index pages (interaction_id,
     # table/version): the two partial indexes on tables.status are not touched
     assert frames_written(conn, path, move) == 4
     assert conn.execute("SELECT version, status FROM tables WHERE id = 7").fetchone() == (1, "open")
     conn.execute("BEGIN IMMEDIATE")
-    _write_move(conn, None, 7, 2, '{"x":2}', 2.0, True, 3, 43, '{"kind":"close"}')
+    run_on(conn, _write_row, 7, 2, '{"x":2}', 2.0, True, 3, 43, '{"kind":"close"}')
     conn.execute("COMMIT")
     row = conn.execute("SELECT version, status, closed_at FROM tables WHERE id = 7").fetchone()
     assert row == (2, "closed", 2.0)

@@ -8,15 +8,16 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.bank import Bank
-from bot.bank.testing import assert_audit_clean
 from bot.config import ConfigError
-from bot.db import Database, latest_level, migrate
+from bot.db import Conn, Database, SqliteDatabase, latest_level, migrate
 from bot.db import split as split_mod
 from bot.db.split import SplitFailed, main, split
+from bot.db.sqlite import run_on
 from bot.engine.shuffle import seeded_entropy
 from bot.shards import (
     GLOBAL_TABLES,
@@ -30,6 +31,8 @@ from bot.shards import (
     users_database_path,
 )
 from bot.tables import TableService
+from tests.bank_audit import assert_audit_clean
+from tests.sql import fetchall, fetchone
 
 K = 3
 GUILDS = [(n << 22) + 7 for n in range(1, 7)]  # shards 1, 2, 0, 1, 2, 0
@@ -48,7 +51,7 @@ class Clock:
 
 async def _populate(path: str) -> None:
     """Real bank and table activity in every guild, the guilds' ids interleaved."""
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     try:
         await migrate(db)
         bank = Bank(db)
@@ -78,7 +81,8 @@ async def _populate(path: str) -> None:
                 await bank.claim(guild, CAROL)
                 await bank.claim(guild, BOB)
             await bank.burn(guild, 1, user_id=ALICE, actor=ADMIN)
-        async with db.transaction() as conn:
+
+        async def _tx(conn: Conn) -> Any:
             for n, guild in enumerate(GUILDS[:4]):
                 await conn.execute(
                     "INSERT INTO guild_settings (guild_id, locale) VALUES (?, ?)",
@@ -86,6 +90,8 @@ async def _populate(path: str) -> None:
                 )
             await conn.executemany("INSERT INTO user_prefs (user_id, locale) VALUES (?, ?)", PREFS)
             await conn.execute("INSERT INTO bot_meta (key, value) VALUES ('installed', 'yes')")
+
+        await db.write(_tx)
         await assert_audit_clean(db)
     finally:
         await db.close()
@@ -174,8 +180,8 @@ def files_in(folder: Path) -> set[str]:
 async def test_every_table_of_the_migrations_has_a_place(db: Database) -> None:
     names = {
         r[0]
-        for r in await db.fetchall(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'"
+        for r in await fetchall(
+            db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'"
         )
     }
     assert names == set(GUILD_OF) | set(GLOBAL_TABLES)
@@ -261,11 +267,11 @@ def test_balances_and_entries_per_guild_are_kept(source: str) -> None:
 
 async def _use_shard(path: str, layout: ShardLayout, guild: int) -> tuple[int, int]:
     """What the bot does on start, then a transfer: (new entry id, the file's max before)."""
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     try:
         assert await migrate(db) == []
-        await db.run_transaction(check_layout, layout, path)
-        row = await db.fetchone("SELECT MAX(id) FROM bank_entries")
+        await db.write(check_layout, layout, path)
+        row = await fetchone(db, "SELECT MAX(id) FROM bank_entries")
         assert row is not None
         receipt = await Bank(db).transfer(guild, ALICE, BOB, 1)
         await assert_audit_clean(db)
@@ -278,18 +284,18 @@ def test_the_bot_accepts_the_shard_files_and_refuses_the_source(source: str) -> 
     split(source, K)
     for shard_id, path in enumerate(shard_paths(source)):
         layout = ShardLayout(shard_id, K)
-        check_files(source, layout)  # the source is marked split: no refusal
+        asyncio.run(check_files(source, layout))  # the source is marked split: no refusal
         guild = next(g for g in GUILDS if layout.owns(g))
         new_id, before = asyncio.run(_use_shard(path, layout, guild))
         assert new_id > before
     with pytest.raises(ConfigError, match="shard files of another layout"):
-        check_files(source, ShardLayout())
+        asyncio.run(check_files(source, ShardLayout()))
     conn = sqlite3.connect(source, isolation_level=None)
     try:
         with pytest.raises(ConfigError, match="was split into 3 shard files"):
-            check_layout(conn, ShardLayout(), source)
+            run_on(conn, check_layout, ShardLayout(), source)
         with pytest.raises(ConfigError, match="was split into 3 shard files"):
-            check_layout(conn, ShardLayout(0, K), source)
+            run_on(conn, check_layout, ShardLayout(0, K), source)
     finally:
         conn.close()
 

@@ -10,10 +10,10 @@ How it works (and why it cannot pass silently):
   hands, the hole card, the bank's face-down card, the rigged order...), of every seated
   player's ``private_view()`` and of the PRIVATE/HIDDEN events. A code of the engine state
   or of a private view that the public view does not show is *hidden* at that moment.
-- ``Tables.publish`` is wrapped on the cog instance (discord.py loads each extension as a
-  fresh module, so patching the imported class would do nothing): after each publish, the
-  table message as the channel now shows it and every new public message of the table's
-  channel (announcements, pings, hints; ephemeral messages are private and skipped) are
+- ``Publisher.publish`` (bot/publisher.py, every committed outcome goes through it) is
+  wrapped: after each publish, the table message as the channel now shows it and every
+  new public message of the table's channel (announcements, pings, hints; ephemeral
+  messages are private and skipped) are
   read straight from SimCord's store (no REST call) as text: content, embeds, button
   labels. A hidden code may not appear in them, unless (for announcements) a PUBLIC event
   of that outcome reveals it. Limit: with several decks a hidden copy of a card that is
@@ -116,7 +116,6 @@ class LeakScan:
         self.checks = 0
         self.public_cards_checked = 0  # public cards in the view at checks
         self.recognised = 0  # card texts recognised in checked messages
-        self.cogs = 0  # Tables cogs whose publish is hooked
 
     # ------------------------------------------------------------ observe (at commit)
     def observe(self, table: Table, outcome: Outcome) -> None:
@@ -288,7 +287,7 @@ def leak_scan(
     request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[LeakScan]:
     """Scan every public message of the test for cards shown before their reveal."""
-    from bot.app import CroupierBot
+    from bot.publisher import Publisher
 
     scan = LeakScan()
     init = TableService.__init__
@@ -297,26 +296,16 @@ def leak_scan(
         init(self, *args, **kwargs)
         self.observers.append(scan.observe)
 
-    add_cog = CroupierBot.add_cog
+    publish = Publisher.publish
 
-    async def add_cog_checked(self: CroupierBot, cog: Any, /, **kwargs: Any) -> None:
-        # discord.py loads each extension as a fresh module: patch the cog instance, not
-        # the class imported here
-        publish = getattr(cog, "publish", None)
-        if publish is not None and isinstance(getattr(cog, "service", None), TableService):
-
-            async def publish_checked(outcome: Outcome, *args: Any, **kw: Any) -> None:
-                await publish(outcome, *args, **kw)
-                scan.after_publish(outcome)
-
-            cog.publish = publish_checked
-            scan.cogs += 1
-        await add_cog(self, cog, **kwargs)
+    async def publish_checked(self: Publisher, outcome: Outcome, *args: Any, **kw: Any) -> None:
+        await publish(self, outcome, *args, **kw)
+        scan.after_publish(outcome)
 
     monkeypatch.setattr(TableService, "__init__", init_observed)
-    monkeypatch.setattr(CroupierBot, "add_cog", add_cog_checked)
+    monkeypatch.setattr(Publisher, "publish", publish_checked)
     if "simcord_env" in request.fixturenames:
         scan.env = request.getfixturevalue("simcord_env")  # started after the patches
-        assert scan.cogs, "the leak scan could not hook the Tables cog's publish"
+        assert scan.env.bot.publisher.publish.__func__ is publish_checked
     yield scan
     scan.finish()

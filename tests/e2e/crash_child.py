@@ -38,10 +38,12 @@ from simcord.actors import MemberActor
 from simcord.builders import ChannelHandle, GuildHandle, UserHandle
 
 from bot.app import create_bot
-from bot.bank.testing import assert_audit_clean
 from bot.engine.shuffle import seeded_entropy
 from bot.tables import GAMES
 from bot.tables.moves import MOVES
+from tests.bank.ledger import table_escrow
+from tests.bank_audit import assert_audit_clean
+from tests.sql import fetchall
 
 NAMES = ["alice", "bob", "carol", "dave"]
 LOBBIES = 3  # tables at once, one per lobby channel
@@ -87,11 +89,11 @@ async def check(env: Any) -> tuple[int, int]:
     stacks, closed tables with nothing left in escrow. Returns (open, closed)."""
     db = env.bot.db
     await assert_audit_clean(db)
-    service = env.bot.services["tables"]
-    rows = await db.fetchall("SELECT id, guild_id, status, game FROM tables")
+    service = env.bot.tables
+    rows = await fetchall(db, "SELECT id, guild_id, status, game FROM tables")
     opened = closed = 0
     for table_id, guild_id, status, game in rows:
-        escrow = await service.bank.table_escrow(guild_id, table_id)
+        escrow = await table_escrow(service.bank.db, guild_id, table_id)
         if status == "closed":
             closed += 1
             assert not any(escrow.values()), (table_id, escrow)
@@ -120,7 +122,7 @@ async def step(
     env: Any, rng: random.Random, guild: Any, lobbies: list[Any], players: list[Player]
 ) -> str:
     """One random thing a user (or time) does; returns what it was."""
-    service = env.bot.services["tables"]
+    service = env.bot.tables
     tables = service.open_tables()
     roll = rng.random()
     if len(tables) < LOBBIES and (roll < 0.15 or not tables):
@@ -241,7 +243,7 @@ async def main(db_path: str, world_path: Path, seed: int) -> int:
                 for u in meta["users"]
             ]
         try:
-            assert env.bot.get_cog("Tables")._restored
+            assert env.bot.publisher.restored
             opened, closed = await check(env)
         except Exception:
             print("FAIL " + traceback.format_exc().replace("\n", " | "), flush=True)

@@ -41,7 +41,7 @@ def add_players(env: Any, guild: Any, *names: str) -> list[Player]:
 
 def service(env: Any) -> TableService:
     """The running bot's table service."""
-    return env.bot.services["tables"]
+    return env.bot.tables
 
 
 def table_of(env: Any, channel: Any) -> Table:

@@ -9,7 +9,9 @@ import discord
 from bot.app import create_bot
 from bot.engine.base import ActionKind, Phase
 from bot.engine.shuffle import seeded_entropy
+from bot.publisher import render
 from bot.tables import Table
+from tests.bank.ledger import table_escrow
 from tests.card_markup import readable_embed
 from tests.e2e.helpers import embed_text, service, table_message
 
@@ -37,8 +39,7 @@ async def click_move(member: Any, message: discord.Message, move: str) -> Any:
 def fresh_render(env: Any, table: Table) -> tuple[dict[str, Any], list[str]]:
     """The embed dict and button custom_ids a fresh render of the committed state gives
     (its cards as text, as tests read the messages: tests/card_markup.py)."""
-    cog = env.bot.get_cog("Tables")
-    embed, view = cog.render(table)
+    embed, view = render(table)
     ids = [] if view is None else view.custom_ids
     return readable_embed(env, embed.to_dict()), ids
 
@@ -74,7 +75,7 @@ def stacks(table: Table) -> dict[int, int]:
 
 async def escrow_seats(bank: Any, table: Table) -> dict[int, int]:
     """The bank's seat escrows of a table, by player (zero seats left out)."""
-    escrow = await bank.table_escrow(table.guild_id, table.id)
+    escrow = await table_escrow(bank.db, table.guild_id, table.id)
     return {int(k.split(":", 1)[1]): v for k, v in escrow.items() if k.startswith("seat:") and v}
 
 

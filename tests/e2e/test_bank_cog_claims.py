@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import discord
 
-from bot.bank.testing import assert_audit_clean
 from bot.ui.render.bank import amount
+from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import add_players, embed_text, service, table_of, thread_of
 
 

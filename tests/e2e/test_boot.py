@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.app import create_bot
 from bot.db.migrate import latest_level
+from tests.sql import execute, fetchone
 
 
 async def test_boot_sync_and_about(simcord_env, db_path):
@@ -21,7 +22,7 @@ async def test_boot_sync_and_about(simcord_env, db_path):
     ping = await alice.slash(channel, "ping")
     assert ping.ephemeral and ping.response.content.startswith("Pong!")
 
-    level = await simcord_env.bot.db.fetchone("PRAGMA user_version")
+    level = await fetchone(simcord_env.bot.db, "PRAGMA user_version")
     assert level[0] == latest_level()
 
 
@@ -29,10 +30,9 @@ async def test_restart_keeps_database(simcord_env, db_path):
     guild = simcord_env.create_guild()
     channel = guild.create_text_channel("general")
     alice = guild.add_member(simcord_env.create_user("alice"))
-    async with simcord_env.bot.db.transaction() as conn:
-        await conn.execute("INSERT INTO bot_meta(key, value) VALUES ('probe', 'kept')")
+    await execute(simcord_env.bot.db, "INSERT INTO bot_meta(key, value) VALUES ('probe', 'kept')")
     await simcord_env.restart_bot(create_bot(database_path=db_path))
-    row = await simcord_env.bot.db.fetchone("SELECT value FROM bot_meta WHERE key = 'probe'")
+    row = await fetchone(simcord_env.bot.db, "SELECT value FROM bot_meta WHERE key = 'probe'")
     assert row[0] == "kept"
     assert (await alice.slash(channel, "ping")).response.content.startswith("Pong!")
 

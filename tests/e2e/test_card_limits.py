@@ -116,13 +116,13 @@ async def test_eight_players_with_ten_cards_fit_as_pictures(simcord_env, monkeyp
     env = simcord_env
     _thread, table = await mid_round(env, game, locale)
     wide = widen(game, table.game.public_view())
-    cog = env.bot.get_cog("Tables")
+    publisher = env.bot.publisher
     with monkeypatch.context() as patch:
         patch.setattr(type(table.game), "public_view", lambda self: copy.deepcopy(wide))
         before = len(env.http_requests)
-        await cog.edit_table_message(table)
+        await publisher.edit_table_message(table)
         (edit,) = [r for r in env.http_requests[before:] if r.method == "PATCH"]
-    await cog.edit_table_message(table)  # the real cards again (the leak scan reads them)
+    await publisher.edit_table_message(table)  # the real cards again (the leak scan reads them)
     (embed,) = edit.json["embeds"]
     total = check_limits(embed)
     text = "\n".join(

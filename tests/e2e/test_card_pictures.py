@@ -217,11 +217,11 @@ async def test_the_leak_scan_catches_a_hidden_card_shown_as_a_picture(
     leak_scan.violations.clear()
 
     form = "stale id"
-    await env.bot.get_cog("Tables").edit_table_message(table)
+    await env.bot.publisher.edit_table_message(table)
     shown = raw(env, thread.id, table.message_id)
     assert markup["KC"] not in shown and CardsIn(shown).pictures["KC"] == 1
     with pytest.raises(AssertionError, match="K♣"):
         leak_scan.check_table(table)
     leak_scan.violations.clear()  # proven: let the test end cleanly
     monkeypatch.setattr(type(renderer), "body", honest)
-    await env.bot.get_cog("Tables").edit_table_message(table)
+    await env.bot.publisher.edit_table_message(table)

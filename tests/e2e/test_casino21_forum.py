@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import discord
 
-from bot.bank.testing import assert_audit_clean
 from bot.i18n import t
 from bot.ui.render.bank import amount
+from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import (
     add_players,
     embed_text,

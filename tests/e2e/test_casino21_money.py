@@ -7,8 +7,8 @@ import discord
 import pytest
 
 from bot.bank.models import DEFAULT_TREASURY
-from bot.bank.testing import assert_audit_clean
 from bot.i18n import t
+from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import add_players, service, table_of, thread_of
 
 

@@ -5,7 +5,7 @@ audit. Also the REST cost of one round."""
 from __future__ import annotations
 
 from bot.bank.models import DEFAULT_TREASURY
-from bot.bank.testing import assert_audit_clean
+from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import add_players, embed_text, service, table_message, table_of, thread_of
 
 

@@ -4,7 +4,7 @@ per turn (a bet inside the turn does not push it back)."""
 
 from __future__ import annotations
 
-from bot.bank.testing import assert_audit_clean
+from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import add_players, embed_text, service, table_message, table_of, thread_of
 
 DAY = 24 * 3600

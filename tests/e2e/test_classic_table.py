@@ -3,7 +3,7 @@ round summaries, claims, a clean audit."""
 
 from __future__ import annotations
 
-from bot.bank.testing import assert_audit_clean
+from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import (
     add_players,
     classic_table,

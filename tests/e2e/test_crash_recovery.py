@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from bot.bank import audit
-from bot.db import Database
+from bot.db import SqliteDatabase
+from tests.sql import fetchall, fetchone
 
 CHILD = Path(__file__).with_name("crash_child.py")
 ROOT = Path(__file__).parents[2]
@@ -86,31 +87,34 @@ def run_once(
 
 async def check_database(db_path: Path) -> int:
     """After a kill: returns the number of open tables."""
-    db = await Database.open(db_path)
+    db = await SqliteDatabase.open(db_path)
     try:
         report = await audit(db)
         assert report.ok, report.format()
-        row = await db.fetchone("PRAGMA integrity_check")
+        row = await fetchone(db, "PRAGMA integrity_check")
         assert row is not None and row[0] == "ok"
-        row = await db.fetchone("SELECT COUNT(*), COUNT(DISTINCT idem_key) FROM bank_entries")
+        row = await fetchone(db, "SELECT COUNT(*), COUNT(DISTINCT idem_key) FROM bank_entries")
         assert row is not None and row[0] == row[1], "a posting appears twice"
-        row = await db.fetchone(
+        row = await fetchone(
+            db,
             "SELECT COUNT(*) FROM (SELECT table_id, version FROM table_actions"
-            " GROUP BY table_id, version HAVING COUNT(*) > 1)"
+            " GROUP BY table_id, version HAVING COUNT(*) > 1)",
         )
         assert row is not None and row[0] == 0, "an action was applied twice"
-        row = await db.fetchone(
+        row = await fetchone(
+            db,
             "SELECT COUNT(*) FROM tables t WHERE version !="
-            " (SELECT COALESCE(MAX(version), 0) FROM table_actions a WHERE a.table_id = t.id)"
+            " (SELECT COALESCE(MAX(version), 0) FROM table_actions a WHERE a.table_id = t.id)",
         )
         assert row is not None and row[0] == 0, "a table's version and its action log disagree"
-        rows = await db.fetchall(
+        rows = await fetchall(
+            db,
             "SELECT a.table_id, SUM(a.balance) FROM bank_accounts a JOIN tables t"
             " ON t.id = a.table_id WHERE t.status = 'closed' AND a.kind IN ('seat', 'pot', 'fund')"
-            " GROUP BY a.table_id HAVING SUM(a.balance) != 0"
+            " GROUP BY a.table_id HAVING SUM(a.balance) != 0",
         )
         assert not rows, f"closed tables still hold money: {rows}"
-        row = await db.fetchone("SELECT COUNT(*) FROM tables WHERE status = 'open'")
+        row = await fetchone(db, "SELECT COUNT(*) FROM tables WHERE status = 'open'")
         return int(row[0]) if row else 0
     finally:
         await db.close()

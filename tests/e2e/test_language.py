@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from bot.app import create_bot
-from bot.bank.testing import assert_audit_clean
 from bot.engine.shuffle import seeded_entropy
 from bot.i18n import t
 from bot.ui.render.bank import amount
+from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import add_players, thread_of
 
 

@@ -8,9 +8,10 @@ from typing import Any
 
 import discord
 
-from bot.bank.testing import assert_audit_clean
 from bot.engine.base import Phase
 from bot.i18n import t
+from tests.bank.ledger import table_escrow
+from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import add_players, embed_text, service, table_message, table_of, thread_of
 from tests.e2e.recovery_helpers import (
     click_move,
@@ -22,6 +23,7 @@ from tests.e2e.recovery_helpers import (
     stacks,
 )
 from tests.e2e.test_restart import play_round
+from tests.sql import fetchall, fetchone
 
 REPAIR = 16  # seconds: a little more than the repair period of the timer loop
 
@@ -66,7 +68,7 @@ async def classic_in_play(env: Any, bets: bool = True) -> tuple[Any, Any, list[A
 
 async def assert_closed_with_refunds(env: Any, table: Any, before: dict[int, int]) -> None:
     """Closed in the database; each player's claim is their stack plus their refunded bet."""
-    row = await env.bot.db.fetchone("SELECT status FROM tables WHERE id = ?", (table.id,))
+    row = await fetchone(env.bot.db, "SELECT status FROM tables WHERE id = ?", (table.id,))
     assert row[0] == "closed"
     bank = service(env).bank
     claims: dict[int, int] = {}
@@ -74,7 +76,7 @@ async def assert_closed_with_refunds(env: Any, table: Any, before: dict[int, int
         claims[c.user_id] = claims.get(c.user_id, 0) + c.amount
     assert claims == before
     assert await escrow_seats(bank, table) == {}
-    assert (await bank.table_escrow(table.guild_id, table.id)).get("pot", 0) == 0
+    assert (await table_escrow(bank.db, table.guild_id, table.id)).get("pot", 0) == 0
     await assert_audit_clean(env.bot.db)
 
 
@@ -148,11 +150,13 @@ async def test_injected_5xx_and_429_lose_and_repeat_nothing(simcord_env, db_path
     await play_round(env, thread, [alice, bob], table)
     await env.advance_time(REPAIR)
     assert shown(table_message(thread, table)) == fresh_render(env, table)
-    actions = await env.bot.db.fetchall(
-        "SELECT version FROM table_actions WHERE table_id = ? ORDER BY version", (table.id,)
+    actions = await fetchall(
+        env.bot.db,
+        "SELECT version FROM table_actions WHERE table_id = ? ORDER BY version",
+        (table.id,),
     )
     assert [r[0] for r in actions] == list(range(1, table.version + 1))  # one row per version
-    keys = await env.bot.db.fetchone("SELECT COUNT(*), COUNT(DISTINCT idem_key) FROM bank_entries")
+    keys = await fetchone(env.bot.db, "SELECT COUNT(*), COUNT(DISTINCT idem_key) FROM bank_entries")
     assert keys[0] == keys[1]
     expected = {p: s for p, s in stacks(table).items() if s}
     assert await escrow_seats(service(env).bank, table) == expected

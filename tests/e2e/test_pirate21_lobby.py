@@ -3,7 +3,7 @@ in French, and a host closing mid-round (the hidden cards stay hidden)."""
 
 from __future__ import annotations
 
-from bot.bank.testing import assert_audit_clean
+from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import (
     add_players,
     assert_never_public,
@@ -13,6 +13,7 @@ from tests.e2e.helpers import (
     table_of,
     thread_of,
 )
+from tests.sql import fetchone
 
 
 def labels(thread, table) -> list[str]:
@@ -83,7 +84,7 @@ async def test_lobby_in_french_eight_players_no_money_and_close(simcord_env):
     assert service(env).table_in(thread.id) is None
 
     db = env.bot.db
-    assert await db.fetchone("SELECT 1 FROM bank_entries WHERE table_id = ?", (table.id,)) is None
+    assert await fetchone(db, "SELECT 1 FROM bank_entries WHERE table_id = ?", (table.id,)) is None
     assert await service(env).bank.claims(guild.id) == []
     await assert_audit_clean(db)
 

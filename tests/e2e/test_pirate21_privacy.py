@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.bank.testing import assert_audit_clean
+from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import (
     Player,
     add_players,

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.bank.testing import assert_audit_clean
 from bot.engine.cards import pirate54
 from bot.engine.shuffle import commitment, shuffled
+from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import (
     Player,
     add_players,
@@ -21,6 +21,7 @@ from tests.e2e.helpers import (
     table_of,
     thread_of,
 )
+from tests.sql import fetchone
 
 BACKS = "🂠🂠"
 
@@ -226,8 +227,8 @@ async def test_full_standard_game_three_players(simcord_env):
 
     # no money anywhere: no journal entry, no seat, no claim for this table
     db = env.bot.db
-    assert await db.fetchone("SELECT 1 FROM bank_entries WHERE table_id = ?", (table.id,)) is None
-    assert await db.fetchone("SELECT 1 FROM bank_seats WHERE table_id = ?", (table.id,)) is None
+    assert await fetchone(db, "SELECT 1 FROM bank_entries WHERE table_id = ?", (table.id,)) is None
+    assert await fetchone(db, "SELECT 1 FROM bank_seats WHERE table_id = ?", (table.id,)) is None
     assert await service(env).bank.claims(guild.id) == []
     await assert_audit_clean(db)
     print(f"\nREST calls for one full round with 3 players: {round_calls}")

@@ -20,6 +20,7 @@ from tests.e2e.helpers import (
     service,
     table_message,
 )
+from tests.sql import fetchone
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -192,9 +193,10 @@ async def test_the_same_button_twice_and_a_repeated_interaction(simcord_env):
     assert "2♦" in embed_text(table_message(thread, table))
 
     # A repeated interaction id (a redelivered interaction): refused, nothing done twice.
-    row = await env.bot.db.fetchone(
+    row = await fetchone(
+        env.bot.db,
         "SELECT interaction_id FROM table_actions WHERE interaction_id IS NOT NULL"
-        " ORDER BY version DESC LIMIT 1"
+        " ORDER BY version DESC LIMIT 1",
     )
     seen_id = int(row["interaction_id"])
     backend = env.backend

@@ -80,11 +80,11 @@ async def test_a_slash_move_costs_two_calls(simcord_env):
     assert calls[1].startswith(f"PATCH /channels/{thread.id}/messages/")
 
 
-def slow_first_edit(env: Any, cog: Any) -> asyncio.Event:
-    """Make Discord slow to answer the cog's next REST edit of a table message: it lands
+def slow_first_edit(env: Any, publisher: Any) -> asyncio.Event:
+    """Make Discord slow to answer the next REST edit of a table message: it lands
     when the returned event is set."""
     landed = asyncio.Event()
-    real = cog.edit_table_message
+    real = publisher.edit_table_message
     pending = [True]
 
     async def edit(table: Any, note: str | None = None) -> None:
@@ -93,7 +93,7 @@ def slow_first_edit(env: Any, cog: Any) -> asyncio.Event:
             await env.external_wait(landed.wait(), reason="Discord has not answered the edit")
         await real(table, note)
 
-    cog.edit_table_message = edit
+    publisher.edit_table_message = edit
     return landed
 
 
@@ -105,12 +105,12 @@ async def test_edits_asked_while_one_is_in_flight_go_out_as_one(simcord_env):
     thread, table, (alice, bob, carol) = await three_players(env)
     table.game.rig(ROUND)
     await alice.member.click(table_message(thread, table), label="Start")
-    cog = env.bot.get_cog("Tables")
-    landed = slow_first_edit(env, cog)
+    publisher = env.bot.publisher
+    landed = slow_first_edit(env, publisher)
     edit = f"PATCH /channels/{thread.id}/messages/{table.message_id}"
     before = len(env.http_requests)
     first = await alice.member.slash(thread, "bet", amount=10)
-    assert cog.edits.in_flight(table.id)  # alice's edit hangs...
+    assert publisher.edits.in_flight(table.id)  # alice's edit hangs...
     assert first.acknowledged  # ...but she has her answer: it went before the edit
     replies = []
     for p in (bob, carol):
@@ -125,4 +125,4 @@ async def test_edits_asked_while_one_is_in_flight_go_out_as_one(simcord_env):
     assert calls.count(edit) == 2, calls  # the slow one, then one with both other bets
     assert shown(table_message(thread, table)) == fresh_render(env, table)
     assert all("recorded" not in r for r in replies), replies  # each is told it is done
-    assert not cog.edits.in_flight(table.id)
+    assert not publisher.edits.in_flight(table.id)

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from bot.bank.testing import assert_audit_clean
 from bot.engine.base import ActionKind, Phase
 from bot.tables import Table
+from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import add_players, embed_text, service, table_message, table_of, thread_of
 from tests.e2e.recovery_helpers import (
     click_move,
@@ -181,13 +181,14 @@ async def test_a_deadline_that_passed_while_down_fires_at_once(
     await click_move(alice.member, table_message(thread, table), "bet:10")
     assert table.game.phase is Phase.BETTING and table.deadline_due is not None
     due = table.deadline_due
-    # "down": a bot without the tables cog runs while the bet deadline passes
-    import cogs
+    # "down": a bot whose scheduler never starts runs while the bet deadline passes
+    from bot.scheduler import Scheduler
 
-    monkeypatch.setattr(cogs, "EXTENSIONS", ("cogs.info",))
+    monkeypatch.setattr(Scheduler, "start", lambda self: None)
     await restart(env, db_path)
-    assert env.bot.get_cog("Tables") is None
+    assert not env.bot.scheduler.loop.is_running()
     await env.advance_time(due - env.now().timestamp() + 30)
+    assert table_of(env, thread).game.phase is Phase.BETTING  # nothing fired meanwhile
     monkeypatch.undo()
     await restart(env, db_path)
     table = table_of(env, thread)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from bot.bank.testing import assert_audit_clean
 from bot.engine.cards import build_deck
 from bot.engine.shuffle import commitment, seeded_entropy, shuffled
 from bot.tables.games import GAMES
 from cogs.help import rules_embed
+from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import add_players, embed_text, thread_of
 
 

@@ -6,10 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from bot.bank.testing import assert_audit_clean
 from bot.i18n import t
+from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import (
     Player,
     add_players,
@@ -32,27 +30,6 @@ STAND = "Servi"
 
 
 # ------------------------------------------------------------------------------ helpers
-
-
-@pytest.fixture(autouse=True)
-def _scan_every_publish(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make sure the e2e leak scan (tests/e2e/conftest.py) checks the channel after every
-    publish of the *running* cog: the bot loads ``cogs.tables`` as a fresh module, so the
-    class the scan patched may not be the live one. Skipped when the scan already wraps it."""
-    if "leak_scan" not in request.fixturenames:
-        return
-    scan = request.getfixturevalue("leak_scan")
-    env = request.getfixturevalue("simcord_env")
-    cls = type(env.bot.get_cog("Tables"))
-    publish = cls.publish
-    if getattr(publish, "__name__", "") == "publish_checked" or not hasattr(scan, "after_publish"):
-        return
-
-    async def publish_checked(self: Any, outcome: Any, *args: Any, **kwargs: Any) -> None:
-        await publish(self, outcome, *args, **kwargs)
-        scan.after_publish(outcome)
-
-    monkeypatch.setattr(cls, "publish", publish_checked)
 
 
 async def open_table(env: Any, names: tuple[str, ...], options: str | None = None):

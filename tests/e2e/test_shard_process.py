@@ -13,14 +13,15 @@ import pytest
 import simcord
 
 from bot.app import CroupierBot, create_bot
-from bot.bank.testing import assert_audit_clean
 from bot.config import Settings
-from bot.db import Database
+from bot.db import SqliteDatabase
 from bot.engine.shuffle import seeded_entropy
+from bot.prefs import Prefs
 from bot.shards import LAYOUT_KEY, ShardLayout, users_database_path
-from cogs.help import Prefs
+from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import add_players, table_message, table_of, thread_of
 from tests.e2e.recovery_helpers import click_move, play_round, stacks
+from tests.sql import fetchall, fetchone
 
 
 def shard_bot(db_path: str, shard: int = 1) -> CroupierBot:
@@ -60,7 +61,7 @@ async def test_a_shard_plays_its_guilds_on_a_file_of_its_own(simcord_env, db_pat
     assert bot.shard_ids == [1] and bot.shard_count == 2
     shard_file = ShardLayout(1, 2).database_path(db_path)
     assert bot.db.path == shard_file and shard_file.endswith("croupier.shard-1-of-2.sqlite3")
-    row = await bot.db.fetchone("SELECT value FROM bot_meta WHERE key = ?", (LAYOUT_KEY,))
+    row = await fetchone(bot.db, "SELECT value FROM bot_meta WHERE key = ?", (LAYOUT_KEY,))
     assert row is not None and row[0] == "1/2"
 
     assert command_syncs(env) == []  # shard 0's process syncs them for the application
@@ -83,7 +84,7 @@ async def test_a_shard_plays_its_guilds_on_a_file_of_its_own(simcord_env, db_pat
     res = await alice.member.slash(thread, "table close")
     assert res.ephemeral
     await assert_audit_clean(env.bot.db)
-    guilds = await env.bot.db.fetchall("SELECT DISTINCT guild_id FROM bank_accounts")
+    guilds = await fetchall(env.bot.db, "SELECT DISTINCT guild_id FROM bank_accounts")
     assert [r[0] for r in guilds] == [guild.id]
 
 
@@ -95,7 +96,7 @@ async def test_a_language_chosen_on_one_shard_reaches_the_others(simcord_env, db
     (alice,) = add_players(env, guild, "alice")
 
     # shard 0's process, as far as languages go: its own connection to the shared file
-    other = await Database.open(users_database_path(db_path))
+    other = await SqliteDatabase.open(users_database_path(db_path))
     shard0 = Prefs(other, shared=True)
     try:
         assert await shard0.locale(alice.id) is None  # now cached: nobody chose yet
@@ -107,7 +108,7 @@ async def test_a_language_chosen_on_one_shard_reaches_the_others(simcord_env, db
             assert conn.execute("SELECT user_id, locale FROM user_prefs").fetchall() == [
                 (alice.id, "fr")
             ]
-        own = await env.bot.db.fetchone("SELECT COUNT(*) FROM user_prefs")
+        own = await fetchone(env.bot.db, "SELECT COUNT(*) FROM user_prefs")
         assert own is not None and own[0] == 0
 
         # shard 0 had cached "no choice", yet sees the other process's commit at once
@@ -146,7 +147,7 @@ async def test_a_casino_split_mid_round_goes_on_in_each_shard(tmp_path):
             )
             played[shard] = (guild, thread, players, table.id, stacks(table))
         balances = {
-            shard: await env.bot.services["tables"].bank.balance(guild.id, players[0].id)
+            shard: await env.bot.tables.bank.balance(guild.id, players[0].id)
             for shard, (guild, _t, players, _id, _s) in played.items()
         }
 
@@ -164,7 +165,7 @@ async def test_a_casino_split_mid_round_goes_on_in_each_shard(tmp_path):
             await env.bot.tree.sync()
             table = table_of(env, thread)
             assert table.id == table_id and stacks(table) == before  # mid-round, as it was
-            bank = env.bot.services["tables"].bank
+            bank = env.bot.tables.bank
             assert await bank.balance(guild.id, host.id) == balances[shard]
             # the old message's buttons work on the shard: the guest bets, the round ends
             await click_move(guest.member, table_message(thread, table), "bet:20")
@@ -172,5 +173,5 @@ async def test_a_casino_split_mid_round_goes_on_in_each_shard(tmp_path):
             assert any("results" in (m.content or "") for m in thread.history())
             await assert_audit_clean(env.bot.db)
             # the shard's file holds its own server only
-            rows = await env.bot.db.fetchall("SELECT DISTINCT guild_id FROM bank_accounts")
+            rows = await fetchall(env.bot.db, "SELECT DISTINCT guild_id FROM bank_accounts")
             assert [r[0] for r in rows] == [guild.id]

@@ -7,9 +7,9 @@ import discord
 import pytest
 
 from bot.bank.models import DEFAULT_TREASURY
-from bot.bank.testing import assert_audit_clean, entry_count
 from bot.i18n import t
 from bot.ui.render.bank import amount
+from tests.bank_audit import assert_audit_clean, entry_count
 from tests.e2e.helpers import add_players, service
 
 

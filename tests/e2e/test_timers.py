@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.bank.testing import assert_audit_clean
+from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import classic_table, embed_text, service, table_message
 
 # alice 10♠ 8♠ = 18, bob 9♥ 7♥ = 16, carol 5♣ 6♦ = 11, the dealer 10♦ + K♣; then 2♦ 5♠...
@@ -106,12 +106,12 @@ async def test_a_move_does_not_wake_the_timer_loop_for_nothing(simcord_env):
     wake-up at the deadline, not in the past (the loop would run at once, for nothing)."""
     env = simcord_env
     _guild, thread, table, (alice, _bob, _carol) = await classic(env)
-    cog = env.bot.get_cog("Tables")
+    loop = env.bot.scheduler.loop
     await env.advance_time(100)  # the loop sleeps (nothing due for 30 min: the idle timer)
-    ticks = cog.timer_loop.current_loop
+    ticks = loop.current_loop
     await alice.member.click(table_message(thread, table), label="Start")  # bets: 60 s
-    assert cog.timer_loop.current_loop == ticks
+    assert loop.current_loop == ticks
     await env.advance_time(55)
-    assert cog.timer_loop.current_loop == ticks and table.game.phase.value == "betting"
+    assert loop.current_loop == ticks and table.game.phase.value == "betting"
     await env.advance_time(6)  # the bet deadline wakes it, and fires
-    assert cog.timer_loop.current_loop == ticks + 1 and table.game.phase.value != "betting"
+    assert loop.current_loop == ticks + 1 and table.game.phase.value != "betting"

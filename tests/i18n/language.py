@@ -101,7 +101,9 @@ def command_names() -> tuple[str, ...]:
     """Every slash command's name as typed (``bank claim``, ``table join``, ``hand``)."""
     out: list[str] = []
     for module, cog in (
-        ("cogs.tables", "Tables"),
+        ("cogs.tables.lobby", "Lobby"),
+        ("cogs.tables.moves", "Moves"),
+        ("cogs.tables.bets", "Bets"),
         ("cogs.bank", "BankCog"),
         ("cogs.help", "Help"),
         ("cogs.info", "Info"),

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.engine.shuffle import seeded_entropy
-from bot.sandbox import running_sandbox
+from sandbox import running_sandbox
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -87,7 +87,7 @@ async def test_play_in_the_browser(tmp_path):
             loaded = await pictures.evaluate_all("els => els.map(e => e.naturalWidth)")
             assert len(loaded) >= 5 and set(loaded) == {128}, loaded
 
-            service = sandbox.env.bot.services["tables"]
+            service = sandbox.env.bot.tables
             view = service.table_in(sandbox.tables.id).game.public_view()
             bets = {s["player"]: s.get("bet") for s in view["seats"]}
             assert set(bets.values()) == {10}

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.bank.testing import assert_audit_clean
 from bot.engine.shuffle import seeded_entropy
-from bot.sandbox import BANK_CHANNEL, FORUM_CHANNEL, GUILD_NAME, TABLES_CHANNEL, running_sandbox
+from sandbox import BANK_CHANNEL, FORUM_CHANNEL, GUILD_NAME, TABLES_CHANNEL, running_sandbox
+from tests.bank_audit import assert_audit_clean
 
 
 def _service(sandbox: Any) -> Any:
-    return sandbox.env.bot.services["tables"]
+    return sandbox.env.bot.tables
 
 
 def _table_message(sandbox: Any) -> Any:
@@ -90,7 +90,7 @@ async def test_world_and_one_black_jack_round(tmp_path):
 
 
 async def test_clock_fires_turn_timers_and_republishes(tmp_path):
-    from bot.sandbox import Clock
+    from sandbox import Clock
 
     async with running_sandbox(
         players=2,
@@ -112,7 +112,7 @@ async def test_clock_fires_turn_timers_and_republishes(tmp_path):
 
 
 async def test_without_a_table_the_help_says_how_to_open_one(tmp_path):
-    from bot.sandbox import help_text
+    from sandbox import help_text
 
     async with running_sandbox(
         players=1,
@@ -147,7 +147,7 @@ async def test_the_page_draws_the_card_pictures_in_french(tmp_path):
     """--language fr: the players' choice, so the table is French; its cards are the
     bot's card emojis, and the page has each one's PNG (SimCord keeps no emoji image)."""
     from bot.i18n import t
-    from bot.sandbox import card_assets
+    from sandbox import card_assets
 
     async with running_sandbox(
         players=2,
@@ -159,7 +159,7 @@ async def test_the_page_draws_the_card_pictures_in_french(tmp_path):
         language="fr",
     ) as sandbox:
         alice, bob = sandbox.players
-        prefs = sandbox.env.bot.services["prefs"]
+        prefs = sandbox.env.bot.prefs
         assert await prefs.locale(bob.id) == "fr"
         assert t("phase.lobby", "fr") in _text(_table_message(sandbox))
         await alice.member.click(_table_message(sandbox), label=t("move.start", "fr"))

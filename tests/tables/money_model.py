@@ -47,11 +47,13 @@ from typing import Any
 from hypothesis import strategies as st
 
 from bot.bank import Bank, BankError
-from bot.db import Database, migrate
+from bot.db import SqliteDatabase, migrate
 from bot.engine.base import Action, ActionKind, Event, IllegalAction, InvalidOptions
 from bot.engine.shuffle import seeded_entropy
 from bot.errors import UserError
 from bot.tables import Outcome, Table, TableService
+from tests.bank.ledger import seat_stats
+from tests.sql import fetchall
 
 K = ActionKind
 GUILD = 7
@@ -251,7 +253,7 @@ class World:
         self.tight = 0  # checks where every player held exactly their allowance
 
     async def start(self) -> None:
-        self.db = await Database.open(self.path)
+        self.db = await SqliteDatabase.open(self.path)
         await migrate(self.db)
         self.bank = Bank(self.db)
         self.service = TableService(
@@ -451,19 +453,21 @@ class World:
         total = sitting.welcome + sitting.net
         if not sitting.welcome:
             return total
-        wagered = (await self.bank.seat(GUILD, table.id, player)).wagered
+        wagered = (await seat_stats(self.bank.db, GUILD, table.id, player)).wagered
         if wagered >= int(table.game.options.wager_requirement):
             return total
         return min(total, 0)
 
     async def holdings(self) -> dict[int, int]:
         out = dict.fromkeys(PLAYERS, 0)
-        rows = await self.db.fetchall(
+        rows = await fetchall(
+            self.db,
             "SELECT user_id, SUM(balance) FROM bank_accounts WHERE guild_id = ?"
             " AND kind IN ('player', 'seat') GROUP BY user_id",
             (GUILD,),
         )
-        rows += await self.db.fetchall(
+        rows += await fetchall(
+            self.db,
             "SELECT user_id, SUM(amount) FROM bank_claims WHERE guild_id = ?"
             " AND status IN ('pending', 'held') GROUP BY user_id",
             (GUILD,),
@@ -474,7 +478,8 @@ class World:
 
     async def allowance(self) -> dict[int, int]:
         out = dict(self.settled)
-        rows = await self.db.fetchall(
+        rows = await fetchall(
+            self.db,
             "SELECT a.user_id, SUM(p.amount) FROM bank_postings p"
             " JOIN bank_entries e ON e.id = p.entry_id"
             " JOIN bank_accounts a ON a.id = p.account_id"

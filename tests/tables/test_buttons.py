@@ -7,7 +7,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot.ui.buttons import TEMPLATE, ButtonSpec, MoveButton, build_buttons
+from bot.ui.buttons import TEMPLATE, ButtonSpec, build_buttons
+from cogs.tables.moves import MoveButton
 
 GREEN = discord.ButtonStyle.success
 GREY = discord.ButtonStyle.secondary
@@ -80,7 +81,7 @@ async def test_no_buttons_no_view_and_discord_py_never_stores_it() -> None:
     assert build_buttons(1, 1, []) is None
     ours = build_buttons(1, 1, SPECS[:1])
     assert ours is not None
-    # discord.py stores a sent view (and later calls its private hooks) only when it is
-    # unfinished and dispatchable; ours is neither
-    assert ours.is_finished() and not ours.is_dispatchable()
-    assert getattr(ours, "__discord_ui_view__", False) and ours.timeout is None
+    # a real discord.py View (no duck-typed stand-in); discord.py stores a sent view only
+    # when it is dispatchable, and ours has no children to dispatch to
+    assert isinstance(ours, discord.ui.View) and not ours.is_dispatchable()
+    assert ours.children == [] and ours.timeout is None

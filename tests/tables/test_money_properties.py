@@ -53,9 +53,9 @@ def test_money_is_never_created_long(game: str, data: st.DataObject) -> None:
 
 def faucet_on_close(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every table that closes credits one unit from the treasury to a player's seat."""
-    write = table_service._write_move
+    write = table_service.TableService._write_move
 
-    def leaky(c: Any, posting: Any, table_id: int, *args: Any) -> None:
+    async def leaky(self: Any, c: Any, posting: Any, table_id: int, *args: Any) -> None:
         closing = args[3]
         if closing:
             extra = Money(MoneyKind.PAYOUT, HOUSE, seat(money_model.PLAYERS[0]), 1)
@@ -63,9 +63,9 @@ def faucet_on_close(monkeypatch: pytest.MonkeyPatch) -> None:
                 posting = (money_model.GUILD, table_id, None, [extra], f"leak:{table_id}", None)
             else:
                 posting = (*posting[:3], [*posting[3], extra], *posting[4:])
-        write(c, posting, table_id, *args)
+        await write(self, c, posting, table_id, *args)
 
-    monkeypatch.setattr(table_service, "_write_move", leaky)
+    monkeypatch.setattr(table_service.TableService, "_write_move", leaky)
 
 
 @pytest.mark.parametrize("game", GAMES)

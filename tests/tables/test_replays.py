@@ -8,6 +8,7 @@ from bot.engine.base import Action, ActionKind, Phase
 from bot.engine.shuffle import seeded_entropy
 from bot.tables import TableService
 from bot.tables import service as service_module
+from tests.bank.ledger import table_escrow
 
 GUILD, HOST, BOB = 1, 101, 102
 NOW = 1_800_000_000.0
@@ -42,19 +43,19 @@ async def test_recent_replay_is_answered_from_memory(db, monkeypatch):
     table = await open_table(svc)
     iid = snowflake(NOW, 1)
     await svc.act(table.id, HOST, Action(ActionKind.START, HOST), interaction_id=iid)
-    reads: list[str] = []
-    real = db.fetchone
+    reads: list[object] = []
+    real = db.read
 
-    async def spy(sql, params=()):
-        reads.append(sql)
-        return await real(sql, params)
+    async def spy(fn, *args, **kwargs):
+        reads.append(fn)
+        return await real(fn, *args, **kwargs)
 
-    monkeypatch.setattr(db, "fetchone", spy)
+    monkeypatch.setattr(db, "read", spy)
     again = await svc.act(table.id, HOST, Action(ActionKind.START, HOST), interaction_id=iid)
     assert again.replayed and again.events == []
     bet = Action(ActionKind.BET, HOST, amount=10)
     await svc.act(table.id, HOST, bet, interaction_id=snowflake(NOW, 2))
-    assert reads == []  # no SELECT for a new nor for a replayed interaction
+    assert reads == []  # no read for a new nor for a replayed interaction
 
 
 async def test_replay_after_a_restart_is_refused_by_the_database(db):
@@ -73,7 +74,7 @@ async def test_replay_after_a_restart_is_refused_by_the_database(db):
     assert replay.replayed and reloaded.version == version
     assert reloaded.game.phase is Phase.BETTING  # Bob's bet was rolled back in memory too
     assert BOB in [s["player"] for s in reloaded.game.public_view()["seats"]]
-    escrow = await fresh.bank.table_escrow(GUILD, reloaded.id)
+    escrow = await table_escrow(fresh.bank.db, GUILD, reloaded.id)
     assert escrow.get("pot", 0) == 10  # only the host's bet
     # an interaction from before the process started is looked up in the database
     old = make(db)

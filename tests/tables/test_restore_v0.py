@@ -10,17 +10,19 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.bank import Bank
-from bot.bank.testing import assert_audit_clean
-from bot.db import Database, migrate
+from bot.db import SqliteDatabase, migrate
 from bot.engine.base import Action, ActionKind, IllegalAction, Phase
 from bot.engine.shuffle import seeded_entropy
 from bot.tables import TableService
-from bot.tables.games import GAMES, seated_players
+from bot.tables.games import GAMES
+from tests.bank_audit import assert_audit_clean
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 VERSIONS = ("v0", "v1")
@@ -48,13 +50,28 @@ class Clock:
 async def restored(request: pytest.FixtureRequest, tmp_path: Path):
     path = tmp_path / "old.sqlite3"
     shutil.copy(FIXTURES / f"tables-{request.param}.sqlite3", path)
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     await migrate(db)
     svc = TableService(db, Bank(db), clock=Clock(), entropy=seeded_entropy("restore"))
     await svc.load_open_tables()
     yield svc, MANIFESTS[request.param]
     await assert_audit_clean(db)
     await db.close()
+
+
+def seated_players(view: Mapping[str, Any]) -> list[int]:
+    """Player ids in seat order from a public view, this version's or an older one's
+    (whatever it called its seats): how an old table's seats read in its manifest."""
+    seats = view.get("seats") or view.get("players") or []
+    out: list[int] = []
+    for s in seats:
+        if isinstance(s, dict):
+            pid = s.get("player", s.get("id"))
+            if isinstance(pid, int):
+                out.append(pid)
+        elif isinstance(s, int):
+            out.append(s)
+    return out
 
 
 def _action(game, kind: ActionKind, player: int) -> Action:

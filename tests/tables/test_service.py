@@ -6,10 +6,12 @@ from __future__ import annotations
 import pytest
 
 from bot.bank import Bank
-from bot.bank.testing import assert_audit_clean
 from bot.engine.base import Action, ActionKind, IllegalAction, InvalidOptions, Phase
 from bot.engine.shuffle import seeded_entropy
 from bot.tables import StaleAction, TableError, TableService
+from tests.bank.ledger import table_escrow
+from tests.bank_audit import assert_audit_clean
+from tests.sql import fetchall, fetchone
 
 GUILD = 1
 HOST, BOB = 101, 102
@@ -49,7 +51,7 @@ async def test_open_seats_the_host_with_a_buy_in(service, db):
     assert table.version == 1 and service.table_in(500) is table
     bank = service.bank
     assert await bank.balance(GUILD, HOST) == 800
-    escrow = await bank.table_escrow(GUILD, table.id)
+    escrow = await table_escrow(bank.db, GUILD, table.id)
     assert escrow[f"seat:{HOST}"] == 200
     with pytest.raises(TableError) as err:
         await open_classic(service)
@@ -90,7 +92,7 @@ async def test_a_round_with_interaction_ids_and_stale_buttons(service, db):
         Phase.BETWEEN_ROUNDS,
         Phase.BETTING,
     )
-    rows = await db.fetchall("SELECT version FROM table_actions WHERE table_id = ?", (table.id,))
+    rows = await fetchall(db, "SELECT version FROM table_actions WHERE table_id = ?", (table.id,))
     assert [r[0] for r in rows] == list(range(1, table.version + 1))
 
 
@@ -100,7 +102,7 @@ async def test_illegal_action_changes_nothing(service, db):
     with pytest.raises(IllegalAction):
         await service.act(table.id, HOST, Action(ActionKind.HIT, HOST))
     assert (table.version, table.snapshot_json()) == before
-    row = await db.fetchone("SELECT version, state FROM tables WHERE id = ?", (table.id,))
+    row = await fetchone(db, "SELECT version, state FROM tables WHERE id = ?", (table.id,))
     assert (row[0], row[1]) == before
 
 
@@ -110,7 +112,7 @@ async def test_refused_posting_restores_the_game(service, db):
     with pytest.raises(Exception):  # noqa: B017 - the bank's InsufficientFunds
         await service.join(table.id, BOB, 5000)
     assert BOB not in table.game.seated()
-    row = await db.fetchone("SELECT state FROM tables WHERE id = ?", (table.id,))
+    row = await fetchone(db, "SELECT state FROM tables WHERE id = ?", (table.id,))
     assert row[0] == table.snapshot_json()
     await service.join(table.id, BOB, 100)  # and the table goes on
 
@@ -119,21 +121,20 @@ async def test_a_posting_refused_after_others_leaves_no_part_of_the_move(service
     """A move's postings run without a savepoint of their own: when a later one is
     refused, the whole move's transaction rolls back, the earlier postings with it."""
     from bot.engine.base import Money, MoneyKind
-    from bot.tables.service import _write_move
 
     table = await open_classic(service)
-    entries = (await db.fetchone("SELECT COUNT(*) FROM bank_entries"))[0]
+    entries = (await fetchone(db, "SELECT COUNT(*) FROM bank_entries"))[0]
     seat = f"seat:{HOST}"
     fine, too_much = Money(MoneyKind.BET, seat, "pot", 1), Money(MoneyKind.BET, seat, "pot", 10**9)
     posting = (GUILD, table.id, 1, [fine, too_much], "t:test", HOST)
     args = (table.id, table.version + 1, table.snapshot_json(), 1.0, False, HOST, None, "{}")
     with pytest.raises(Exception):  # noqa: B017 - the bank's InsufficientFunds
-        await db.run_transaction(_write_move, posting, *args)
-    assert (await db.fetchone("SELECT COUNT(*) FROM bank_entries"))[0] == entries
-    row = await db.fetchone("SELECT version FROM tables WHERE id = ?", (table.id,))
+        await db.write(service._write_move, posting, *args)
+    assert (await fetchone(db, "SELECT COUNT(*) FROM bank_entries"))[0] == entries
+    row = await fetchone(db, "SELECT version FROM tables WHERE id = ?", (table.id,))
     assert row[0] == table.version
-    await db.run_transaction(_write_move, (GUILD, table.id, 1, [fine], "t:ok", HOST), *args)
-    assert (await db.fetchone("SELECT COUNT(*) FROM bank_entries"))[0] == entries + 1
+    await db.write(service._write_move, (GUILD, table.id, 1, [fine], "t:ok", HOST), *args)
+    assert (await fetchone(db, "SELECT COUNT(*) FROM bank_entries"))[0] == entries + 1
 
 
 async def test_bet_timer_sits_out_and_idle_closes(service, db):
@@ -176,8 +177,8 @@ async def test_a_refused_join_opens_no_account(service, db):
     with pytest.raises(IllegalAction) as err:
         await service.join(table.id, 300, None)
     assert err.value.code == "table_full"
-    row = await db.fetchone(
-        "SELECT COUNT(*) FROM bank_accounts WHERE kind = 'player' AND user_id = 300"
+    row = await fetchone(
+        db, "SELECT COUNT(*) FROM bank_accounts WHERE kind = 'player' AND user_id = 300"
     )
     assert row[0] == 0
     # a join that goes through opens the account (with its starting balance) with the buy-in

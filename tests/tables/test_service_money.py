@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from bot.bank import Bank
-from bot.bank.testing import assert_audit_clean, entry_count
 from bot.engine.shuffle import seeded_entropy
 from bot.tables import TableError, TableService
+from tests.bank_audit import assert_audit_clean, entry_count
+from tests.sql import fetchone
 
 GUILD = 1
 HOST = 101
@@ -60,7 +61,7 @@ async def test_options_above_the_guild_limits_are_refused(service, db, game, tex
         await open_table(service, game, text)
     assert err.value.code == code
     assert service.open_tables() == [] and await entry_count(db) == entries
-    row = await db.fetchone("SELECT COUNT(*) FROM tables")
+    row = await fetchone(db, "SELECT COUNT(*) FROM tables")
     assert row is not None and row[0] == 0
 
 

@@ -173,11 +173,9 @@ class GameRenderer:
 
     @staticmethod
     def commitment(ctx: Ctx) -> str | None:
-        """The commitment of the deck in use, wherever the game's view keeps it."""
-        view = ctx.view
-        if isinstance(view.get("shoe"), dict):
-            return view["shoe"].get("commitment")
-        value = view.get("commitment")
+        """The commitment of the deck in use (the base's view keeps it in ``shoe``)."""
+        shoe = ctx.view.get("shoe")
+        value = shoe.get("commitment") if isinstance(shoe, dict) else None
         return value if isinstance(value, str) else None
 
     # ----------------------------------------------------------------- buttons

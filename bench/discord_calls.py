@@ -2,7 +2,7 @@
 
 The real bot (``create_bot``, a temporary database, seeded shuffles) runs against SimCord;
 simulated members open a table in a thread, join it, start, then play with the bench
-strategy (:mod:`bot.bench.drive`) by clicking the table message's buttons (a slash command
+strategy (:mod:`bench.drive`) by clicking the table message's buttons (a slash command
 only when the renderer shows no button for the move). ``env.http_requests`` is read before
 and after every interaction.
 """
@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from bot.engine.base import Visibility
+from bot.engine.registry import GAMES
 
-from .drive import Player, seated
+from .drive import Player
 
-GAMES = ("classic", "casino21", "pirate21", "sept_et_demi")
 RATE_LIMIT = 50.0  # requests per second per bot (Discord's global limit)
 SLASH = {"ace": ("ace", "value"), "draw": ("draw", "count"), "bet": ("bet", "amount")}
 SLASH_NAMES = {"swap": "hide", "no_insurance": "insurance"}
@@ -119,7 +119,7 @@ async def run_game(game_key: str, players: int, rounds: int, folder: Path) -> Re
         lobby = guild.create_text_channel("casino")
         members = [guild.add_member(env.create_user(f"p{i}")) for i in range(players)]
         by_id = {int(m.id): m for m in members}
-        service = env.bot.services["tables"]
+        service = env.bot.tables
         outcomes: list[Any] = []
         real_act, real_join = service.act, service.join
 
@@ -156,7 +156,7 @@ async def run_game(game_key: str, players: int, rounds: int, folder: Path) -> Re
         began = loop.time()
         stuck = 0
         while len(result.rounds) < rounds and table.is_open:
-            move = strategy.next_move(table.game, seated(table.game))
+            move = strategy.next_move(table.game, table.game.seated())
             if move is None:
                 stuck += 1
                 if stuck > 3:
@@ -248,7 +248,7 @@ def main(argv: list[str]) -> int:
     import logging
 
     logging.disable(logging.WARNING)  # renderers being finished log missing keys
-    ap = argparse.ArgumentParser(prog="python -m bot bench discord")
+    ap = argparse.ArgumentParser(prog="python -m bench discord")
     ap.add_argument("--rounds", type=int, default=10)
     ap.add_argument("--games", default=",".join(GAMES))
     ap.add_argument("--players", default="3,7")

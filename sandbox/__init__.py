@@ -1,4 +1,4 @@
-"""``python -m bot sandbox``: play Croupier in a browser, without Discord.
+"""``python -m sandbox``: play Croupier in a browser, without Discord.
 
 The real bot (same cogs, same database code, on a sandbox database file) runs against
 SimCord's simulated Discord. The sandbox builds a guild "Croupier" with a text channel for
@@ -167,12 +167,12 @@ async def build_world(
         message="Cannot send messages to this user",
         times=None,
     )
-    service = env.bot.services["tables"]
+    service = env.bot.tables
     await service.ensure_guild(guild.id)
     for player in seated:
         await service.bank.open_account(guild.id, player.id)
         if language:
-            await env.bot.services["prefs"].set_locale(player.id, language)
+            await env.bot.prefs.set_locale(player.id, language)
     await post_guide(sandbox, table=open_table)
     if open_table:
         await open_sandbox_table(sandbox)
@@ -185,7 +185,7 @@ async def open_sandbox_table(sandbox: Sandbox) -> None:
     result = await host.member.slash(
         sandbox.tables, "table open", game=sandbox.game, name="Sandbox", here=True
     )
-    service = sandbox.env.bot.services["tables"]
+    service = sandbox.env.bot.tables
     if service.table_in(sandbox.tables.id) is None:
         sandbox.notes.append(f"the table did not open: {_reply_text(result)}")
         return
@@ -389,11 +389,11 @@ async def serve(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m bot sandbox [--players 3] [--port 8765] [--game blackjack] [--language fr]``."""
+    """``python -m sandbox [--players 3] [--port 8765] [--game blackjack] [--language fr]``."""
     from bot.tables import GAMES
 
     parser = argparse.ArgumentParser(
-        prog="croupier sandbox",
+        prog="python -m sandbox",
         description="Play Croupier in your browser against a simulated Discord (SimCord).",
     )
     parser.add_argument(

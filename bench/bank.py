@@ -1,28 +1,27 @@
 """Bank benchmark: bet + payout pairs per second, through the service and in plain sqlite3.
 
-``python -m bot.bank.bench [--rounds N] [--dir PATH]``
+``python -m bench bank [--rounds N] [--dir PATH]``
 
 Every round is one transaction posting a BET (seat -> pot) and a PAYOUT (pot -> seat):
 two entries, four postings, as the table service does after a hand. Each variant gets its
-own fresh database file (WAL, synchronous=NORMAL, foreign keys on, like ``Database.open``):
+own fresh database file (WAL, synchronous=NORMAL, foreign keys on, like ``bot.db.sqlite``):
 
 - ``sqlite3``: the service's SQL statements written directly with the standard ``sqlite3``
   module (no asyncio): the reference.
-- ``core``: the bank's synchronous core (``bot.bank.core.post_effects``) on a plain
-  ``sqlite3`` connection: the reference plus the bank's Python (validation, mapping).
-- ``move``: the core inside ``Database.run_transaction``, on the event loop's thread: how a
-  table move posts. Its connection checkpoints on the background ``Checkpointer`` thread,
-  where the plain ``sqlite3`` connections above checkpoint inside a commit every 1000
-  pages (SQLite's default): that is why it can beat the reference.
-- ``service``: ``Bank.post_effects`` inside ``db.transaction()``: aiosqlite, one thread hop
-  for the whole batch (the bank commands: /bank claim, give, mint...).
-- ``per-statement``: the same SQL awaited statement by statement on aiosqlite (the first,
-  naive design: one thread hop per statement).
+- ``core``: the bank's core (``bot.bank.core.post_effects``) on a plain ``sqlite3``
+  connection, run to its end without an event loop (``run_on``): the reference plus the
+  bank's Python (validation, mapping, the coroutines).
+- ``move``: ``Bank.post_effects`` inside ``db.write`` (the event loop's thread): how a
+  table move and every bank command post. Its database checkpoints on the background
+  ``Checkpointer`` thread, where the plain ``sqlite3`` connections above checkpoint inside
+  a commit every 1000 pages (SQLite's default): that is why it can beat the reference.
+- ``thread``: the same transaction run on a worker thread of its own, one thread hop per
+  transaction (what ``db.write`` would cost there, on an idle event loop).
 
-All variants know the two account ids after the first round, as the service's connection
-remembers them (``MemoConnection``); the plain connections are ``MemoConnection`` too.
+All variants know the two account ids after the first round, as the database's memo
+remembers them.
 
-The figures that matter are move / sqlite3 and service / sqlite3.
+The figures that matter are move / sqlite3 and thread / move.
 """
 
 from __future__ import annotations
@@ -33,17 +32,15 @@ import sqlite3
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import cast
 
-import aiosqlite
-
-from bot.db import Database, migrate
-from bot.db.connection import MemoConnection
+from bot.bank import core
+from bot.bank.service import Bank
+from bot.db import Conn, Database, migrate, open_database
+from bot.db.base import Memo
+from bot.db.sqlite import transaction
 from bot.engine.base import POT, Money, MoneyKind, seat
-
-from . import core
-from .service import Bank
 
 GUILD = 1
 TABLE = 1
@@ -57,7 +54,7 @@ FIND_SQL = (
 )
 ENTRY_SQL = (
     "INSERT INTO bank_entries (guild_id, kind, idem_key, table_id, round_no, actor, reason)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idem_key) DO NOTHING"
+    " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idem_key) DO NOTHING RETURNING id"
 )
 DEBIT_SQL = "UPDATE bank_accounts SET balance = balance - ? WHERE id = ? AND balance >= ?"
 CREDIT_SQL = "UPDATE bank_accounts SET balance = balance + ? WHERE id = ?"
@@ -81,26 +78,31 @@ def _effects() -> list[Money]:
     ]
 
 
-async def _prepare(path: Path) -> tuple[int, int]:
-    """A migrated database with a guild and a seated player holding a large stack; the ids
-    of the seat and pot accounts."""
-    db = await Database.open(path)
-    await migrate(db)
-    bank = Bank(db)
-    await bank.ensure_guild(GUILD)
-    await bank.mint(GUILD, 10**12, user_id=PLAYER)
-    await bank.sit_down(GUILD, TABLE, PLAYER, buy_in=10**12)
-    async with db.transaction() as conn:  # opens the pot account
-        await bank.post_effects(conn, GUILD, TABLE, 0, _effects(), "warm-up")
-    seat_row = await db.fetchone(FIND_SQL, (GUILD, "seat", TABLE, PLAYER))
-    pot_row = await db.fetchone(FIND_SQL, (GUILD, "pot", TABLE, 0))
-    await db.close()
+async def _warm_up(conn: Conn, bank: Bank) -> tuple[int, int]:
+    """Seat the player with a large stack, open the pot; the seat and pot account ids."""
+    buy_in = Money(MoneyKind.BUY_IN, f"wallet:{PLAYER}", seat(PLAYER), 10**12, PLAYER)
+    await bank.post_effects(conn, GUILD, TABLE, 0, [buy_in, *_effects()], "warm-up")
+    seat_row = await conn.fetchone(FIND_SQL, (GUILD, "seat", TABLE, PLAYER))
+    pot_row = await conn.fetchone(FIND_SQL, (GUILD, "pot", TABLE, 0))
     assert seat_row is not None and pot_row is not None
     return int(seat_row[0]), int(pot_row[0])
 
 
+async def _prepare(path: Path) -> tuple[int, int]:
+    """A migrated database with a guild and a seated player holding a large stack; the ids
+    of the seat and pot accounts."""
+    db = await open_database(path)
+    await migrate(db)
+    bank = Bank(db)
+    await bank.ensure_guild(GUILD)
+    await bank.mint(GUILD, 10**12, user_id=PLAYER)
+    ids = await db.write(_warm_up, bank)
+    await db.close()
+    return ids
+
+
 def _raw_connection(path: Path) -> sqlite3.Connection:
-    c = sqlite3.connect(path, isolation_level=None, factory=MemoConnection)
+    c = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     c.execute("PRAGMA journal_mode=WAL")
     c.execute("PRAGMA synchronous=NORMAL")
     c.execute("PRAGMA foreign_keys=ON")
@@ -115,7 +117,7 @@ def _raw_round(c: sqlite3.Connection, i: int, ids: tuple[int, int]) -> None:
     c.execute(GUILD_SQL, (GUILD,))
     seat_id, pot_id = ids
     for n, (kind, src, dst) in enumerate((("bet", seat_id, pot_id), ("payout", pot_id, seat_id))):
-        entry = c.execute(ENTRY_SQL, (GUILD, kind, f"b{i}:{n}", TABLE, i, None, None)).lastrowid
+        entry = c.execute(ENTRY_SQL, (GUILD, kind, f"b{i}:{n}", TABLE, i, None, None)).fetchone()[0]
         if c.execute(DEBIT_SQL, (BET, src, BET)).rowcount != 1:
             raise RuntimeError("insufficient funds")
         c.execute(CREDIT_SQL, (BET, dst))
@@ -126,46 +128,23 @@ def _raw_round(c: sqlite3.Connection, i: int, ids: tuple[int, int]) -> None:
     c.execute("COMMIT")
 
 
-async def _naive_round(conn: aiosqlite.Connection, i: int, ids: tuple[int, int]) -> None:
-    """The same statements, each awaited on aiosqlite (one thread hop per statement)."""
-    await conn.execute("SAVEPOINT bank_op")
-    await conn.execute(GUILD_SQL, (GUILD,))
-    seat_id, pot_id = ids
-    for n, (kind, src, dst) in enumerate((("bet", seat_id, pot_id), ("payout", pot_id, seat_id))):
-        cur = await conn.execute(ENTRY_SQL, (GUILD, kind, f"b{i}:{n}", TABLE, i, None, None))
-        entry = cur.lastrowid
-        if (await conn.execute(DEBIT_SQL, (BET, src, BET))).rowcount != 1:
-            raise RuntimeError("insufficient funds")
-        await conn.execute(CREDIT_SQL, (BET, dst))
-        await conn.executemany(POSTING_SQL, ((entry, src, -BET), (entry, dst, BET)))
-        if kind == "bet":
-            await conn.execute(SEAT_SQL, (GUILD, TABLE, PLAYER, 0, 0, BET, 0, 0))
-    await conn.execute("RELEASE bank_op")
+def _core_round(c: sqlite3.Connection, memo: Memo, i: int) -> None:
+    transaction(c, "BEGIN IMMEDIATE", memo, core.post_effects, GUILD, TABLE, i, _effects(), f"b{i}")
 
 
-def _core_round(c: sqlite3.Connection, i: int) -> None:
-    c.execute("BEGIN IMMEDIATE")
-    core.post_effects(c, GUILD, TABLE, i, _effects(), f"b{i}", None)
-    c.execute("COMMIT")
-    cast(MemoConnection, c).committed()  # as Database does after its commits
+async def _move_round(db: Database, bank: Bank, i: int) -> None:
+    """As a move posts: ``Bank.post_effects`` inside ``db.write``."""
+    await db.write(bank.post_effects, GUILD, TABLE, i, _effects(), f"b{i}")
 
 
-async def _service_round(bank: Bank, i: int) -> None:
-    async with bank.db.transaction() as conn:
-        await bank.post_effects(conn, GUILD, TABLE, i, _effects(), f"b{i}")
+async def _thread_round(
+    pool: ThreadPoolExecutor, c: sqlite3.Connection, memo: Memo, i: int
+) -> None:
+    """The same transaction on a worker thread: one hop there and back."""
+    await asyncio.get_running_loop().run_in_executor(pool, _core_round, c, memo, i)
 
 
-async def _move_round(db: Database, i: int) -> None:
-    """As a table move posts: the core inside ``Database.run_transaction`` (loop thread)."""
-    await db.run_transaction(core.post_effects, GUILD, TABLE, i, _effects(), f"b{i}", None)
-
-
-async def _per_statement_round(db: Database, i: int, ids: tuple[int, int]) -> None:
-    async with db.transaction() as conn:
-        await _naive_round(conn, i, ids)
-
-
-VARIANTS = ("sqlite3", "core", "move", "service", "per-statement")
+VARIANTS = ("sqlite3", "core", "move", "thread")
 
 
 async def run(rounds: int, trials: int, folder: Path) -> dict[str, float]:
@@ -173,9 +152,11 @@ async def run(rounds: int, trials: int, folder: Path) -> dict[str, float]:
     alternate within each trial so a busy machine slows them alike."""
     paths = {name: folder / f"bench-{name}.sqlite3" for name in VARIANTS}
     ids = {name: await _prepare(path) for name, path in paths.items()}
-    raw = {name: _raw_connection(paths[name]) for name in ("sqlite3", "core")}
-    dbs = {name: await Database.open(paths[name]) for name in ("move", "service", "per-statement")}
-    bank = Bank(dbs["service"])
+    raw = {name: _raw_connection(paths[name]) for name in ("sqlite3", "core", "thread")}
+    memos = {name: Memo() for name in raw}
+    db = await open_database(paths["move"])
+    bank = Bank(db)
+    pool = ThreadPoolExecutor(1)
     best = dict.fromkeys(VARIANTS, float("inf"))
     try:
         for trial in range(trials):
@@ -186,25 +167,23 @@ async def run(rounds: int, trials: int, folder: Path) -> dict[str, float]:
                     if name == "sqlite3":
                         _raw_round(raw[name], i, ids[name])
                     elif name == "core":
-                        _core_round(raw[name], i)
+                        _core_round(raw[name], memos[name], i)
                     elif name == "move":
-                        await _move_round(dbs[name], i)
-                    elif name == "service":
-                        await _service_round(bank, i)
+                        await _move_round(db, bank, i)
                     else:
-                        await _per_statement_round(dbs[name], i, ids[name])
+                        await _thread_round(pool, raw[name], memos[name], i)
                 best[name] = min(best[name], time.perf_counter() - start)
     finally:
+        pool.shutdown()
         for c in raw.values():
             c.close()
-        for db in dbs.values():
-            await db.close()
+        await db.close()
     return best
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Print postings per second for each variant and the service / sqlite3 ratio."""
-    parser = argparse.ArgumentParser(prog="python -m bot.bank.bench")
+    """Print postings per second for each variant and its ratio to plain sqlite3."""
+    parser = argparse.ArgumentParser(prog="python -m bench bank")
     parser.add_argument("--rounds", type=int, default=1000, help="rounds per trial")
     parser.add_argument("--trials", type=int, default=7, help="trials (best one counts)")
     parser.add_argument("--dir", default=None, help="folder for the database files (temp)")

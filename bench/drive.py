@@ -64,14 +64,3 @@ class Player:
             if move is not None:
                 return (player, *move)
         return None
-
-
-def seated(game: Any) -> list[int]:
-    """Seated player ids in seat order."""
-    view = game.public_view()
-    out: list[int] = []
-    for s in view.get("seats") or view.get("players") or []:
-        pid = s.get("player", s.get("id")) if isinstance(s, dict) else s
-        if isinstance(pid, int):
-            out.append(pid)
-    return out

@@ -1,5 +1,5 @@
-"""The bot's own path without Discord: the real Tables cog, TableService, Bank and SQLite
-file, with a stubbed transport.
+"""The bot's own path without Discord: the real click handler (cogs/tables/moves.py), the
+bot's services (TableService, Bank, Publisher...) and SQLite file, with a stubbed transport.
 
 Interactions are small fakes carrying what the cog reads (id, user, message, locale). The
 stubbed transport builds the same payload discord.py would send (``Embed.to_dict()`` and
@@ -16,9 +16,16 @@ from typing import Any
 import discord
 
 from bot.bank import Bank
+from bot.bank_channel import BankChannel
 from bot.db import Database, migrate
+from bot.db.sqlite import SqliteDatabase
 from bot.engine.base import ActionKind
+from bot.engine.registry import GAMES
 from bot.engine.shuffle import seeded_entropy
+from bot.prefs import Prefs
+from bot.publisher import Publisher
+from bot.scheduler import now
+from bot.tables import TableService
 
 GUILD = 1
 _ids = itertools.count(10**15)
@@ -81,13 +88,17 @@ class _User:
 
 
 class StubBot:
-    """What the Tables cog uses of the bot."""
+    """What the table cogs use of the bot: its services, built as ``setup_hook`` does."""
 
     def __init__(self, db: Database, transport: Transport) -> None:
         self.db = db
         self.entropy = seeded_entropy("bench")
-        self.services: dict[str, Any] = {}
         self.transport = transport
+        self.bank = Bank(db)
+        self.tables = TableService(db, self.bank, clock=now, entropy=self.entropy)
+        self.prefs = Prefs(db)
+        self.bank_channel = BankChannel(self, db)  # type: ignore[arg-type]
+        self.publisher = Publisher(self, self.tables, self.prefs, self.bank_channel)  # type: ignore[arg-type]
 
     async def locale_for(self, interaction: Any) -> str:
         return "en"
@@ -167,30 +178,37 @@ class Interaction:
         self.responded_at: float | None = None
 
 
-async def world(path: Path) -> tuple[Database, Any, Transport]:
-    """A migrated database, the real Tables cog on a stub bot, and its transport."""
-    from cogs.tables import Tables
-
-    db = await Database.open(path)
+async def world(path: Path) -> tuple[SqliteDatabase, StubBot, Transport]:
+    """A migrated database, a stub bot with the real services, and its transport."""
+    db = await SqliteDatabase.open(path)
     await migrate(db)
     transport = Transport()
-    cog = Tables(StubBot(db, transport))  # type: ignore[arg-type]
-    return db, cog, transport
+    return db, StubBot(db, transport), transport
+
+
+async def click(
+    bot: StubBot, interaction: Any, table_id: int, version: int, move: str, arg: Any
+) -> None:
+    """A click on a move button, as ``MoveButton.callback`` hands it over."""
+    from cogs.tables.moves import on_click
+
+    await on_click(bot, interaction, table_id, version, move, arg)  # type: ignore[arg-type]
 
 
 async def open_tables(
-    cog: Any, count: int, game: str, players: int, *, start: bool = True, first_channel: int = 1
+    bot: StubBot, count: int, game: str, players: int, *, start: bool = True, first_channel: int = 1
 ) -> list[Any]:
     """Open ``count`` tables of ``game`` with ``players`` players each (rich enough to play
     for a long time), give each a table message, and start them."""
-    service = cog.service
+    service = bot.tables
     bank: Bank = service.bank
     await service.ensure_guild(GUILD)
     tables = []
     user = itertools.count(1000)
+    rich = rich_buy_in(game)
     for n in range(count):
         ids = [next(user) for _ in range(players)]
-        if GAMES_RICH.get(game):
+        if rich:
             for pid in ids:
                 await bank.mint(GUILD, 10**7, user_id=pid)
         settings, options = service.parse(game, None, locale="en", name=f"bench {n}")
@@ -202,11 +220,11 @@ async def open_tables(
             host_id=ids[0],
             settings=settings,
             options=options,
-            buy_in=GAMES_RICH.get(game),
+            buy_in=rich,
         )
         table = outcome.table
         for pid in ids[1:]:
-            await service.join(table.id, pid, GAMES_RICH.get(game))
+            await service.join(table.id, pid, rich)
         await service.set_message(table, next(_ids))
         if start and ActionKind.START in table.game.legal_actions(table.game.host):
             await service.act(table.id, table.game.host, _start(table.game.host))
@@ -214,15 +232,22 @@ async def open_tables(
     return tables
 
 
-GAMES_RICH: dict[str, int | None] = {"classic": 10**6, "casino21": None, "pirate21": None}
+def rich_buy_in(game: str) -> int | None:
+    """A buy-in that lasts the whole bench where players bring their own chips; None where
+    the game sets what they bring (a fixed buy-in, a welcome stake, coins)."""
+    spec = GAMES[game]
+    terms = spec.build(0, {}, seeded_entropy("bench")).buy_in()
+    if not spec.money or terms.fixed is not None or terms.welcome:
+        return None
+    return 10**6
 
 
-def next_click(cog: Any, table: Any, strategy: Any, seats: list[int]) -> tuple[Any, str, Any]:
+def next_click(bot: StubBot, table: Any, strategy: Any, seats: list[int]) -> tuple[Any, str, Any]:
     """The simulated player's next click at ``table``: its interaction, move and argument
     (the host starts the next round when nobody has a move)."""
     move = strategy.next_move(table.game, seats) or (table.game.host, "start", None)
     player, name, arg = move
-    return Interaction(cog.bot.transport, player, table.message_id), name, arg
+    return Interaction(bot.transport, player, table.message_id), name, arg
 
 
 def _start(host: int) -> Any:

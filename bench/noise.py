@@ -90,7 +90,6 @@ def per_core(seconds: float, pause: float = 0.0) -> int:
             [
                 sys.executable,
                 "-m",
-                "bot",
                 "bench",
                 "noise",
                 "--pinned",
@@ -128,7 +127,7 @@ def per_core(seconds: float, pause: float = 0.0) -> int:
 def main(argv: list[str]) -> int:
     """``bench noise [--seconds S] [--cores]``: time a fixed ~0.5 ms of work again and
     again (every 2 ms, or busy on every core at once)."""
-    ap = argparse.ArgumentParser(prog="python -m bot bench noise")
+    ap = argparse.ArgumentParser(prog="python -m bench noise")
     ap.add_argument("--seconds", type=float, default=15.0)
     ap.add_argument("--cores", action="store_true", help="a busy probe pinned on each core")
     ap.add_argument(

@@ -8,12 +8,13 @@ first moves, lazy caches) are in both runs and cancel out.
 
 A move is what ``bench latency`` times as the handler plus the rest of its publish (DMs,
 announcements) and the simulated player's choice of move: button clicks on ``--tables``
-tables in turn, through ``Tables.on_move_button``, on a real SQLite file. The background
+tables in turn, through the click handler (``cogs.tables.moves.on_click``), on a real
+SQLite file. The background
 checkpointer is stopped (it runs on its own thread, not on the event loop). Without
 valgrind (``--no-valgrind``) it prints CPU time per move instead: quick, but as noisy as
 any timing here.
 
-Run it on an otherwise idle machine. There, three runs of 200 classic moves were within
+Run it on an otherwise idle machine. There, three runs of 200 Black Jack moves were within
 0.02 % of each other (±3,000 instructions per move). Beside other busy processes, the
 same code's figure moved by up to 9 %: some of the work depends on time (the event loop
 waking while aiosqlite's thread works, in set-up and in the moves).
@@ -32,34 +33,35 @@ import tempfile
 import time
 from pathlib import Path
 
-from .drive import Player, seated
-from .harness import next_click, open_tables, world
+from bot.engine.registry import GAMES
 
-GAMES = ("classic", "casino21", "pirate21", "sept_et_demi")
+from .drive import Player
+from .harness import click, next_click, open_tables, world
+
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 
 async def run_moves(folder: Path, game: str, tables: int, moves: int) -> float:
     """Open ``tables`` tables, then make ``moves`` button moves on them in turn (a table
     whose game is over is replaced by a new one); the CPU seconds the moves took."""
-    db, cog, _transport = await world(folder / f"cost-{game}.sqlite3")
+    db, bot, _transport = await world(folder / f"cost-{game}.sqlite3")
     if db._checkpointer is not None:
         db._checkpointer.stop()
     try:
-        opened = await open_tables(cog, tables, game, 3)
-        players = {t.id: (Player(), seated(t.game)) for t in opened}
+        opened = await open_tables(bot, tables, game, 3)
+        players = {t.id: (Player(), t.game.seated()) for t in opened}
         cpu = 0.0
         for n in range(moves):
             slot = n % len(opened)
             if not opened[slot].is_open:  # a game over (Pirate 21): a new table takes its place
-                (table,) = await open_tables(cog, 1, game, 3, first_channel=10**6 + n)
-                opened[slot], players[table.id] = table, (Player(), seated(table.game))
+                (table,) = await open_tables(bot, 1, game, 3, first_channel=10**6 + n)
+                opened[slot], players[table.id] = table, (Player(), table.game.seated())
             table = opened[slot]
             strategy, seats = players[table.id]
             began = time.process_time()
-            interaction, name, arg = next_click(cog, table, strategy, seats)
+            interaction, name, arg = next_click(bot, table, strategy, seats)
             version = table.version
-            await cog.on_move_button(interaction, table.id, version, name, arg)
+            await click(bot, interaction, table.id, version, name, arg)
             cpu += time.process_time() - began
             if table.version != version + 1:
                 raise RuntimeError(f"{name} was not applied at table {table.id}")
@@ -77,7 +79,6 @@ def _counted(game: str, tables: int, moves: int) -> int:
         "--callgrind-out-file=/dev/null",
         sys.executable,
         "-m",
-        "bot",
         "bench",
         "cost",
         "--inner",
@@ -100,14 +101,14 @@ def main(argv: list[str]) -> int:
     import logging
 
     logging.disable(logging.WARNING)
-    ap = argparse.ArgumentParser(prog="python -m bot bench cost")
-    ap.add_argument("--game", default="classic", help=f"one of {', '.join(GAMES)}, or all")
+    ap = argparse.ArgumentParser(prog="python -m bench cost")
+    ap.add_argument("--game", default="blackjack", help=f"one of {', '.join(GAMES)}, or all")
     ap.add_argument("--tables", type=int, default=20)
     ap.add_argument("--moves", type=int, default=200, help="N: the runs make N and 2N moves")
     ap.add_argument("--no-valgrind", action="store_true", help="CPU time per move instead")
     ap.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    games = GAMES if args.game == "all" else (args.game,)
+    games = tuple(GAMES) if args.game == "all" else (args.game,)
     if args.inner:
         with tempfile.TemporaryDirectory() as tmp:
             asyncio.run(run_moves(Path(tmp), games[0], args.tables, args.moves))

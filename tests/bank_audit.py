@@ -1,11 +1,10 @@
-"""Test helpers other packages may use: ``await assert_audit_clean(db)`` after each test."""
+"""Bank checks for tests: ``await assert_audit_clean(db)`` after each test."""
 
 from __future__ import annotations
 
-from bot.db import Database
-
-from .audit import audit
-from .models import AuditReport
+from bot.bank.audit import audit
+from bot.bank.models import AuditReport
+from bot.db import Conn, Database
 
 
 async def assert_audit_clean(db: Database, guild_id: int | None = None) -> AuditReport:
@@ -17,6 +16,10 @@ async def assert_audit_clean(db: Database, guild_id: int | None = None) -> Audit
 
 async def entry_count(db: Database) -> int:
     """Number of ledger entries (to prove a refused call posted nothing)."""
-    row = await db.fetchone("SELECT COUNT(*) FROM bank_entries")
-    assert row is not None
-    return int(row[0])
+
+    async def count(conn: Conn) -> int:
+        row = await conn.fetchone("SELECT COUNT(*) FROM bank_entries")
+        assert row is not None
+        return int(row[0])
+
+    return await db.read(count)

@@ -1,4 +1,5 @@
-"""Benchmarks of the bot's real costs: ``python -m bot bench [name] [options]``.
+"""Benchmarks of the bot's real costs: ``python -m bench [name] [options]``, a development
+tool like ``tests/`` (not in the wheel: ``discord`` runs SimCord).
 
 Benchmarks print numbers; they are not timed tests. Results and commands live in
 docs/BENCHMARKS.md.
@@ -10,14 +11,14 @@ import importlib
 import sys
 
 BENCHES = {
-    "discord": ("bot.bench.discord_calls", "REST calls per move / round on SimCord"),
-    "latency": ("bot.bench.latency", "interaction -> response time with 1..1000 tables"),
-    "memory": ("bot.bench.memory", "memory per open table (tracemalloc, RSS)"),
-    "startup": ("bot.bench.memory", "reload + re-render N open tables"),
-    "engine": ("bot.bench.engine", "simulated rounds per second per game"),
-    "bank": ("bot.bank.bench", "bank postings vs raw sqlite3"),
-    "noise": ("bot.bench.noise", "how steady the machine's CPU is (context for tails)"),
-    "cost": ("bot.bench.cost", "instructions per move (valgrind's callgrind)"),
+    "discord": ("bench.discord_calls", "REST calls per move / round on SimCord"),
+    "latency": ("bench.latency", "interaction -> response time with 1..1000 tables"),
+    "memory": ("bench.memory", "memory per open table (tracemalloc, RSS)"),
+    "startup": ("bench.memory", "reload + re-render N open tables"),
+    "engine": ("bench.engine", "simulated rounds per second per game"),
+    "bank": ("bench.bank", "bank postings vs raw sqlite3"),
+    "noise": ("bench.noise", "how steady the machine's CPU is (context for tails)"),
+    "cost": ("bench.cost", "instructions per move (valgrind's callgrind)"),
 }
 
 
@@ -25,7 +26,7 @@ def main(argv: list[str]) -> int:
     """``bench [name] [options]``; no name runs them all with their defaults."""
     args = list(argv)
     if args and args[0] in ("-h", "--help"):
-        print("usage: python -m bot bench [name] [options]   (name --help for options)")
+        print("usage: python -m bench [name] [options]   (name --help for options)")
         for name, (_module, text) in BENCHES.items():
             print(f"  {name:<8} {text}")
         return 0

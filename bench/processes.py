@@ -23,13 +23,14 @@ from pathlib import Path
 from typing import Any
 
 from .harness import world
+from .measure import measure
 
 CHANNELS_PER_PROCESS = 10**6  # each process opens its tables on channels of its own
 READY_TIMEOUT = 600.0  # seconds a process waits for the others to be ready
 
 
 async def _migrate(path: Path) -> None:
-    db, _cog, _transport = await world(path)
+    db, _bot, _transport = await world(path)
     await db.close()
 
 
@@ -59,7 +60,7 @@ def run_processes(
             "think": think,
             "steps": args.steps,
         }
-        command = [sys.executable, "-m", "bot", "bench", "latency", "--child", json.dumps(spec)]
+        command = [sys.executable, "-m", "bench", "latency", "--child", json.dumps(spec)]
         children.append(subprocess.Popen(command, stdout=subprocess.PIPE, text=True))
     outputs = [child.communicate()[0] for child in children]
     for child in children:
@@ -70,8 +71,6 @@ def run_processes(
 
 def child(raw: str) -> int:
     """In a child process: measure this process's share, print the figures as JSON."""
-    from .latency import measure
-
     spec = json.loads(raw)
     path = Path(spec["path"])
     run = Path(spec["flags"])  # the run's name: every process waits on the same flags

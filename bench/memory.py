@@ -10,7 +10,7 @@ what a restarted bot finds in its database. Each N runs in a fresh child process
   ``/proc/self/status`` VmRSS the process growth over the same load (it includes SQLite's
   page cache and the rows fetched, and what the allocator does not give back). Per-table
   figures are growth / N (the baseline is the same process with 0 tables loaded).
-- startup: ``load_open_tables()`` then ``Tables.render(table)`` (embed + buttons, built as
+- startup: ``load_open_tables()`` then ``render(table)`` (embed + buttons, built as
   the restart re-render does) for every table; seconds for each part.
 """
 
@@ -28,9 +28,10 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
-from .harness import open_tables, world
+from bot.engine.registry import GAMES
+from bot.publisher import render
 
-GAMES = ("classic", "casino21", "pirate21", "sept_et_demi")
+from .harness import open_tables, world
 
 
 def rss_kib() -> int:
@@ -44,42 +45,48 @@ def rss_kib() -> int:
 async def build(path: Path, count: int, game: str) -> int:
     """A database with ``count`` open tables of ``game`` (copies of one played table).
     Returns the size of one snapshot in bytes."""
-    db, cog, _ = await world(path)
+    db, bot, _ = await world(path)
     try:
-        [table] = await open_tables(cog, 1, game, 3, first_channel=1)
+        [table] = await open_tables(bot, 1, game, 3, first_channel=1)
         cols = (
             "guild_id, parent_id, message_id, game, host_id, settings, state, version,"
             " status, created_at, updated_at"
         )
-        async with db.transaction() as conn:
-            await conn.execute(
-                f"WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < ?)"
-                f" INSERT INTO tables (channel_id, {cols}) SELECT i, {cols} FROM tables, n"
-                f" WHERE tables.id = ?",
-                (count, table.id),
-            )
+        sql = (
+            f"WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < ?)"
+            f" INSERT INTO tables (channel_id, {cols}) SELECT i, {cols} FROM tables, n"
+            f" WHERE tables.id = ?"
+        )
+        await db.write(lambda conn: conn.execute(sql, (count, table.id)))
         return len(table.snapshot_json())
     finally:
         await db.close()
 
 
+async def settled() -> None:
+    """Let the event loop run what is due (the read's completion holds its rows until
+    the loop's next turn: they are not the tables' memory), then collect."""
+    await asyncio.sleep(0)
+    gc.collect()
+
+
 async def child(path: Path, mode: str) -> dict[str, Any]:
     """Measure in this (fresh) process: memory of loading, or load + render time."""
-    db, cog, _ = await world(path)
+    db, bot, _ = await world(path)
     try:
-        service = cog.service
+        service = bot.tables
         gc.collect()
         if mode == "rss":  # tracemalloc's own bookkeeping would inflate RSS: not here
             rss0 = rss_kib()
             tables = await service.load_open_tables()
-            gc.collect()
+            await settled()
             return {"tables": len(tables), "rss": rss_kib() - rss0, "rss0": rss0}
         if mode == "memory":
             rss0 = rss_kib()
             tracemalloc.start()
             snap0 = tracemalloc.take_snapshot()
             tables = await service.load_open_tables()
-            gc.collect()
+            await settled()
             snap1 = tracemalloc.take_snapshot()
             traced = sum(s.size_diff for s in snap1.compare_to(snap0, "filename"))
             tracemalloc.stop()
@@ -97,7 +104,7 @@ async def child(path: Path, mode: str) -> dict[str, Any]:
         tables = await service.load_open_tables()
         loaded = time.perf_counter()
         for table in tables:
-            cog.render(table, note="back")
+            render(table, note="back")
         done = time.perf_counter()
         return {"tables": len(tables), "load": loaded - began, "render": done - loaded}
     finally:
@@ -107,7 +114,7 @@ async def child(path: Path, mode: str) -> dict[str, Any]:
 def run_child(path: Path, mode: str) -> dict[str, Any]:
     """Run :func:`child` in a new interpreter (clean RSS)."""
     out = subprocess.run(
-        [sys.executable, "-m", "bot.bench.memory", "--child", mode, str(path)],
+        [sys.executable, "-m", "bench.memory", "--child", mode, str(path)],
         check=True,
         capture_output=True,
         text=True,
@@ -129,10 +136,10 @@ def _main(argv: list[str], mode: str) -> int:
     import logging
 
     logging.disable(logging.WARNING)
-    ap = argparse.ArgumentParser(prog=f"python -m bot bench {mode}")
+    ap = argparse.ArgumentParser(prog=f"python -m bench {mode}")
     default = "1000,10000" if mode == "memory" else "10000"
     ap.add_argument("--tables", default=default)
-    ap.add_argument("--games", default="classic" if mode == "startup" else ",".join(GAMES))
+    ap.add_argument("--games", default="blackjack" if mode == "startup" else ",".join(GAMES))
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
@@ -147,7 +154,7 @@ def _main(argv: list[str], mode: str) -> int:
             )
             print("|---|--:|--:|--:|--:|--:|--:|--:|")
         else:
-            print("startup bench: load_open_tables + Tables.render of each table (embed + buttons)")
+            print("startup bench: load_open_tables + render of each table (embed + buttons)")
             print("| game | tables | load s | render s | total s | tables/s |")
             print("|---|--:|--:|--:|--:|--:|")
         for game in args.games.split(","):

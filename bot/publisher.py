@@ -1,0 +1,356 @@
+"""The table messages on Discord: what a committed outcome shows, and to whom.
+
+After the table service commits a move, :meth:`Publisher.publish` edits the one public
+table message (as the interaction's response when the move came from its buttons, else by
+REST through :class:`~bot.ui.edits.TableEdits`, bursts merged), answers the interaction,
+sends private cards by DM (ephemeral if DMs are closed), posts the round summaries,
+revealed seeds and forum pings, and the bank channel's news. A table whose REST edit
+failed waits for the repair pass (run by the scheduler); a table whose thread or message
+is gone is closed with refunds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import discord
+
+from bot.bank_channel import BankChannel
+from bot.engine.base import Event, Visibility
+from bot.i18n import t
+from bot.prefs import Prefs
+from bot.tables import GAMES, Outcome, Table, TableError, TableService
+from bot.tables.models import FORUM
+from bot.ui.buttons import TableButtons, build_buttons
+from bot.ui.edits import TableEdits
+from bot.ui.limits import fit_content, fit_embed
+from bot.ui.render import Ctx, renderer_for
+from bot.ui.wording import game_key_or, t_or
+
+log = logging.getLogger(__name__)
+
+NO_PINGS = discord.AllowedMentions.none()
+GONE_CODES = {10003, 10008, 50001}  # Unknown Channel, Unknown Message, Missing Access
+
+
+def is_gone(exc: discord.HTTPException) -> bool:
+    """The table's thread or message no longer exists, or the bot lost access to it."""
+    return isinstance(exc, (discord.NotFound, discord.Forbidden)) or exc.code in GONE_CODES
+
+
+async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
+    """An ephemeral answer that never raises (the action is already committed)."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True, **kwargs)
+        else:
+            await interaction.response.send_message(text, ephemeral=True, **kwargs)
+    except discord.HTTPException:
+        log.warning("could not answer interaction %s", interaction.id, exc_info=True)
+
+
+def render(table: Table, note: str | None = None) -> tuple[discord.Embed, TableButtons | None]:
+    """The table message's embed and buttons, in the table's language."""
+    ctx = Ctx(table, table.settings.locale, note=note)
+    renderer = renderer_for(table.game_key)
+    embed = fit_embed(renderer.embed(ctx))  # card pictures are long: stay within limits
+    if not table.is_open:
+        return embed, None
+    return embed, build_buttons(table.id, table.version, renderer.buttons(ctx))
+
+
+def table_title(table: Table) -> str:
+    """The game and the table's name."""
+    name = GAMES[table.game_key].name(table.settings.locale)
+    return f"{name} — {table.settings.name}" if table.settings.name else name
+
+
+def table_link(table: Table) -> str:
+    """A link to the table message."""
+    if table.message_id is None:
+        return ""
+    return f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.message_id}"
+
+
+class Publisher:
+    """Owns the table messages and their edits, the DMs and the announcements."""
+
+    def __init__(
+        self, client: discord.Client, tables: TableService, prefs: Prefs, bank: BankChannel
+    ) -> None:
+        self.client = client
+        self.tables = tables
+        self.prefs = prefs
+        self.bank_channel = bank
+        # tables whose last render failed (5xx, 429...): re-rendered by the repair pass
+        self.dirty: dict[int, Table] = {}
+        # called after each publish: the scheduler sets it (a failed render wakes it sooner)
+        self.wake: Callable[[], None] = lambda: None
+        self.edits = TableEdits(self.edit_now)  # REST edits: one per table, bursts merged
+        self._dm_warned: set[tuple[int, int]] = set()  # (table, user) told to use /hand
+        self.restored = False
+
+    def channel(self, table: Table) -> discord.PartialMessageable:
+        """The table's thread or channel, without a fetch."""
+        return self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+
+    def close(self) -> None:
+        """Drop the merged edits still going out (a restart renders every table)."""
+        self.edits.close()
+
+    # ================================================================ the table message
+
+    async def edit_table_message(self, table: Table, note: str | None = None) -> None:
+        """Edit the public table message to the table's current state."""
+        if table.message_id is None:
+            return
+        embed, view = render(table, note)
+        await self.channel(table).get_partial_message(table.message_id).edit(embed=embed, view=view)
+
+    async def refresh(self, table: Table, note: str | None = None) -> bool | None:
+        """Edit the table message to the committed state by REST: True when it shows it,
+        False when the edit failed, None when an edit of it is in flight and this one
+        follows it, merged with any other asked for meanwhile."""
+        return await self.edits.request(table, note)
+
+    async def edit_now(self, table: Table, note: str | None = None) -> bool:
+        """Edit the table message to the committed state; True when it shows it.
+
+        The state is already committed, so a failure never undoes anything: a table whose
+        thread or message is gone (404) or out of reach (403) is closed with refunds; any
+        other failure (5xx, 429 after discord.py's retries) leaves the table dirty for the
+        repair pass."""
+        try:
+            await self.edit_table_message(table, note)
+        except discord.HTTPException as exc:
+            self.dirty.pop(table.id, None)
+            if is_gone(exc):
+                log.warning("table %s: its message is gone (%s): closing it", table.id, exc)
+                if table.is_open:
+                    await self.close_gone(table)
+                return False
+            log.warning("table %s: the message edit failed (%s): retried later", table.id, exc)
+            self.dirty[table.id] = table
+            return False
+        self.dirty.pop(table.id, None)
+        return True
+
+    async def repair(self) -> None:
+        """Re-render every table whose last render failed."""
+        for table in list(self.dirty.values()):
+            await self.refresh(table)  # the live object: it holds the latest committed state
+
+    async def post_table_message(self, table: Table, home: Any = None) -> bool:
+        """Post the table message of a table that has none, in ``home`` (its channel by
+        default); a table whose thread is gone is closed. True when posted."""
+        embed, view = render(table)
+        target = home if home is not None else self.channel(table)
+        try:
+            if view is None:
+                message = await target.send(embed=embed)
+            else:
+                message = await target.send(embed=embed, view=view)
+        except discord.HTTPException as exc:
+            if home is not None:
+                raise
+            if is_gone(exc):
+                await self.close_gone(table)
+            return False
+        await self.tables.set_message(table, message.id)
+        return True
+
+    async def restore(self) -> None:
+        """After a (re)start, once: re-render every open table with a short note."""
+        if self.restored:
+            return
+        self.restored = True
+        for table in self.tables.open_tables():
+            try:
+                if table.message_id is None:  # stopped between the commit and the message
+                    await self.post_table_message(table)
+                else:
+                    await self.refresh(table, note=t("table.back", table.settings.locale))
+            except Exception:
+                log.exception("could not restore table %s", table.id)
+
+    # ================================================================ lost tables
+
+    async def close_gone(self, table: Table) -> None:
+        """Close a table whose thread or message disappeared: the unfinished round's bets
+        are refunded, the stacks become claims, and the bank channel gets an entry."""
+        try:
+            outcome = await self.tables.close_table(table.id, None, "gone")
+        except TableError:
+            return  # closed meanwhile
+        except Exception:
+            log.exception("could not close the lost table %s", table.id)
+            return
+        await self.deliver_private(outcome, None, None)
+        locale = table.settings.locale
+        game = GAMES[table.game_key].name(locale)
+        text = t("table.gone", locale, game=game, id=table.id)
+        try:
+            await self.bank_channel.announce(table.guild_id, text)
+        except Exception:  # an announcement never breaks a table
+            log.exception("bank channel entry failed")
+
+    # ================================================================ after a commit
+
+    async def publish(
+        self,
+        outcome: Outcome,
+        *,
+        interaction: discord.Interaction | None = None,
+        locale: str | None = None,
+        from_table_message: bool = False,
+        move: str | None = None,
+    ) -> None:
+        """After a commit: the table message, the interaction's answer, DMs, summaries."""
+        table = outcome.table
+        shown = False
+        if interaction is not None and from_table_message and not interaction.response.is_done():
+            shown = await self._show_in_response(interaction, table)
+        if not shown:
+            await self._show_by_rest(table, interaction, locale, move)
+        self.wake()  # a render that failed waits for the repair pass: wake up sooner
+        # The player has their answer: let other tables' moves answer before this one's
+        # DMs and announcements (it also lets SimCord see the move settle at once).
+        await asyncio.sleep(0)
+        await self.deliver_private(outcome, interaction, locale)
+        await self.announce(outcome, actor=interaction.user.id if interaction else None)
+        # own funds added and forfeits, in the bank channel
+        await self.bank_channel.table_outcome(outcome)
+
+    async def _show_in_response(self, interaction: discord.Interaction, table: Table) -> bool:
+        """A click on the table message: its response edits the message itself."""
+        embed, view = render(table)
+        try:
+            await interaction.response.edit_message(embed=embed, view=view)
+        except discord.HTTPException:  # committed anyway: edit by REST or repair later
+            log.warning("table %s: the interaction edit failed", table.id, exc_info=True)
+            return False
+        self.dirty.pop(table.id, None)
+        self.edits.shown_by_interaction(table)
+        return True
+
+    async def _show_by_rest(
+        self,
+        table: Table,
+        interaction: discord.Interaction | None,
+        locale: str | None,
+        move: str | None,
+    ) -> None:
+        """A slash command, a timer, or a click whose edit failed: a REST edit."""
+        asking = None if interaction is None or interaction.response.is_done() else interaction
+        if asking is not None:  # answered first: "done" never waits for the table edit,
+            # which a rate limit can hold back for seconds, past the interaction's 3 s
+            key = game_key_or("move.done." + (move or "ok"), table.game_key)
+            await reply(asking, t_or(key, locale, fallback="move.done.ok"))
+        shown = await self.refresh(table) is not False  # None: the next edit shows it
+        # (a table whose message is gone is closed by then, and the bank channel says so)
+        if asking is not None and not shown and table.is_open:
+            await reply(asking, t_or("move.render_later", locale, fallback="move.done.ok"))
+
+    # ================================================================ private cards
+
+    async def deliver_private(
+        self, outcome: Outcome, interaction: discord.Interaction | None, locale: str | None
+    ) -> None:
+        """Send each player their private events: one DM each, ephemeral if DMs fail."""
+        table = outcome.table
+        by_player: dict[int, list[Event]] = {}
+        for event in outcome.events:
+            if event.visibility is Visibility.PRIVATE and event.player is not None:
+                by_player.setdefault(event.player, []).append(event)
+        if not by_player:
+            return
+        renderer = renderer_for(table.game_key)
+        for player, events in by_player.items():
+            # in the player's own language when they chose one, else the table's
+            ctx = Ctx(table, await self.prefs.locale(player) or table.settings.locale)
+            lines = renderer.private_lines(ctx, events, player)
+            if not lines:
+                continue
+            actor = interaction is not None and interaction.user.id == player
+            await self.send_private(table, player, lines, interaction if actor else None)
+
+    async def send_private(
+        self,
+        table: Table,
+        player: int,
+        lines: list[str],
+        interaction: discord.Interaction | None,
+    ) -> None:
+        """DM a player; fall back to an ephemeral message, or a public '/hand' hint."""
+        head = f"**{table_title(table)}** {table_link(table)}".strip()
+        text = fit_content("\n".join([head, *lines]))
+        try:
+            # create_dm answers from the cache once the DM channel is known: no user fetch
+            dm = await self.client.create_dm(discord.Object(player))
+            await dm.send(text)
+            return
+        except discord.HTTPException:
+            pass
+        if interaction is not None:
+            try:
+                await interaction.followup.send(text, ephemeral=True)
+                return
+            except discord.HTTPException:
+                log.warning("could not send private cards to %s in table %s", player, table.id)
+        if (table.id, player) in self._dm_warned:
+            return
+        self._dm_warned.add((table.id, player))
+        hint = t_or(
+            "private.dm_closed",
+            table.settings.locale,
+            fallback="private.dm_closed",
+            player=f"<@{player}>",
+        )
+        mentions = discord.AllowedMentions(users=[discord.Object(player)])
+        try:
+            await self.channel(table).send(hint, allowed_mentions=mentions)
+        except discord.HTTPException:
+            log.warning("could not post the /hand hint in table %s", table.id)
+
+    # ================================================================ announcements
+
+    async def announce(self, outcome: Outcome, actor: int | None = None) -> None:
+        """Round summaries, revealed seeds and the end of the table as separate messages; a
+        ping at forum pace for the player(s) whose turn it is (a new message: edits never
+        ping)."""
+        table = outcome.table
+        ctx = Ctx(table, table.settings.locale)
+        renderer = renderer_for(table.game_key)
+        texts = renderer.public_posts(ctx, outcome.events)
+        channel = self.channel(table)
+        try:
+            for text in texts:
+                await channel.send(fit_content(text), allowed_mentions=NO_PINGS)
+            if table.settings.pace == FORUM and table.is_open:
+                await self._ping(channel, ctx, outcome, actor)
+        except discord.HTTPException:
+            log.warning("could not post announcements in table %s", table.id, exc_info=True)
+
+    @staticmethod
+    async def _ping(
+        channel: discord.PartialMessageable, ctx: Ctx, outcome: Outcome, actor: int | None
+    ) -> None:
+        """At forum pace: mention whoever must move now (the game's own pings, else the
+        player whose turn began)."""
+        table = outcome.table
+        pings = renderer_for(table.game_key).pings(ctx, outcome.events, actor)
+        if pings is not None:
+            text, users = pings
+            if text and users:
+                mentions = discord.AllowedMentions(users=[discord.Object(u) for u in users])
+                await channel.send(fit_content(text), allowed_mentions=mentions)
+            return
+        to_act = table.game.to_act
+        if to_act is not None and any(e.kind == "turn" for e in outcome.events):
+            mentions = discord.AllowedMentions(users=[discord.Object(to_act)])
+            await channel.send(
+                ctx.t("table.your_turn", player=f"<@{to_act}>"), allowed_mentions=mentions
+            )

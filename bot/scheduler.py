@@ -1,0 +1,98 @@
+"""Deadlines: the one timer loop that fires the tables' due timers and the repair pass.
+
+A ``discord.ext.tasks`` loop that sleeps until the next due timer (1-300 s) rather than
+ticking every second: a 1 s tick would cost 86,400 wake-ups per forum day (and as many
+steps of SimCord's virtual clock, which drives tasks loops in tests). Every publish wakes
+it (``Publisher.wake``), so a table whose render failed is repaired within 15 s.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord.ext import tasks
+
+from bot.publisher import Publisher
+from bot.tables import TableService
+
+log = logging.getLogger(__name__)
+
+TIMER_TICK = 1.0  # the shortest sleep of the timer loop
+MAX_SLEEP = 300.0  # the longest: the loop sleeps until the next timer, re-armed on changes
+REPAIR_EVERY = 15.0  # seconds between two retries of table messages whose edit failed
+
+
+def now() -> float:
+    """Seconds since the epoch on Discord's clock (SimCord's virtual clock in tests)."""
+    return discord.utils.utcnow().timestamp()
+
+
+class Scheduler:
+    """Fires the tables' deadlines and idle timeouts, and runs the repair pass."""
+
+    def __init__(self, tables: TableService, publisher: Publisher) -> None:
+        self.tables = tables
+        self.publisher = publisher
+        self._last_repair = 0.0
+        self.loop = tasks.loop(seconds=TIMER_TICK)(self._run)
+        publisher.wake = self.rearm
+
+    def start(self) -> None:
+        """Start the loop (the open tables are loaded)."""
+        self.loop.start()
+
+    def stop(self) -> None:
+        """Stop the loop."""
+        self.loop.cancel()
+
+    def rearm(self, *, after_tick: bool = False) -> None:
+        """Make the loop wake up by the next due timer or repair pass (between TIMER_TICK
+        and MAX_SLEEP from now). Called after each tick and each publish (every commit
+        goes through one). A wake-up already planned sooner is kept: waking early is
+        harmless (nothing is due, it re-arms), and most moves only push timers later, so
+        they leave the loop's sleep alone."""
+        current = now()
+        due = self.tables.next_due()
+        wait = MAX_SLEEP if due is None else due - current
+        if self.publisher.dirty:  # a table waits for the repair pass
+            wait = min(wait, self._last_repair + REPAIR_EVERY - current)
+        target = current + max(TIMER_TICK, min(MAX_SLEEP, wait))
+        loop = self.loop
+        planned = loop.next_iteration
+        if planned is None:
+            return  # not running (yet, or any more)
+        if not after_tick and planned.timestamp() <= target:
+            return
+        # discord.py counts a relative loop's interval from the start of its last
+        # iteration, not from now: that start is the planned wake-up minus the interval
+        interval = loop.seconds or 0.0  # a loop built with ``seconds`` always has it
+        seconds = max(0.0, target - (planned.timestamp() - interval))
+        if abs(seconds - interval) > 1e-3:
+            loop.change_interval(seconds=seconds)
+
+    async def _run(self) -> None:
+        """Fire what is due, then sleep until the next timer (see :meth:`rearm`)."""
+        try:
+            await self.tick()
+        finally:
+            self.rearm(after_tick=True)
+
+    async def tick(self) -> None:
+        """The repair pass when it is time, then every timer due now, each published."""
+        if self.publisher.dirty and now() - self._last_repair >= REPAIR_EVERY:
+            self._last_repair = now()
+            try:
+                await self.publisher.repair()
+            except Exception:
+                log.exception("the repair pass failed")
+        due = self.tables.next_due()
+        if due is None or due > now():
+            return
+        for table_id, kind, version in self.tables.pop_due(now()):
+            try:
+                outcome = await self.tables.fire(table_id, kind, version)
+                if outcome is not None:
+                    await self.publisher.publish(outcome)
+            except Exception:
+                log.exception("timer %s of table %s failed", kind, table_id)

@@ -1,0 +1,248 @@
+"""Opening and running a table: ``/table open|join|leave|start|top-up|vote-stop|close|
+kick|status``."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import CroupierBot
+from bot.bank import MAX_AMOUNT
+from bot.errors import NotAllowed, UserError
+from bot.i18n import normalize, t
+from bot.publisher import NO_PINGS, render
+from bot.tables import GAMES, Table
+from bot.tables.games import all_options
+from bot.tables.models import SETTINGS
+from bot.ui.options import suggest, table_values_text
+from bot.ui.translator import _, game_choices
+
+from .play import refuse, run_move, table_here
+
+log = logging.getLogger(__name__)
+
+
+def is_manager(interaction: discord.Interaction, table: Table) -> bool:
+    """The table's host (or the game's current host), or a member who manages the server."""
+    perms = getattr(interaction.user, "guild_permissions", None)
+    host = table.game.host
+    return interaction.user.id in (host, table.host_id) or bool(perms and perms.manage_guild)
+
+
+async def make_home(
+    interaction: discord.Interaction,
+    target: Any,
+    *,
+    game: str,
+    name: str,
+    intro: str | None,
+    here: bool,
+    locale: str,
+) -> tuple[Any, discord.Thread | None]:
+    """Where the table lives: a new forum post, a new thread, or the channel itself; the
+    thread made for it (deleted again if the table is refused)."""
+    try:
+        if isinstance(target, discord.ForumChannel):
+            content = intro or t(
+                "table.intro_default",
+                locale,
+                host=interaction.user.mention,
+                game=GAMES[game].name(locale),
+            )
+            post = await target.create_thread(name=name, content=content, allowed_mentions=NO_PINGS)
+            return post.thread, post.thread
+        if isinstance(target, discord.TextChannel) and not here:
+            thread = await target.create_thread(name=name, type=discord.ChannelType.public_thread)
+            if intro:
+                await thread.send(
+                    t("table.intro_line", locale, host=interaction.user.mention, intro=intro),
+                    allowed_mentions=NO_PINGS,
+                )
+            return thread, thread
+    except discord.Forbidden as exc:
+        raise UserError("table.error.bot_cannot_create_thread") from exc
+    return target, None
+
+
+class Lobby(commands.Cog):
+    """Opening, joining, leaving and closing tables."""
+
+    def __init__(self, bot: CroupierBot) -> None:
+        self.bot = bot
+
+    table = app_commands.Group(
+        name="table", description=_("Card tables", "cmd.table.description"), guild_only=True
+    )
+
+    async def _here(
+        self, interaction: discord.Interaction, move: str, arg: int | None = None
+    ) -> None:
+        await run_move(self.bot, interaction, table_here(self.bot, interaction).id, move, arg)
+
+    @table.command(name="open", description=_("Open a card table", "cmd.table_open.description"))
+    @app_commands.describe(
+        game=_("The game to play", "cmd.table_open.game"),
+        options=_("Table options, e.g. decks=6 min_bet=10 pace=forum", "cmd.table_open.options"),
+        name=_("The table's name", "cmd.table_open.name"),
+        intro=_("Your intro for the table topic (the mini-RP)", "cmd.table_open.intro"),
+        where=_("A text or forum channel for the table (default: here)", "cmd.table_open.where"),
+        here=_("Play in this channel itself instead of a new thread", "cmd.table_open.here"),
+    )
+    @app_commands.choices(game=game_choices())
+    async def table_open(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        options: str | None = None,
+        name: app_commands.Range[str, 1, 80] | None = None,
+        intro: app_commands.Range[str, 1, 1800] | None = None,
+        where: discord.TextChannel | discord.ForumChannel | None = None,
+        here: bool = False,
+    ) -> None:
+        """Open a table: a thread (text channel), a forum post (forum channel), or here."""
+        locale = await self.bot.locale_for(interaction)
+        assert interaction.guild is not None
+        table_name = name or t("table.default_name", locale, user=interaction.user.display_name)
+        try:
+            settings, engine_options = self.bot.tables.parse(
+                game, options, locale=normalize(locale), name=table_name
+            )
+        except Exception as exc:
+            await refuse(interaction, exc, locale)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        home, created = await make_home(
+            interaction,
+            where or interaction.channel,
+            game=game,
+            name=table_name,
+            intro=intro,
+            here=here,
+            locale=locale,
+        )
+        try:
+            outcome = await self.bot.tables.open_table(
+                guild_id=interaction.guild.id,
+                channel_id=home.id,
+                parent_id=getattr(home, "parent_id", None),
+                game_key=game,
+                host_id=interaction.user.id,
+                settings=settings,
+                options=engine_options,
+            )
+        except Exception as exc:
+            if created is not None:
+                try:
+                    await created.delete()
+                except discord.HTTPException:
+                    log.warning("could not delete the thread of a refused table")
+            await refuse(interaction, exc, locale)
+            return
+        await self.bot.publisher.post_table_message(outcome.table, home)
+        await interaction.followup.send(
+            t("table.opened", locale, where=home.mention), ephemeral=True
+        )
+
+    @table_open.autocomplete("options")
+    async def table_open_options(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Suggest option names (default, allowed values, description) or the values of
+        the option being typed, from the chosen game's declarations."""
+        game = GAMES.get(str(getattr(interaction.namespace, "game", None) or ""))
+        specs = all_options(game) if game is not None else SETTINGS
+        locale = await self.bot.locale_for(interaction)
+        return [
+            app_commands.Choice(name=label, value=value)
+            for label, value in suggest(current or "", specs, locale)
+        ]
+
+    @table.command(
+        name="join", description=_("Sit down at this table", "cmd.table_join.description")
+    )
+    @app_commands.describe(buy_in=_("Chips to bring from your balance", "cmd.table_join.buy_in"))
+    async def table_join(
+        self,
+        interaction: discord.Interaction,
+        buy_in: app_commands.Range[int, 1, MAX_AMOUNT] | None = None,
+    ) -> None:
+        """Take a seat."""
+        await self._here(interaction, "join", buy_in)
+
+    @table.command(name="leave", description=_("Leave this table", "cmd.table_leave.description"))
+    async def table_leave(self, interaction: discord.Interaction) -> None:
+        """Leave: your stack becomes a claim at the bank."""
+        await self._here(interaction, "leave")
+
+    @table.command(
+        name="start",
+        description=_("Start the game or the next round", "cmd.table_start.description"),
+    )
+    async def table_start(self, interaction: discord.Interaction) -> None:
+        """Start (host)."""
+        await self._here(interaction, "start")
+
+    @table.command(
+        name="top-up",
+        description=_("Bring more chips from your balance", "cmd.table_topup.description"),
+    )
+    async def table_top_up(
+        self, interaction: discord.Interaction, amount: app_commands.Range[int, 1, MAX_AMOUNT]
+    ) -> None:
+        """Own funds to the table."""
+        await self._here(interaction, "top_up", amount)
+
+    @table.command(
+        name="vote-stop", description=_("Vote to end the game", "cmd.table_votestop.description")
+    )
+    async def table_vote_stop(self, interaction: discord.Interaction) -> None:
+        """Sept et demi: a majority ends the game."""
+        await self._here(interaction, "vote_stop")
+
+    @table.command(
+        name="close",
+        description=_("Close this table (host or admin)", "cmd.table_close.description"),
+    )
+    async def table_close(self, interaction: discord.Interaction) -> None:
+        """Close: bets of the unfinished round are refunded, stacks become claims."""
+        table = table_here(self.bot, interaction)
+        if not is_manager(interaction, table):
+            raise NotAllowed("table.error.not_host")
+        outcome = await self.bot.tables.close_table(table.id, interaction.user.id, "host")
+        locale = await self.bot.locale_for(interaction)
+        await self.bot.publisher.publish(
+            outcome, interaction=interaction, locale=locale, move="close"
+        )
+
+    @table.command(
+        name="kick", description=_("Remove a player (host or admin)", "cmd.table_kick.description")
+    )
+    async def table_kick(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        """Make a player leave (between rounds)."""
+        table = table_here(self.bot, interaction)
+        if not is_manager(interaction, table):
+            raise NotAllowed("table.error.not_host")
+        await run_move(self.bot, interaction, table.id, "leave_confirm", target=player.id)
+
+    @table.command(
+        name="status", description=_("Show this table again", "cmd.table_status.description")
+    )
+    async def table_status(self, interaction: discord.Interaction) -> None:
+        """The table's current state, ephemeral."""
+        table = table_here(self.bot, interaction)
+        embed, _view = render(table)
+        locale = await self.bot.locale_for(interaction)
+        values = table_values_text(GAMES[table.game_key].options, table.options(), table.settings)
+        embed.add_field(
+            name=t("rules.field.table_options", locale), value=values[:1024], inline=False
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def setup(bot: CroupierBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Lobby(bot))

@@ -1,0 +1,230 @@
+"""Moves: the move commands (``/hit``, ``/stand``...), ``/hand``, and every click on a
+table message's buttons (one ``DynamicItem`` routes them, after a restart too)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import CroupierBot
+from bot.tables import TableError
+from bot.ui.buttons import TEMPLATE, custom_id
+from bot.ui.translator import _
+
+from .bets import BetModal
+from .play import refuse, run_move, send_hand, table_here
+
+
+class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
+    """A move on a table message (custom_id ``cr:<table>:<version>:<move>[:<arg>]``)."""
+
+    def __init__(
+        self,
+        table_id: int,
+        version: int,
+        move: str,
+        arg: int | None = None,
+        *,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
+        emoji: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or move,
+                style=style,
+                custom_id=custom_id(table_id, version, move, arg),
+                row=row,
+                emoji=emoji,
+                disabled=disabled,
+            )
+        )
+        self.table_id = table_id
+        self.version = version
+        self.move = move
+        self.arg = arg
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> MoveButton:
+        """Rebuild the button from its custom_id (after a restart too)."""
+        arg = match["arg"]
+        return cls(
+            int(match["table"]),
+            int(match["version"]),
+            match["move"],
+            int(arg) if arg is not None else None,
+        )
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Play the click's move."""
+        bot = interaction.client
+        assert isinstance(bot, CroupierBot)
+        await on_click(bot, interaction, self.table_id, self.version, self.move, self.arg)
+
+
+async def on_click(
+    bot: CroupierBot,
+    interaction: discord.Interaction,
+    table_id: int,
+    version: int,
+    move: str,
+    arg: int | None,
+) -> None:
+    """A click on a move button: the move, the player's hand, or the bet modal."""
+    locale = await bot.locale_for(interaction)
+    try:
+        table = bot.tables.get(table_id)
+    except TableError:
+        await refuse(interaction, TableError("closed"), locale)
+        return
+    on_message = interaction.message is not None and interaction.message.id == table.message_id
+    if move == "hand":
+        await send_hand(interaction, table, locale)
+    elif move == "bet_modal":
+        await interaction.response.send_modal(BetModal(bot, table_id, version, locale))
+    else:
+        await run_move(
+            bot,
+            interaction,
+            table_id,
+            move,
+            arg,
+            seen_version=version,
+            from_table_message=on_message,
+        )
+
+
+class Moves(commands.Cog):
+    """The moves of a round."""
+
+    def __init__(self, bot: CroupierBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        """Route every click of a move button (before and after a restart)."""
+        self.bot.add_dynamic_items(MoveButton)
+
+    async def cog_unload(self) -> None:
+        """Stop routing clicks."""
+        self.bot.remove_dynamic_items(MoveButton)
+
+    async def play(
+        self, interaction: discord.Interaction, move: str, arg: int | None = None
+    ) -> None:
+        """Play ``move`` at the table of the interaction's channel."""
+        table = table_here(self.bot, interaction)
+        await run_move(self.bot, interaction, table.id, move, arg)
+
+    @app_commands.command(name="hit", description=_("Carte ! One more card", "cmd.hit.description"))
+    @app_commands.guild_only()
+    async def hit(self, interaction: discord.Interaction) -> None:
+        """One more card."""
+        await self.play(interaction, "hit")
+
+    @app_commands.command(
+        name="stand", description=_("Servi: stop drawing", "cmd.stand.description")
+    )
+    @app_commands.guild_only()
+    async def stand(self, interaction: discord.Interaction) -> None:
+        """Stand."""
+        await self.play(interaction, "stand")
+
+    @app_commands.command(
+        name="double", description=_("Double your bet, take one card", "cmd.double.description")
+    )
+    @app_commands.guild_only()
+    async def double(self, interaction: discord.Interaction) -> None:
+        """Double down."""
+        await self.play(interaction, "double")
+
+    @app_commands.command(name="split", description=_("Split a pair", "cmd.split.description"))
+    @app_commands.guild_only()
+    async def split(self, interaction: discord.Interaction) -> None:
+        """Split."""
+        await self.play(interaction, "split")
+
+    @app_commands.command(
+        name="surrender",
+        description=_("Give up the hand for half the bet", "cmd.surrender.description"),
+    )
+    @app_commands.guild_only()
+    async def surrender(self, interaction: discord.Interaction) -> None:
+        """Surrender."""
+        await self.play(interaction, "surrender")
+
+    @app_commands.command(
+        name="end-turn", description=_("Casino 21: end the turn (host)", "cmd.endturn.description")
+    )
+    @app_commands.guild_only()
+    async def end_turn(self, interaction: discord.Interaction) -> None:
+        """The host ends the turn."""
+        await self.play(interaction, "end_turn")
+
+    @app_commands.command(
+        name="show", description=_("Sept et demi: show the new card", "cmd.show.description")
+    )
+    @app_commands.guild_only()
+    async def show(self, interaction: discord.Interaction) -> None:
+        """Show the new card."""
+        await self.play(interaction, "show")
+
+    @app_commands.command(
+        name="hide",
+        description=_(
+            "Sept et demi: hide the new card and show the hidden one", "cmd.hide.description"
+        ),
+    )
+    @app_commands.guild_only()
+    async def hide(self, interaction: discord.Interaction) -> None:
+        """Swap: hide the new card."""
+        await self.play(interaction, "swap")
+
+    @app_commands.command(
+        name="insurance",
+        description=_("Insure against a dealer Black Jack", "cmd.insurance.description"),
+    )
+    @app_commands.guild_only()
+    async def insurance(self, interaction: discord.Interaction, take: bool = True) -> None:
+        """Take (or decline) insurance."""
+        await self.play(interaction, "insurance" if take else "no_insurance")
+
+    @app_commands.command(
+        name="draw", description=_("Casino 21: draw several cards at once", "cmd.draw.description")
+    )
+    @app_commands.guild_only()
+    async def draw(
+        self, interaction: discord.Interaction, count: app_commands.Range[int, 0, 10]
+    ) -> None:
+        """Draw ``count`` cards (0 = stand)."""
+        await self.play(interaction, "draw", count)
+
+    @app_commands.command(
+        name="ace", description=_("Casino 21: value of your ace", "cmd.ace.description")
+    )
+    @app_commands.guild_only()
+    async def ace(self, interaction: discord.Interaction, value: Literal[1, 11]) -> None:
+        """Choose 1 or 11 for the ace just drawn."""
+        await self.play(interaction, "ace", value)
+
+    @app_commands.command(
+        name="hand",
+        description=_("Your cards at this table (only you see it)", "cmd.hand.description"),
+    )
+    @app_commands.guild_only()
+    async def hand(self, interaction: discord.Interaction) -> None:
+        """Your private cards, ephemeral."""
+        table = table_here(self.bot, interaction)
+        await send_hand(interaction, table, await self.bot.locale_for(interaction))
+
+
+async def setup(bot: CroupierBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Moves(bot))

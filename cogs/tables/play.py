@@ -1,0 +1,105 @@
+"""What the table cogs share: the path of one move, from an interaction to a published
+outcome. Not a cog: functions of the bot's services."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.app import CroupierBot
+from bot.engine.base import IllegalAction
+from bot.errors import WrongChannel
+from bot.publisher import reply
+from bot.tables import Table, TableError
+from bot.tables.moves import build_action
+from bot.ui.buttons import ButtonSpec, build_buttons
+from bot.ui.errors import refusal_text
+from bot.ui.limits import fit_content
+from bot.ui.render import Ctx, renderer_for
+from bot.ui.wording import t_or
+
+
+def table_here(bot: CroupierBot, interaction: discord.Interaction) -> Table:
+    """The open table of the channel or thread the command was used in."""
+    table = bot.tables.table_in(interaction.channel_id or 0)
+    if table is None:
+        raise WrongChannel("table.error.no_table_here")
+    return table
+
+
+async def refuse(interaction: discord.Interaction, exc: BaseException, locale: str) -> None:
+    """Answer a refusal ephemerally; re-raise anything that is not a refusal."""
+    text = refusal_text(exc, locale)
+    if text is None:
+        raise exc
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def run_move(
+    bot: CroupierBot,
+    interaction: discord.Interaction,
+    table_id: int,
+    move: str,
+    arg: int | None = None,
+    *,
+    seen_version: int | None = None,
+    from_table_message: bool = False,
+    target: int | None = None,
+) -> None:
+    """Apply a move for the interaction's user and publish the result."""
+    locale = await bot.locale_for(interaction)
+    user = interaction.user.id
+    try:
+        if move == "join":
+            outcome = await bot.tables.join(table_id, user, arg, interaction.id)
+        else:
+            action = build_action(move, target if target is not None else user, arg)
+            outcome = await bot.tables.act(
+                table_id, user, action, interaction_id=interaction.id, seen_version=seen_version
+            )
+    except IllegalAction as exc:
+        if exc.code == "forfeit_needs_confirmation":
+            await confirm_leave(bot, interaction, table_id, exc, locale)
+        elif move == "join" and exc.code == "wrong_phase":  # say when a seat can be taken
+            await refuse(interaction, TableError("join_between_rounds"), locale)
+        else:
+            await refuse(interaction, exc, locale)
+        return
+    except Exception as exc:  # refusals answered; bugs re-raised with a reference
+        await refuse(interaction, exc, locale)
+        return
+    if outcome.replayed:
+        await refuse(interaction, TableError("already_done"), locale)
+        return
+    await bot.publisher.publish(
+        outcome,
+        interaction=interaction,
+        locale=locale,
+        from_table_message=from_table_message,
+        move=move,
+    )
+
+
+async def confirm_leave(
+    bot: CroupierBot,
+    interaction: discord.Interaction,
+    table_id: int,
+    exc: IllegalAction,
+    locale: str,
+) -> None:
+    """Ask before a leave that forfeits the welcome stake."""
+    text = refusal_text(exc, locale) or ""
+    table = bot.tables.get(table_id)
+    label = t_or("move.leave_confirm", locale, fallback="move.leave_confirm")
+    confirm = ButtonSpec("leave_confirm", label, discord.ButtonStyle.danger)
+    view = build_buttons(table_id, table.version, [confirm])
+    assert view is not None
+    await reply(interaction, text, view=view)
+
+
+async def send_hand(interaction: discord.Interaction, table: Table, locale: str) -> None:
+    """The user's private cards at ``table``, ephemeral."""
+    text = renderer_for(table.game_key).hand_text(Ctx(table, locale), interaction.user.id)
+    await interaction.response.send_message(fit_content(text), ephemeral=True)

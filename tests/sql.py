@@ -1,0 +1,20 @@
+"""Ad-hoc SQL for tests, through the database's one way in (``write`` / ``read``)."""
+
+from __future__ import annotations
+
+from bot.db import Database, Row
+
+
+async def fetchone(db: Database, sql: str, params: tuple[object, ...] = ()) -> Row | None:
+    """The first row of a query, read from the committed state."""
+    return await db.read(lambda c: c.fetchone(sql, params))
+
+
+async def fetchall(db: Database, sql: str, params: tuple[object, ...] = ()) -> list[Row]:
+    """Every row of a query, read from the committed state."""
+    return await db.read(lambda c: c.fetchall(sql, params))
+
+
+async def execute(db: Database, sql: str, params: tuple[object, ...] = ()) -> int:
+    """One statement in a write transaction of its own; the rows it changed."""
+    return await db.write(lambda c: c.execute(sql, params))

@@ -1,0 +1,57 @@
+"""Seats come from the game's state (``seated()``, the base's): at every step of random play,
+in every game, they are the seated players the public view lists, in its order."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from bot.engine.base import ActionKind, IllegalAction, Phase
+from bot.engine.registry import AnyGame
+from tests.bank.test_bank_engines import HOST, P2, P3, _action, _games
+
+OUTSIDER = 9
+
+
+def seated_in_view(game: AnyGame) -> list[int]:
+    """The oracle: the seated players as the public view shows them (how the service
+    found them before), players who left excluded."""
+    view: dict[str, Any] = game.public_view()
+    out: list[int] = []
+    for s in view.get("seats") or view.get("players") or []:
+        if isinstance(s, dict) and s.get("seated", True):
+            pid = s.get("player", s.get("id"))
+            if isinstance(pid, int):
+                out.append(pid)
+    return out
+
+
+@pytest.mark.parametrize("name", ["classic", "casino21", "pirate21", "sept_et_demi"])
+def test_seats_from_the_state_are_the_views(name: str) -> None:
+    game = _games()[name]()
+    rng = random.Random(f"seats-{name}")
+    changes = 0
+    before = game.seated()
+    for _ in range(600):
+        who: list[int | None] = [None, HOST, P2, P3, OUTSIDER]
+        rng.shuffle(who)
+        for player in who:
+            kinds = sorted(game.legal_actions(player) - {ActionKind.CLOSE}, key=lambda k: k.value)
+            if kinds:
+                break
+        else:
+            break
+        try:
+            game.apply(_action(rng, rng.choice(kinds), player))
+        except IllegalAction:
+            continue
+        if game.phase is Phase.FINISHED:
+            # the game is over: every seat was emptied (its view keeps them for the standings)
+            assert game.seated() == []
+            break
+        assert game.seated() == seated_in_view(game)
+        changes += game.seated() != before
+        before = game.seated()
+    assert changes >= 2  # players sat down and left: the comparison saw seats move
