@@ -126,7 +126,7 @@ class Renderer(GameRenderer):
             return ""
         player = mention(to_act)
         if phase is _BETTING:
-            low, high = game.bet_limits(to_act)  # type: ignore[union-attr]
+            low, high = game.bet_limits(to_act)
             return ctx.t("sept.prompt.bet", player=player, min=low, max=high)
         if phase is _PLAYING:
             me = GameRenderer._own_seat(ctx.view, to_act) or {}
@@ -217,7 +217,7 @@ class Renderer(GameRenderer):
         to_act = game.to_act
         out: list[ButtonSpec] = []
         if to_act is not None:
-            low, high = game.bet_limits(to_act)  # type: ignore[union-attr]
+            low, high = game.bet_limits(to_act)
             amounts = sorted({a for a in (low, high // 4, high // 2, high) if low <= a <= high})
             out = [
                 ButtonSpec("bet", ctx.t("move.bet_n", amount=a), GREEN, arg=a, row=1)
