@@ -83,6 +83,33 @@ def per_second(count: int, seconds: float) -> float | None:
     return count / seconds if seconds > 0 else None
 
 
+def timing(rounds: int, elapsed: float) -> dict[str, float | None]:
+    """The last fields of every result: the run's time and its speed."""
+    return {"elapsed_seconds": elapsed, "rounds_per_second": per_second(rounds, elapsed)}
+
+
+def picked(args: argparse.Namespace, *names: str, **renamed: str) -> dict[str, Any]:
+    """These flags' values by name (``renamed``: name=the flag's dest), for a ``simulate``
+    call or a table's options."""
+    out = {name: getattr(args, name) for name in names}
+    out.update({name: getattr(args, dest) for name, dest in renamed.items()})
+    return out
+
+
+def add_strategy(
+    parser: argparse.ArgumentParser,
+    form: str,
+    default: int,
+    help: str,
+    *,
+    flag: str = "--strategy",
+    halves: bool = False,
+) -> None:
+    """A ``--strategy PREFIX:N`` flag (``form``: ``PREFIX:N`` as ``--help`` shows it)."""
+    kind = strategy_type(form.partition(":")[0], halves=halves)
+    parser.add_argument(flag, type=kind, default=default, metavar=form, help=help)
+
+
 def strategy_type(prefix: str, *, halves: bool = False) -> Any:
     """An argparse ``type`` for ``PREFIX:N``: the number N (an int, or with ``halves`` a
     count of half-points from a number of points such as 5 or 5.5)."""

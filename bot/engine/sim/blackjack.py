@@ -31,7 +31,7 @@ from ..game_options import PAYOUT_RATIOS, BlackjackOptions
 from ..games.blackjack import BlackjackGame, dealer_should_hit
 from ..hands import bj_total
 from ..shuffle import seeded_entropy
-from .base import Mean, Simulator, per_second, rate, text_rows
+from .base import Mean, Simulator, rate, text_rows, timing
 from .basic_strategy import DOUBLE, HIT, SPLIT, STAND, STRATEGIES, SURRENDER, Strategy
 
 PLAYER = 1
@@ -263,8 +263,7 @@ def _results(
         "natural_rate": rate(tally.naturals, rounds),
         "dealer_outcomes": {k: rate(v, rounds) for k, v in tally.outcomes.items()},
         "cards_per_round": rate(tally.cards, rounds),
-        "elapsed_seconds": elapsed,
-        "rounds_per_second": per_second(rounds, elapsed),
+        **timing(rounds, elapsed),
     }
 
 

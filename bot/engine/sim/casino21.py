@@ -25,7 +25,7 @@ from ..base import Action, ActionKind, Event, Phase
 from ..cards import Card
 from ..games.casino21 import Casino21, card_value
 from ..shuffle import seeded_entropy
-from .base import Mean, Simulator, per_second, positive_int, rate, strategy_type, text_rows
+from .base import Mean, Simulator, add_strategy, picked, positive_int, rate, text_rows, timing
 
 HOST = 1
 BET = 10
@@ -160,8 +160,7 @@ def simulate(
         "player_bust_rate": rate(tally.outcomes["bust"], hands),
         "outcomes": {k: rate(v, hands) for k, v in tally.outcomes.items()},
         "cards_per_player_hand": rate(tally.cards, hands),
-        "elapsed_seconds": elapsed,
-        "rounds_per_second": per_second(rounds, elapsed),
+        **timing(rounds, elapsed),
     }
 
 
@@ -182,13 +181,8 @@ class Casino21Simulator(Simulator):
     strategies = ("threshold:T",)
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument(
-            "--strategy",
-            type=strategy_type("threshold"),
-            default=17,
-            metavar="threshold:T",
-            help="draw one card at a time while the total is below T (default 17)",
-        )
+        help = "draw one card at a time while the total is below T (default 17)"
+        add_strategy(parser, "threshold:T", 17, help)
         parser.add_argument("--players", type=positive_int, default=1, help="seats, 1-8")
         parser.add_argument("--bet", type=positive_int, default=BET, help="every hand's bet")
         parser.add_argument("--decks", type=int, default=1, help="table option decks (1-8)")
@@ -203,18 +197,9 @@ class Casino21Simulator(Simulator):
         return None if args.players <= 8 else "--players must be 1-8"
 
     def run(self, args: argparse.Namespace) -> dict[str, Any]:
-        return simulate(
-            rounds=args.rounds,
-            seed=str(args.seed),
-            threshold=args.strategy,
-            players=args.players,
-            bet=args.bet,
-            options={
-                "decks": args.decks,
-                "bank_bust_bonus": args.bank_bust_bonus,
-                "max_bet": max(args.bet, 100),
-            },
-        )
+        options = {**picked(args, "decks", "bank_bust_bonus"), "max_bet": max(args.bet, 100)}
+        given = picked(args, "rounds", "seed", "players", "bet", threshold="strategy")
+        return simulate(**given, options=options)
 
     def report(self, result: Mapping[str, Any]) -> list[str]:
         ev, err = 100 * result["player_ev"], 100 * result["player_ev_stderr"]
