@@ -42,6 +42,31 @@ class Simulator(ABC):
         """A problem with the options that argparse cannot see, or None."""
         return None
 
+    @staticmethod
+    def add_strategy(
+        parser: argparse.ArgumentParser,
+        form: str,
+        default: int,
+        help: str,
+        *,
+        flag: str = "--strategy",
+        halves: bool = False,
+    ) -> None:
+        """A ``--strategy PREFIX:N`` flag (``form``: ``PREFIX:N`` as ``--help`` shows it)."""
+        kind = strategy_type(form.partition(":")[0], halves=halves)
+        parser.add_argument(flag, type=kind, default=default, metavar=form, help=help)
+
+    @staticmethod
+    def ev_row(result: Mapping[str, Any], unit: str = "") -> tuple[str, str]:
+        """The report's row of the player's expected value and its standard error, in %."""
+        ev, err = 100 * result["player_ev"], 100 * result["player_ev_stderr"]
+        return "player EV", f"{ev:+.3f}% (± {err:.3f}%){unit}"
+
+    @staticmethod
+    def shares(rates: Mapping[str, float]) -> str:
+        """Rates by name as ``name 12.34%`` items."""
+        return ", ".join(f"{k} {100 * v:.2f}%" for k, v in rates.items())
+
 
 @dataclass(slots=True)
 class Mean:
@@ -94,20 +119,6 @@ def picked(args: argparse.Namespace, *names: str, **renamed: str) -> dict[str, A
     out = {name: getattr(args, name) for name in names}
     out.update({name: getattr(args, dest) for name, dest in renamed.items()})
     return out
-
-
-def add_strategy(
-    parser: argparse.ArgumentParser,
-    form: str,
-    default: int,
-    help: str,
-    *,
-    flag: str = "--strategy",
-    halves: bool = False,
-) -> None:
-    """A ``--strategy PREFIX:N`` flag (``form``: ``PREFIX:N`` as ``--help`` shows it)."""
-    kind = strategy_type(form.partition(":")[0], halves=halves)
-    parser.add_argument(flag, type=kind, default=default, metavar=form, help=help)
 
 
 def strategy_type(prefix: str, *, halves: bool = False) -> Any:

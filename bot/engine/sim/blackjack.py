@@ -202,6 +202,18 @@ def _record(tally: _Tally, events: Sequence[Event], game: BlackjackGame, cards: 
     tally.outcomes[_dealer_outcome(summary, game, cards)] += 1
 
 
+def _decks(text: str) -> int | None:
+    if text == "inf":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 8:
+        raise argparse.ArgumentTypeError("decks must be 1-8 or inf")
+    return value
+
+
 def simulate(
     *,
     rounds: int,
@@ -267,18 +279,6 @@ def _results(
     }
 
 
-def _decks(text: str) -> int | None:
-    if text == "inf":
-        return None
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if not 1 <= value <= 8:
-        raise argparse.ArgumentTypeError("decks must be 1-8 or inf")
-    return value
-
-
 class BlackjackSimulator(Simulator):
     """``simulate blackjack --decks {1..8|inf} --strategy {basic,mimic}`` and the rules."""
 
@@ -333,14 +333,13 @@ class BlackjackSimulator(Simulator):
         )
 
     def report(self, result: Mapping[str, Any]) -> list[str]:
-        ev, err = 100 * result["player_ev"], 100 * result["player_ev_stderr"]
-        dealer = ", ".join(f"{k} {100 * v:.2f}%" for k, v in result["dealer_outcomes"].items())
+        dealer = self.shares(result["dealer_outcomes"])
         return [
             f"blackjack: {result['rounds']} rounds, decks={result['decks']}, "
             f"strategy={result['strategy']}",
             *text_rows(
                 [
-                    ("player EV", f"{ev:+.3f}% (± {err:.3f}%)"),
+                    self.ev_row(result),
                     ("naturals", f"{100 * result['natural_rate']:.2f}%"),
                     ("cards/round", f"{result['cards_per_round']:.2f}"),
                     ("dealer", dealer),

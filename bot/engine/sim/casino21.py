@@ -25,7 +25,7 @@ from ..base import Action, ActionKind, Event, Phase
 from ..cards import Card
 from ..games.casino21 import Casino21, card_value
 from ..shuffle import seeded_entropy
-from .base import Mean, Simulator, add_strategy, picked, positive_int, rate, text_rows, timing
+from .base import Mean, Simulator, picked, positive_int, rate, text_rows, timing
 
 HOST = 1
 BET = 10
@@ -126,6 +126,15 @@ def _record(tally: _Tally, events: Sequence[Event]) -> None:
             tally.cards += len(row["cards"])
 
 
+def _bonus(text: str) -> int | str:
+    if text == "half":
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: a whole number or half") from None
+
+
 def simulate(
     *,
     rounds: int,
@@ -164,15 +173,6 @@ def simulate(
     }
 
 
-def _bonus(text: str) -> int | str:
-    if text == "half":
-        return text
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: a whole number or half") from None
-
-
 class Casino21Simulator(Simulator):
     """``simulate casino21 --strategy threshold:T --players N`` and the table options."""
 
@@ -182,7 +182,7 @@ class Casino21Simulator(Simulator):
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         help = "draw one card at a time while the total is below T (default 17)"
-        add_strategy(parser, "threshold:T", 17, help)
+        self.add_strategy(parser, "threshold:T", 17, help)
         parser.add_argument("--players", type=positive_int, default=1, help="seats, 1-8")
         parser.add_argument("--bet", type=positive_int, default=BET, help="every hand's bet")
         parser.add_argument("--decks", type=int, default=1, help="table option decks (1-8)")
@@ -202,17 +202,15 @@ class Casino21Simulator(Simulator):
         return simulate(**given, options=options)
 
     def report(self, result: Mapping[str, Any]) -> list[str]:
-        ev, err = 100 * result["player_ev"], 100 * result["player_ev_stderr"]
-        shares = ", ".join(f"{k} {100 * v:.2f}%" for k, v in result["outcomes"].items())
         return [
             f"casino21: {result['rounds']} rounds, {result['players']} seat(s), "
             f"strategy={result['strategy']}, bet={result['bet']}",
             *text_rows(
                 [
-                    ("player EV", f"{ev:+.3f}% (± {err:.3f}%) of the bet"),
+                    self.ev_row(result, " of the bet"),
                     ("bank busts", f"{100 * result['bank_bust_rate']:.2f}% of rounds"),
                     ("blackjacks", f"{100 * result['blackjack_rate']:.2f}% of hands"),
-                    ("outcomes", shares),
+                    ("outcomes", self.shares(result["outcomes"])),
                 ]
             ),
         ]

@@ -20,16 +20,7 @@ from ..base import ROUND_SETTLED, Action, ActionKind, Event, Phase
 from ..game_options import VARIANTS
 from ..games.pirate21 import Pirate21
 from ..shuffle import seeded_entropy
-from .base import (
-    Simulator,
-    add_strategy,
-    per_second,
-    picked,
-    positive_int,
-    rate,
-    text_rows,
-    timing,
-)
+from .base import Simulator, per_second, picked, positive_int, rate, text_rows, timing
 
 HOST = 1
 OUTCOMES = ("win", "tie", "tie21", "all_bust")
@@ -179,7 +170,7 @@ class Pirate21Simulator(Simulator):
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         help = "ask for cards while the total is below H (default 17)"
-        add_strategy(parser, "stand-at:H", 17, help)
+        self.add_strategy(parser, "stand-at:H", 17, help)
         parser.add_argument("--players", type=positive_int, default=4, help="2-8")
         parser.add_argument("--variant", choices=VARIANTS, default="standard")
         parser.add_argument("--treasure", type=int, default=10, help="table option treasure")

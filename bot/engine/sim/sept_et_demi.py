@@ -34,7 +34,7 @@ from ..game_options import DECK_SPECS
 from ..games.sept_et_demi import SeptEtDemi
 from ..hands import SEPT_ET_DEMI, format_half_points
 from ..shuffle import seeded_entropy
-from .base import Mean, Simulator, add_strategy, picked, positive_int, rate, text_rows, timing
+from .base import Mean, Simulator, picked, positive_int, rate, text_rows, timing
 
 HOST = 1
 BET = 10
@@ -250,9 +250,9 @@ class SeptEtDemiSimulator(Simulator):
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         help = "punters draw while below H points (5, 5.5...; default 5)"
-        add_strategy(parser, "stand-at:H", 10, help, halves=True)
+        self.add_strategy(parser, "stand-at:H", 10, help, halves=True)
         help = "the banker draws while the bank is below H points (default 5)"
-        add_strategy(parser, "stand-at:H", 10, help, flag="--bank-strategy", halves=True)
+        self.add_strategy(parser, "stand-at:H", 10, help, flag="--bank-strategy", halves=True)
         parser.add_argument("--players", type=positive_int, default=2, help="2-8, bank included")
         parser.add_argument("--bet", type=positive_int, default=BET, help="every punter's bet")
         parser.add_argument(
@@ -284,14 +284,13 @@ class SeptEtDemiSimulator(Simulator):
         )
 
     def report(self, result: Mapping[str, Any]) -> list[str]:
-        ev, err = 100 * result["player_ev"], 100 * result["player_ev_stderr"]
         return [
             f"sept_et_demi: {result['rounds']} rounds, {result['players']} players, "
             f"deck={result['options']['deck']}, strategy={result['strategy']}, "
             f"bank={result['bank_strategy']}",
             *text_rows(
                 [
-                    ("player EV", f"{ev:+.3f}% (± {err:.3f}%) of the bet"),
+                    self.ev_row(result, " of the bet"),
                     ("busts", f"{100 * result['player_bust_rate']:.2f}% of hands"),
                     ("7½", f"{100 * result['player_seven_and_half_rate']:.2f}% of hands"),
                     ("naturals", f"{100 * result['player_natural_rate']:.2f}% of hands"),
