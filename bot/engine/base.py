@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar, Generic, Self, TypeVar, cast
@@ -50,6 +51,7 @@ from .errors import (
     WRONG_PHASE,
     IllegalAction,
     InvalidOptions,
+    refuse,
 )
 from .events import (
     BET,
@@ -121,6 +123,8 @@ _SYSTEM_KINDS = (_START, _TIMEOUT, _CLOSE)
 _JOIN_KINDS = (_JOIN,)
 _BET_KINDS = (_BET, _SIT_OUT)
 _NO_KINDS: frozenset[ActionKind] = frozenset()
+# the kinds whose probe depends on the state (the lowest bet, a welcome stake)
+_STATE_PROBES = frozenset({_BET, _JOIN})
 
 
 @lru_cache(maxsize=4096)
@@ -181,6 +185,8 @@ def keep_only(order: Sequence[Card], cards: Iterable[Card]) -> list[Card]:
 S = TypeVar("S", bound=Seat)
 #: The refusal a check returns (None: allowed).
 Refusal = IllegalAction | None
+#: One of the base's checks of a kind of action by a seated player.
+_Check = Callable[[Any, Action, Any], Refusal]
 
 
 class TableGame(Generic[S]):
@@ -238,6 +244,8 @@ class TableGame(Generic[S]):
         self._rig: list[Card] = []  # TEST HOOK: rigged cards still to be dealt
         self._rig_only = False  # no card of the shoe's own after them
         self._skip: Counter[Card] = Counter()  # the shoe's own copies of rigged cards dealt
+        self._probes: dict[int, dict[ActionKind, Action]] = {}  # legal_actions' probes
+        self._kinds_table = self._kinds()
         self.init_state()
 
     @classmethod
@@ -295,7 +303,7 @@ class TableGame(Generic[S]):
     def refuse_move(self, action: Action, seat: S) -> Refusal:
         """Why one of the game's own moves by a seated player is not allowed now (the
         base's answer: a move the game does not know)."""
-        return IllegalAction(UNKNOWN_ACTION, kind=action.kind.value)
+        return refuse(UNKNOWN_ACTION, kind=action.kind.value)
 
     def play(self, action: Action, seat: S, events: list[Event]) -> None:
         """Perform one of the game's own moves, already checked."""
@@ -319,7 +327,7 @@ class TableGame(Generic[S]):
     def refuse_join(self, player: int, amount: int | None) -> Refusal:
         """Why the game does not take this buy-in (default: a whole amount >= 0)."""
         if amount is None or amount < 0:
-            return IllegalAction(BAD_AMOUNT, amount=amount)
+            return refuse(BAD_AMOUNT, amount=amount)
         return None
 
     def joined(self, seat: S, amount: int | None) -> list[Money]:
@@ -481,36 +489,74 @@ class TableGame(Generic[S]):
         if s is None:
             kinds = _SYSTEM_KINDS if player is None else _JOIN_KINDS
             return frozenset(k for k in kinds if self.refusal(self.probe(k, player)) is None)
-        checks = self._CHECKS
+        return frozenset(self._legal(s, _NO_KINDS))
+
+    def seated_legal(self) -> frozenset[ActionKind]:
+        """What any seated player may do now (the table's buttons): the union of their
+        :meth:`legal_actions`, a kind probed only until one of them may take it."""
+        if self.phase is _FINISHED:
+            return _NO_KINDS
+        found: set[ActionKind] = set()
+        for s in self.seats:
+            found.update(self._legal(s, found))
+        return frozenset(found)
+
+    def _legal(self, s: S, skip: AbstractSet[ActionKind]) -> list[ActionKind]:
+        """The candidate kinds of seat ``s`` its checks accept, but those in ``skip``."""
+        # the renderer asks after every move: a probe that depends on the kind and the
+        # player only is built once, and each kind's check is found once per class
+        p = s.player
+        probes = self._probes.get(p)
+        if probes is None:
+            probes = self._probes[p] = {}
+        table, phase = self._kinds_table, self.phase
+        if phase in BETWEEN:
+            candidates = table[phase, True]
+        else:  # is the player one the game waits for?
+            waiting = self.waiting
+            candidates = table[phase, p in waiting and (not self.sequential or waiting[0] == p)]
         out: list[ActionKind] = []
-        for kind in self.candidates(s):
-            a = self.probe(kind, player)
-            check = checks.get(kind)
+        for kind, check in candidates:
+            if kind in skip:
+                continue
+            a = probes.get(kind)
+            if a is None:
+                a = self.probe(kind, p)
+                if kind not in _STATE_PROBES:
+                    probes[kind] = a
             if (self.refuse_move(a, s) if check is None else check(self, a, s)) is None:
                 out.append(kind)
-        return frozenset(out)
+        return out
 
     def candidates(self, seat: S) -> tuple[ActionKind, ...]:
         """The kinds the checks could accept from a seated player now; the others fail
         their first test (``legal_actions`` runs for every seat on every render)."""
-        table = self._kinds()
+        return tuple(kind for kind, _ in self._candidates(seat))
+
+    def _candidates(self, seat: S) -> tuple[tuple[ActionKind, _Check | None], ...]:
+        """:meth:`candidates`, each with the base's check of it (None: ``refuse_move``)."""
+        table = self._kinds_table
         phase = self.phase
         if phase in BETWEEN:
             return table[phase, True]
         waiting = self.waiting
         p = seat.player
-        moving = p in waiting and (not self.sequential or waiting[0] == p)
-        return table[phase, moving]
+        return table[phase, p in waiting and (not self.sequential or waiting[0] == p)]
 
     @classmethod
-    def _kinds(cls) -> dict[tuple[Phase, bool], tuple[ActionKind, ...]]:
-        """Per (phase, the player is waited for): the candidate kinds of a seated player."""
-        cached: dict[tuple[Phase, bool], tuple[ActionKind, ...]] | None
-        cached = cls.__dict__.get("_KINDS")  # per class: each game has its own table
+    def _kinds(cls) -> dict[tuple[Phase, bool], tuple[tuple[ActionKind, _Check | None], ...]]:
+        """Per (phase, the player is waited for): the candidate kinds of a seated player
+        and their checks, worked out once per class (each game has its own table)."""
+        cached = cls.__dict__.get("_KINDS")
         if cached is None:
-            cached = {(ph, m): cls._kinds_of(ph, m) for ph in Phase for m in (False, True)}
+            checks = cls._CHECKS
+            cached = {
+                (ph, m): tuple((k, checks.get(k)) for k in cls._kinds_of(ph, m))
+                for ph in Phase
+                for m in (False, True)
+            }
             setattr(cls, "_KINDS", cached)  # noqa: B010
-        return cached
+        return cast(dict[tuple[Phase, bool], tuple[tuple[ActionKind, _Check | None], ...]], cached)
 
     @classmethod
     def _kinds_of(cls, phase: Phase, moving: bool) -> tuple[ActionKind, ...]:
@@ -540,55 +586,55 @@ class TableGame(Generic[S]):
     def check(self, a: Action) -> None:
         """Raise the IllegalAction :meth:`refusal` finds (``apply`` runs it first)."""
         refusal = self.refusal(a)
-        if refusal is not None:
-            raise refusal
+        if refusal is not None:  # a fresh one: a check may return a shared refusal
+            raise IllegalAction(refusal.code, **refusal.params)
 
     def refusal(self, a: Action) -> Refusal:
         """Why ``a`` is not allowed now (an IllegalAction, not raised), or None."""
         if self.phase is _FINISHED:
-            return IllegalAction(GAME_OVER)
+            return refuse(GAME_OVER)
         kind = a.kind
         p = a.player
         if kind is _TIMEOUT or kind is _CLOSE:
             if p is not None:
-                return IllegalAction(SYSTEM_ONLY)
+                return refuse(SYSTEM_ONLY)
             if kind is _TIMEOUT and self.phase not in self.DEADLINES:
-                return IllegalAction(WRONG_PHASE)
+                return refuse(WRONG_PHASE)
             return None
         if kind is _START:
             return self._refuse_start(p)
         if p is None:
-            return IllegalAction(NOT_SEATED)
+            return refuse(NOT_SEATED)
         if kind is _JOIN:
             return self._refuse_join(p, a.amount)
         s = self._seat_of.get(p)
         if s is None:
-            return IllegalAction(NOT_SEATED)
+            return refuse(NOT_SEATED)
         check = self._CHECKS.get(kind)
         return self.refuse_move(a, s) if check is None else check(self, a, s)
 
     def _refuse_start(self, p: int | None) -> Refusal:
         if self.phase not in BETWEEN:
-            return IllegalAction(WRONG_PHASE)
+            return refuse(WRONG_PHASE)
         if p is not None:
             if p not in self._seat_of:
-                return IllegalAction(NOT_SEATED)
+                return refuse(NOT_SEATED)
             host = self.host
             if host is not None and host in self._seat_of and p != host:
-                return IllegalAction(NOT_HOST)
+                return refuse(NOT_HOST)
         refusal = self.refuse_start(p)
         if refusal is None and len(self.seats) < self.MIN_PLAYERS:
-            return IllegalAction(NOT_ENOUGH_PLAYERS, min=self.MIN_PLAYERS)
+            return refuse(NOT_ENOUGH_PLAYERS, min=self.MIN_PLAYERS)
         return refusal
 
     def _refuse_join(self, p: int, amount: int | None) -> Refusal:
         if p in self._seat_of:
-            return IllegalAction(ALREADY_SEATED)
+            return refuse(ALREADY_SEATED)
         if self.phase not in self.JOIN_PHASES:
-            return IllegalAction(WRONG_PHASE)
+            return refuse(WRONG_PHASE)
         most = self.max_seats()
         if len(self.seats) >= most:
-            return IllegalAction(TABLE_FULL, max=most)
+            return refuse(TABLE_FULL, max=most)
         return self.refuse_join(p, amount)
 
     def _check_start(self, a: Action, s: S) -> Refusal:
@@ -596,16 +642,16 @@ class TableGame(Generic[S]):
 
     def _check_leave(self, a: Action, s: S) -> Refusal:
         if self.in_round(s):
-            return IllegalAction(IN_ROUND)
+            return refuse(IN_ROUND)
         return self.refuse_leave(s, a)
 
     def _check_top_up(self, a: Action, s: S) -> Refusal:
         if not self.TOP_UP_PHASES:
-            return IllegalAction(UNKNOWN_ACTION, kind=a.kind.value)
+            return refuse(UNKNOWN_ACTION, kind=a.kind.value)
         if self.phase not in self.TOP_UP_PHASES:
-            return IllegalAction(WRONG_PHASE)
+            return refuse(WRONG_PHASE)
         if a.amount is None or a.amount <= 0:
-            return IllegalAction(BAD_AMOUNT, amount=a.amount)
+            return refuse(BAD_AMOUNT, amount=a.amount)
         return self.refuse_top_up(s, a.amount)
 
     def _check_betting(self, a: Action, s: S) -> Refusal:
@@ -615,37 +661,35 @@ class TableGame(Generic[S]):
         if refusal is not None:
             return refusal
         if self.in_round(s):
-            return IllegalAction(ALREADY_BET)  # one bet per round, in every game
+            return refuse(ALREADY_BET)  # one bet per round, in every game
         if self.phase is not _BETTING:
-            return IllegalAction(WRONG_PHASE)
+            return refuse(WRONG_PHASE)
         waiting = self.waiting
         if s.player not in waiting:
-            return IllegalAction(NOT_BETTING)
+            return refuse(NOT_BETTING)
         if self.sequential and waiting[0] != s.player:
-            return IllegalAction(NOT_YOUR_TURN)
+            return refuse(NOT_YOUR_TURN)
         if a.kind is _BET:
             low, high = self.bet_range(s)
             amount = a.amount
             if amount is None or not low <= amount <= high:
-                return IllegalAction(
-                    BET_OUT_OF_RANGE, amount=amount, min=low, max=min(high, s.stack)
-                )
+                return refuse(BET_OUT_OF_RANGE, amount=amount, min=low, max=min(high, s.stack))
             if amount > s.stack:
-                return IllegalAction(INSUFFICIENT_STACK, needed=amount, stack=s.stack)
+                return refuse(INSUFFICIENT_STACK, needed=amount, stack=s.stack)
         return None
 
     def _check_vote(self, a: Action, s: S) -> Refusal:
         if not self.VOTE_STOP:
-            return IllegalAction(UNKNOWN_ACTION, kind=a.kind.value)
+            return refuse(UNKNOWN_ACTION, kind=a.kind.value)
         if self.phase is _LOBBY:
-            return IllegalAction(WRONG_PHASE)
+            return refuse(WRONG_PHASE)
         if s.player in self.votes:
-            return IllegalAction(ALREADY_VOTED)
+            return refuse(ALREADY_VOTED)
         return None
 
     #: The base's checks of the kinds it handles for a seated player (the game's own
     #: moves go to ``refuse_move``).
-    _CHECKS: ClassVar[dict[ActionKind, Callable[[Any, Action, Any], Refusal]]] = {
+    _CHECKS: ClassVar[dict[ActionKind, _Check]] = {
         _START: _check_start,
         _LEAVE: _check_leave,
         _TOP_UP: _check_top_up,

@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 from ..actions import Action, ActionKind
 from ..base import BuyIn, Refusal, Seat, TableGame
 from ..cards import Card, Rank
-from ..errors import NOT_YOUR_TURN, SHARED_CODES, UNKNOWN_ACTION, WRONG_PHASE, IllegalAction
+from ..errors import NOT_YOUR_TURN, SHARED_CODES, UNKNOWN_ACTION, WRONG_PHASE, refuse
 from ..events import ROUND_SETTLED, ROUND_STARTED, TURN, Event, Money, Visibility, exact_figure
 from ..game_options import PAYOUT_RATIOS, BlackjackOptions
 from ..hands import BJTotal, bj_total, bj_value, is_blackjack
@@ -145,7 +145,7 @@ class BlackjackGame(TableGame[Seat]):
 
     def refuse_start(self, player: int | None) -> Refusal:
         if not any(s.stack >= self.options.min_bet for s in self.seats):
-            return IllegalAction("nobody_can_bet", min_bet=self.options.min_bet)
+            return refuse("nobody_can_bet", min_bet=self.options.min_bet)
         return None
 
     def start_round(self, events: list[Event]) -> None:
@@ -195,16 +195,16 @@ class BlackjackGame(TableGame[Seat]):
         if k in _INSURE_KINDS:
             if ph is _INSURANCE:
                 waited = seat.player in self.waiting
-                return None if waited else IllegalAction("no_insurance_offered")
-            return IllegalAction("no_insurance_offered" if ph is _PLAYING else WRONG_PHASE)
+                return None if waited else refuse("no_insurance_offered")
+            return refuse("no_insurance_offered" if ph is _PLAYING else WRONG_PHASE)
         if k not in _PLAY_KINDS:
-            return IllegalAction(UNKNOWN_ACTION, kind=k.value)
+            return refuse(UNKNOWN_ACTION, kind=k.value)
         if ph is not _PLAYING:
-            return IllegalAction(WRONG_PHASE)
+            return refuse(WRONG_PHASE)
         if self.to_act != seat.player:
-            return IllegalAction(NOT_YOUR_TURN)
+            return refuse(NOT_YOUR_TURN)
         if action.hand is not None and action.hand != self.current:
-            return IllegalAction("wrong_hand", current=self.current)
+            return refuse("wrong_hand", current=self.current)
         hand = self.hands[self.current]
         if k is _DOUBLE:
             return self._refuse_double(hand, seat)
@@ -216,28 +216,28 @@ class BlackjackGame(TableGame[Seat]):
 
     def _refuse_double(self, hand: _Hand, seat: Seat) -> Refusal:
         if not self.options.double:
-            return IllegalAction("cannot_double", reason="disabled")
+            return refuse("cannot_double", reason="disabled")
         if len(hand.cards) != 2:
-            return IllegalAction("cannot_double", reason="not_first_two_cards")
+            return refuse("cannot_double", reason="not_first_two_cards")
         if seat.stack < hand.bet:
-            return IllegalAction("insufficient_stack", needed=hand.bet, stack=seat.stack)
+            return refuse("insufficient_stack", needed=hand.bet, stack=seat.stack)
         return None
 
     def _refuse_split(self, hand: _Hand, seat: Seat) -> Refusal:
         if len(hand.cards) != 2 or bj_value(hand.cards[0]) != bj_value(hand.cards[1]):
-            return IllegalAction("cannot_split", reason="not_a_pair")
+            return refuse("cannot_split", reason="not_a_pair")
         count = sum(1 for h in self.hands if h.player == hand.player)
         if count >= self.options.max_hands:
-            return IllegalAction("cannot_split", reason="max_hands", max=self.options.max_hands)
+            return refuse("cannot_split", reason="max_hands", max=self.options.max_hands)
         if seat.stack < hand.bet:
-            return IllegalAction("insufficient_stack", needed=hand.bet, stack=seat.stack)
+            return refuse("insufficient_stack", needed=hand.bet, stack=seat.stack)
         return None
 
     def _refuse_surrender(self, hand: _Hand) -> Refusal:
         if not self.options.surrender:
-            return IllegalAction("cannot_surrender", reason="disabled")
+            return refuse("cannot_surrender", reason="disabled")
         if hand.split or len(hand.cards) != 2:
-            return IllegalAction("cannot_surrender", reason="not_first_two_cards")
+            return refuse("cannot_surrender", reason="not_first_two_cards")
         return None
 
     def play(self, action: Action, seat: Seat, events: list[Event]) -> None:

@@ -33,7 +33,7 @@ from ..actions import Action, ActionKind
 from ..base import BuyIn, Refusal, Seat, TableGame, probe_action
 from ..cards import Card, Rank
 from ..enums import FastEnum
-from ..errors import BAD_AMOUNT, NOT_HOST, SHARED_CODES, WRONG_PHASE, IllegalAction
+from ..errors import BAD_AMOUNT, NOT_HOST, SHARED_CODES, WRONG_PHASE, refuse
 from ..events import (
     HOUSE,
     POT,
@@ -84,7 +84,8 @@ class Status(FastEnum):
     BUST = "bust"  # over 21, bet lost
 
 
-_IN_PLAY = Status.PLAYING  # read on every check
+_IN_PLAY, _OUT, _IDLE = Status.PLAYING, Status.OUT, Status.IDLE  # read on every check
+_ACE = Rank.ACE
 
 
 @dataclass(slots=True)
@@ -105,7 +106,7 @@ class CasinoSeat(Seat):
     @property
     def known_total(self) -> int:
         """The total of the valued cards."""
-        return sum(v for v in self.values if v is not None)
+        return sum(filter(None, self.values))  # an ace not valued yet is None
 
     @property
     def blackjack(self) -> bool:
@@ -146,10 +147,10 @@ def is_blackjack(cards: Sequence[Card], values: Sequence[int | None]) -> bool:
     """An ace valued 11 and a bûche as the first two cards."""
     if len(cards) < 2:
         return False
-    pair = list(zip(cards[:2], values[:2], strict=True))
-    return any(c.rank is Rank.ACE and v == 11 for c, v in pair) and any(
-        c.rank.pip == 10 for c, _ in pair
-    )
+    a, b = cards[0].rank, cards[1].rank  # an ace is never a bûche: one of each
+    if a is _ACE:
+        return values[0] == 11 and b.pip == 10
+    return b is _ACE and values[1] == 11 and a.pip == 10
 
 
 def fallback_ace(values: Sequence[int | None]) -> int:
@@ -240,12 +241,12 @@ class Casino21(TableGame[CasinoSeat]):
     def refuse_join(self, player: int, amount: int | None) -> Refusal:
         amount = amount or 0
         if amount < 0:
-            return IllegalAction(BAD_AMOUNT, amount=amount)
+            return refuse(BAD_AMOUNT, amount=amount)
         welcome = self._welcome_for(player)
         if welcome + amount == 0:
-            return IllegalAction("empty_stack")
+            return refuse("empty_stack")
         if welcome and amount:
-            return IllegalAction("buy_in_with_welcome", welcome=welcome)
+            return refuse("buy_in_with_welcome", welcome=welcome)
         return None
 
     def joined(self, seat: CasinoSeat, amount: int | None) -> list[Money]:
@@ -261,14 +262,11 @@ class Casino21(TableGame[CasinoSeat]):
             money.insert(0, self.transfer(MoneyKind.WELCOME_STAKE, HOUSE, seat, welcome, p))
         return money
 
-    def _may_top_up(self, s: CasinoSeat) -> bool:
-        """Own funds only once this sitting's welcome stake is spent (RULES.md section 2)."""
-        return s.welcome == 0 or s.stack < self.options.min_bet
-
     def refuse_top_up(self, seat: CasinoSeat, amount: int) -> Refusal:
-        if self._may_top_up(seat):
+        # own funds only once this sitting's welcome stake is spent (RULES.md section 2)
+        if seat.welcome == 0 or seat.stack < self.options.min_bet:
             return None
-        return IllegalAction("top_up_too_early", stack=seat.stack, min=self.options.min_bet)
+        return refuse("top_up_too_early", stack=seat.stack, min=self.options.min_bet)
 
     def topped_up(self, seat: CasinoSeat, amount: int) -> None:
         seat.own += amount  # own funds: what an early leave keeps
@@ -285,7 +283,7 @@ class Casino21(TableGame[CasinoSeat]):
         forfeit = self.forfeit(seat)
         if not forfeit or action.confirm:
             return None
-        return IllegalAction(
+        return refuse(
             "forfeit_needs_confirmation",
             forfeit=forfeit,
             keep=seat.stack - forfeit,
@@ -343,29 +341,29 @@ class Casino21(TableGame[CasinoSeat]):
             return self._refuse_draw(action.amount, seat)
         if kind is _CHOOSE_ACE:
             if not seat.pending:
-                return IllegalAction("no_ace_pending")
+                return refuse("no_ace_pending")
             if action.value not in (1, 11) or isinstance(action.value, bool):
-                return IllegalAction("bad_ace_value")
+                return refuse("bad_ace_value")
             return None
         if kind is _END_TURN:
             if seat.player != self.host:
-                return IllegalAction(NOT_HOST)
-            return None if self.phase in _TURNS else IllegalAction(WRONG_PHASE)
+                return refuse(NOT_HOST)
+            return None if self.phase in _TURNS else refuse(WRONG_PHASE)
         return super().refuse_move(action, seat)
 
     def _refuse_draw(self, n: int | None, s: CasinoSeat) -> Refusal:
         if self.phase is not _PLAYING:
-            return IllegalAction(WRONG_PHASE)
+            return refuse(WRONG_PHASE)
         if s.status is not _IN_PLAY:
-            return IllegalAction("not_in_round")
+            return refuse("not_in_round")
         if s.pending:
-            return IllegalAction("ace_pending")
+            return refuse("ace_pending")
         if s.player not in self.waiting:
-            return IllegalAction("already_moved")
+            return refuse("already_moved")
         if n is None or n < 0 or isinstance(n, bool):
-            return IllegalAction(BAD_AMOUNT, amount=n)
-        if n > self.max_draw():
-            return IllegalAction("draw_too_many", max=self.max_draw())
+            return refuse(BAD_AMOUNT, amount=n)
+        if n and n > self.max_draw():  # a stand (0) never needs the cards counted
+            return refuse("draw_too_many", max=self.max_draw())
         return None
 
     def play(self, action: Action, seat: CasinoSeat, events: list[Event]) -> None:
@@ -618,8 +616,8 @@ class Casino21(TableGame[CasinoSeat]):
         s = seat
         status = s.status
         waited = s.player in self.waiting
-        if status is Status.OUT and waited and self.phase is _BETTING:
-            status = Status.IDLE
+        if status is _OUT and waited and self.phase is _BETTING:
+            status = _IDLE
         forfeit = self.forfeit(s)
         wagered = self.wagered.get(s.player, 0)
         return {
@@ -627,12 +625,12 @@ class Casino21(TableGame[CasinoSeat]):
             "stack": s.stack,
             "bet": s.bet,
             "in_pot": s.in_pot,
-            "status": status.value,
+            "status": status._value_,
             "cards": [c.code for c in s.cards],
             "values": list(s.values),
             "total": s.known_total,
             "pending_ace": s.pending,
-            "moved": status is Status.PLAYING and self.phase is _PLAYING and not waited,
+            "moved": status is _IN_PLAY and self.phase is _PLAYING and not waited,
             "blackjack": s.blackjack,
             "welcome": s.welcome,
             "own": s.own,

@@ -38,7 +38,7 @@ from ..errors import (
     SHARED_CODES,
     UNKNOWN_ACTION,
     WRONG_PHASE,
-    IllegalAction,
+    refuse,
 )
 from ..events import ROUND_SETTLED, ROUND_STARTED, TURN, Event, Visibility
 from ..game_options import Pirate21Options
@@ -170,28 +170,28 @@ class Pirate21(TableGame[Seat]):
         return self.shared
 
     def refuse_join(self, player: int, amount: int | None) -> Refusal:
-        return IllegalAction("no_buy_in") if amount else None
+        return refuse("no_buy_in") if amount else None
 
     def refuse_leave(self, seat: Seat, action: Action) -> Refusal:
         if self.phase is not _LOBBY:
-            return IllegalAction(WRONG_PHASE)
+            return refuse(WRONG_PHASE)
         if seat.player == self.host:
-            return IllegalAction("host_cannot_leave")
+            return refuse("host_cannot_leave")
         return None
 
     def refuse_start(self, player: int | None) -> Refusal:
         n = len(self.seats)
         if n < MIN_PLAYERS:
-            return IllegalAction(NOT_ENOUGH_PLAYERS, min=MIN_PLAYERS)
+            return refuse(NOT_ENOUGH_PLAYERS, min=MIN_PLAYERS)
         dealer = self._dealer_choice()
         if self.seat_of(dealer) is None:
-            return IllegalAction("dealer_not_seated", dealer=dealer)
+            return refuse("dealer_not_seated", dealer=dealer)
         size = self.cards_left or sum(self.options.deck_counts.values())  # a rigged pile's
         if size < 2 * n:
-            return IllegalAction("deck_too_small", size=size, players=n)
+            return refuse("deck_too_small", size=size, players=n)
         treasure = self.options.treasure
         if self.shared and self.options.coins_per_player is None and treasure < n:
-            return IllegalAction("treasure_too_small", treasure=treasure, players=n)
+            return refuse("treasure_too_small", treasure=treasure, players=n)
         return None
 
     def start_game(self, events: list[Event]) -> None:
@@ -335,13 +335,13 @@ class Pirate21(TableGame[Seat]):
     def refuse_move(self, action: Action, seat: Seat) -> Refusal:
         kind = action.kind
         if kind is not _HIT and kind is not _STAND:
-            return IllegalAction(UNKNOWN_ACTION, kind=kind.value)
+            return refuse(UNKNOWN_ACTION, kind=kind.value)
         if self.phase is not _PLAYING:
-            return IllegalAction(WRONG_PHASE)
+            return refuse(WRONG_PHASE)
         if self.to_act != seat.player:
-            return IllegalAction(NOT_YOUR_TURN)
+            return refuse(NOT_YOUR_TURN)
         if kind is _HIT and not self._can_draw():
-            return IllegalAction("pile_empty")
+            return refuse("pile_empty")
         return None
 
     def play(self, action: Action, seat: Seat, events: list[Event]) -> None:

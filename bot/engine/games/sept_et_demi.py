@@ -35,7 +35,7 @@ from typing import Any, ClassVar, Self
 from ..actions import Action, ActionKind
 from ..base import BuyIn, Refusal, Seat, TableGame
 from ..cards import build_deck
-from ..errors import NOT_YOUR_TURN, SHARED_CODES, WRONG_PHASE, IllegalAction
+from ..errors import NOT_YOUR_TURN, SHARED_CODES, WRONG_PHASE, refuse
 from ..events import (
     FUND,
     HOUSE,
@@ -204,12 +204,12 @@ class SeptEtDemi(TableGame[SeptSeat]):
     def refuse_bet(self, seat: SeptSeat) -> Refusal:
         # the banker is not among the bettors: say so, rather than "bets are closed"
         if seat.player == self.banker and self.phase is _BETTING:
-            return IllegalAction("banker_cannot_bet")
+            return refuse("banker_cannot_bet")
         return None
 
     def refuse_join(self, player: int, amount: int | None) -> Refusal:
         if amount is not None and amount != self.options.buy_in:
-            return IllegalAction("bad_buy_in", expected=self.options.buy_in)
+            return refuse("bad_buy_in", expected=self.options.buy_in)
         return None
 
     def joined(self, seat: SeptSeat, amount: int | None) -> list[Money]:
@@ -219,7 +219,7 @@ class SeptEtDemi(TableGame[SeptSeat]):
         return [self.transfer(MoneyKind.BUY_IN, wallet(seat.player), seat, amount, seat.player)]
 
     def refuse_leave(self, seat: SeptSeat, action: Action) -> Refusal:
-        return IllegalAction("round_in_progress") if self.phase in ROUND_PHASES else None
+        return refuse("round_in_progress") if self.phase in ROUND_PHASES else None
 
     def after_leave(self, seat: SeptSeat, events: list[Event]) -> None:
         if self.phase is Phase.BETWEEN_ROUNDS:
@@ -310,16 +310,16 @@ class SeptEtDemi(TableGame[SeptSeat]):
         if k not in _MOVES:
             return super().refuse_move(action, seat)
         if phase is not _PLAYING and (phase is not _BANK or k in _CHOICE):
-            return IllegalAction(WRONG_PHASE)
+            return refuse(WRONG_PHASE)
         if self.to_act != seat.player:
-            return IllegalAction(NOT_YOUR_TURN)
+            return refuse(NOT_YOUR_TURN)
         pending = seat.pending
         if k in _CHOICE:
-            return IllegalAction("no_choice_pending") if pending is None else None
+            return refuse("no_choice_pending") if pending is None else None
         if pending is not None:
-            return IllegalAction("choice_pending")
+            return refuse("choice_pending")
         if k is _HIT and self.cards_left == 0:
-            return IllegalAction("deck_empty")
+            return refuse("deck_empty")
         return None
 
     def play(self, action: Action, seat: SeptSeat, events: list[Event]) -> None:

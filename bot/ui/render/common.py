@@ -184,9 +184,7 @@ class GameRenderer:
         game = ctx.table.game
         if ctx.phase is Phase.FINISHED or not ctx.table.is_open:
             return []
-        kinds: set[ActionKind] = set()
-        for player in game.seated():
-            kinds |= game.legal_actions(player)
+        kinds = set(game.seated_legal())
         specs: list[ButtonSpec] = []
         if ctx.phase in (Phase.LOBBY, Phase.BETWEEN_ROUNDS):
             specs.append(ButtonSpec("join", ctx.t("move.join"), BLUE, row=0))
