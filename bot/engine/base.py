@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
@@ -179,6 +180,25 @@ def keep_only(order: Sequence[Card], cards: Iterable[Card]) -> list[Card]:
             want[card] -= 1
             kept.append(card)
     return kept
+
+
+def pro_rata(owed: Sequence[int], available: int) -> tuple[list[int], list[str | None]]:
+    """What ``available`` pays of each amount ``owed``, and the exact share where it was
+    rounded: all of them when it can, else pro rata rounded down, the remainder units one
+    each to the first ones not paid in full (a guarantee fund short of the rests)."""
+    need = sum(owed)
+    if need <= available:
+        return list(owed), [None] * len(owed)
+    shares = [available * r // need for r in owed]
+    exacts = [str(Fraction(available * r, need)) if available * r % need else None for r in owed]
+    left = available - sum(shares)
+    for i, r in enumerate(owed):
+        if left == 0:
+            break
+        if r > shares[i]:
+            shares[i] += 1
+            left -= 1
+    return shares, exacts
 
 
 #: The seat type of a game (``TableGame[CasinoSeat]``: its seats are CasinoSeats).

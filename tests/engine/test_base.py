@@ -24,6 +24,7 @@ from bot.engine.base import (
     Seat,
     TableGame,
     keep_only,
+    pro_rata,
 )
 from bot.engine.cards import Card
 from bot.engine.options import GameOptions, OptionKind, OptionSpec
@@ -339,3 +340,12 @@ def test_a_deck_per_round_is_revealed_when_its_round_ends() -> None:
         "seed_revealed"
     )
     assert g.apply(Action(K.START, 1))[0].data["number"] == 2
+
+
+def test_pro_rata_pays_all_it_can_in_whole_units() -> None:
+    assert pro_rata([5, 3], 10) == ([5, 3], [None, None])  # enough: everything
+    # 7 of 10 owed: 3.5, 2.1, 1.4 rounded down (3, 2, 1), the unit left to the first
+    assert pro_rata([5, 3, 2], 7) == ([4, 2, 1], ["7/2", "21/10", "7/5"])
+    assert pro_rata([4, 4], 2) == ([1, 1], [None, None])
+    shares, _ = pro_rata([9, 1, 1], 5)
+    assert sum(shares) == 5 and all(s <= r for s, r in zip(shares, [9, 1, 1], strict=True))

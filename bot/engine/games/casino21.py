@@ -25,13 +25,13 @@ settlement. Where the rules are silent (besides docs/RULES.md's "What Croupier s
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 
 from ..actions import Action, ActionKind
 from ..base import BuyIn, Refusal, Seat, TableGame, probe_action
-from ..cards import Card, Rank
+from ..cards import Card
 from ..enums import FastEnum
 from ..errors import BAD_AMOUNT, NOT_HOST, SHARED_CODES, WRONG_PHASE, refuse
 from ..events import (
@@ -44,8 +44,10 @@ from ..events import (
     Money,
     MoneyKind,
     Visibility,
+    exact_figure,
 )
 from ..game_options import CASINO21_MAX_PLAYERS, Casino21Options
+from ..hands import card_value, fallback_ace, valued_blackjack
 from ..phases import Phase
 from ..upgrades import casino21_v1
 
@@ -85,7 +87,6 @@ class Status(FastEnum):
 
 
 _IN_PLAY, _OUT, _IDLE = Status.PLAYING, Status.OUT, Status.IDLE  # read on every check
-_ACE = Rank.ACE
 
 
 @dataclass(slots=True)
@@ -111,7 +112,7 @@ class CasinoSeat(Seat):
     @property
     def blackjack(self) -> bool:
         """An ace valued 11 and a bûche as the first two cards."""
-        return is_blackjack(self.cards, self.values)
+        return valued_blackjack(self.cards, self.values)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -138,27 +139,6 @@ class CasinoSeat(Seat):
         )
 
 
-def card_value(card: Card) -> int | None:
-    """Value of a non-ace card; None for an ace (its holder chooses)."""
-    return None if card.rank is Rank.ACE else card.rank.pip
-
-
-def is_blackjack(cards: Sequence[Card], values: Sequence[int | None]) -> bool:
-    """An ace valued 11 and a bûche as the first two cards."""
-    if len(cards) < 2:
-        return False
-    a, b = cards[0].rank, cards[1].rank  # an ace is never a bûche: one of each
-    if a is _ACE:
-        return values[0] == 11 and b.pip == 10
-    return b is _ACE and values[1] == 11 and a.pip == 10
-
-
-def fallback_ace(values: Sequence[int | None]) -> int:
-    """Value for the first unvalued ace: 11 unless that takes the hand over 21."""
-    total = sum(1 if v is None else v for v in values)
-    return 11 if total + 10 <= 21 else 1
-
-
 def settle_outcome(total: int, blackjack: bool, bank_total: int, bank_blackjack: bool) -> str:
     """Outcome of a hand that did not bust: 'win', 'bank_bust', 'push' or 'lose'."""
     if bank_blackjack:
@@ -168,11 +148,6 @@ def settle_outcome(total: int, blackjack: bool, bank_total: int, bank_blackjack:
     if blackjack or total > bank_total:
         return "win"
     return "push" if total == bank_total else "lose"
-
-
-def _half(amount: int) -> tuple[int, str]:
-    """Half of ``amount`` rounded down, and the exact figure."""
-    return amount // 2, f"{amount // 2}.5" if amount % 2 else str(amount // 2)
 
 
 class Casino21(TableGame[CasinoSeat]):
@@ -488,7 +463,7 @@ class Casino21(TableGame[CasinoSeat]):
     @property
     def bank_blackjack(self) -> bool:
         """The bank's first two cards are a blackjack."""
-        return is_blackjack(self.bank_cards, list(self.bank_values))
+        return valued_blackjack(self.bank_cards, list(self.bank_values))
 
     def _bank_take(self, events: list[Event]) -> tuple[Card, int] | None:
         """The bank's next card and its value (aces by the fallback); None: no card left."""
@@ -572,7 +547,7 @@ class Casino21(TableGame[CasinoSeat]):
             if outcome == "bank_bust" and isinstance(bonus, int):
                 gain, exact = bonus, str(bonus)
             else:
-                gain, exact = _half(bet)
+                gain, exact = bet // 2, exact_figure(bet, 2) or str(bet // 2)
             money = [self.transfer(MoneyKind.PAYOUT, POT, s, bet, s.player)]
             if gain or exact != "0":  # even 0 with its exact figure (half of 1 is 0.5)
                 money.append(self.pay(s, gain, exact))

@@ -29,11 +29,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any, ClassVar, Self
 
 from ..actions import Action, ActionKind
-from ..base import BuyIn, Refusal, Seat, TableGame
+from ..base import BuyIn, Refusal, Seat, TableGame, pro_rata
 from ..cards import build_deck
 from ..errors import NOT_YOUR_TURN, SHARED_CODES, WRONG_PHASE, refuse
 from ..events import (
@@ -125,25 +124,6 @@ def settlement_rule(total: int, bank: int) -> tuple[str, int]:
     if total > bank:
         return "higher", 1
     return "not_higher", -1
-
-
-def fund_shares(rests: list[int], fund: int) -> tuple[list[int], list[str | None]]:
-    """What the fund pays of each rest owed, and the exact share where it was rounded: all
-    of them when it can, else pro rata rounded down, the remainder units one each to the
-    first unpaid winners."""
-    need = sum(rests)
-    if need <= fund:
-        return list(rests), [None] * len(rests)
-    shares = [fund * r // need for r in rests]
-    exacts = [str(Fraction(fund * r, need)) if fund * r % need else None for r in rests]
-    left = fund - sum(shares)
-    for i, r in enumerate(rests):
-        if left == 0:
-            break
-        if r > shares[i]:
-            shares[i] += 1
-            left -= 1
-    return shares, exacts
 
 
 class SeptEtDemi(TableGame[SeptSeat]):
@@ -513,7 +493,7 @@ class SeptEtDemi(TableGame[SeptSeat]):
             available -= paid
             row.update(outcome="win", owed=owed, paid_by_bank=paid)
             rests.append(owed - paid)
-        shares, exacts = fund_shares(rests, self.fund)
+        shares, exacts = pro_rata(rests, self.fund)
         for row, rest, share, exact in zip(winners, rests, shares, exacts, strict=True):
             s, by_bank = self._seat_of[row["player"]], row["paid_by_bank"]
             money = [self.refund(s, row["bet"])]

@@ -23,7 +23,8 @@ from typing import Any
 
 from ..base import Action, ActionKind, Event, Phase
 from ..cards import Card
-from ..games.casino21 import Casino21, card_value
+from ..games.casino21 import Casino21
+from ..hands import card_value
 from ..shuffle import seeded_entropy
 from .base import Mean, Simulator, picked, positive_int, rate, text_rows, timing
 
