@@ -415,7 +415,8 @@ class TableGame(Generic[S]):
     def probe(self, kind: ActionKind, player: int | None) -> Action:
         """The action ``legal_actions`` checks a candidate kind with: the lowest bet, a
         top-up of 1, a buy-in of 1 (none at a fixed buy-in or without money), a confirmed
-        leave (a game whose move needs an amount or a value says so here)."""
+        leave (a game whose move needs an amount or a value says so here). Besides BET and
+        JOIN, a probe may depend on the kind and the player only: it is built once a table."""
         if kind is _BET:
             s = None if player is None else self._seat_of.get(player)
             return probe_action(kind, player, None if s is None else self.bet_range(s)[0])
