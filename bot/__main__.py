@@ -124,6 +124,7 @@ DELEGATED: dict[str, Callable[[list[str]], int]] = {
     "audit": _delegate("bot.bank.audit"),
     "verify": _delegate("bot.engine.verify"),
     "split": _delegate("bot.db.split"),
+    "rules-doc": _delegate("bot.engine.rules_doc"),
 }
 
 

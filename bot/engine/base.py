@@ -8,9 +8,11 @@ snapshots, the public/private view split and legal actions. A game subclasses it
 its options and its own moves, and overrides a few hooks (the ``# hooks`` sections below):
 its module holds its rules and little else.
 
-``apply(action)`` first checks the action (the same checks ``legal_actions`` runs, so the
-two never disagree), raising :class:`IllegalAction` with the state unchanged, then performs
-it and returns the events. Every money movement goes through :meth:`TableGame.transfer`,
+``apply(action)`` first asks :meth:`TableGame.refusal` why the action is not allowed (the
+same checks ``legal_actions`` runs on a probe of each candidate kind, so the two never
+disagree) and raises that :class:`IllegalAction` with the state unchanged, then performs it
+and returns the events. The checks return their refusal rather than raise it: probing a
+kind costs no exception. Every money movement goes through :meth:`TableGame.transfer`,
 which keeps stacks and the pot equal to what the bank holds.
 
 The vocabulary a game needs is re-exported here, so ``from .base import ...`` is its one
@@ -21,9 +23,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
 from .actions import Action, ActionKind
 from .cards import Card
@@ -48,6 +52,7 @@ from .errors import (
     WRONG_PHASE,
     IllegalAction,
     InvalidOptions,
+    refuse,
 )
 from .events import (
     BET,
@@ -108,15 +113,29 @@ __all__ = [
 ]
 
 _K = ActionKind
-_SYSTEM_KINDS = (_K.START, _K.TIMEOUT, _K.CLOSE)
-_BET_KINDS = (_K.BET, _K.SIT_OUT)
+# Members read on every check, bound once (an Enum's class attribute goes through its
+# metaclass's __getattr__ in Python 3.11: several times a plain attribute's cost).
+_JOIN, _LEAVE, _TOP_UP, _START = _K.JOIN, _K.LEAVE, _K.TOP_UP, _K.START
+_BET, _SIT_OUT, _VOTE_STOP = _K.BET, _K.SIT_OUT, _K.VOTE_STOP
+_TIMEOUT, _CLOSE = _K.TIMEOUT, _K.CLOSE
+_LOBBY, _BETTING, _BETWEEN_ROUNDS = Phase.LOBBY, Phase.BETTING, Phase.BETWEEN_ROUNDS
+_FINISHED = Phase.FINISHED
+_SYSTEM_KINDS = (_START, _TIMEOUT, _CLOSE)
+_JOIN_KINDS = (_JOIN,)
+_BET_KINDS = (_BET, _SIT_OUT)
+_NO_KINDS: frozenset[ActionKind] = frozenset()
+# the kinds whose probe depends on the state (the lowest bet, a welcome stake)
+_STATE_PROBES = frozenset({_BET, _JOIN})
 
 
 @lru_cache(maxsize=4096)
-def _probe(kind: ActionKind, player: int | None, amount: int | None) -> Action:
-    """The action ``legal_actions`` checks for a kind: an Action is immutable and costs
-    microseconds to build, and the renderer asks every seat on every move."""
-    return Action(kind, player, amount=amount)
+def probe_action(
+    kind: ActionKind, player: int | None, amount: int | None = None, value: int | None = None
+) -> Action:
+    """The action ``legal_actions`` checks for a kind (a leave is probed confirmed): an
+    Action is immutable and costs microseconds to build, and the renderer asks every seat
+    on every move."""
+    return Action(kind, player, amount=amount, value=value, confirm=True)
 
 
 @dataclass(slots=True)
@@ -163,19 +182,52 @@ def keep_only(order: Sequence[Card], cards: Iterable[Card]) -> list[Card]:
     return kept
 
 
-class TableGame:
-    """A card table. Mutable; ``apply`` is atomic: on IllegalAction nothing has changed."""
+def pro_rata(owed: Sequence[int], available: int) -> tuple[list[int], list[str | None]]:
+    """What ``available`` pays of each amount ``owed``, and the exact share where it was
+    rounded: all of them when it can, else pro rata rounded down, the remainder units one
+    each to the first ones not paid in full (a guarantee fund short of the rests)."""
+    need = sum(owed)
+    if need <= available:
+        return list(owed), [None] * len(owed)
+    shares = [available * r // need for r in owed]
+    exacts = [str(Fraction(available * r, need)) if available * r % need else None for r in owed]
+    left = available - sum(shares)
+    for i, r in enumerate(owed):
+        if left == 0:
+            break
+        if r > shares[i]:
+            shares[i] += 1
+            left -= 1
+    return shares, exacts
+
+
+#: The seat type of a game (``TableGame[CasinoSeat]``: its seats are CasinoSeats).
+S = TypeVar("S", bound=Seat)
+#: The refusal a check returns (None: allowed).
+Refusal = IllegalAction | None
+#: One of the base's checks of a kind of action by a seated player.
+_Check = Callable[[Any, Action, Any], Refusal]
+
+
+class TableGame(Generic[S]):
+    """A card table. Mutable; ``apply`` is atomic: on IllegalAction nothing has changed.
+    Generic in its seat type: a game with its own per-seat state subclasses
+    ``TableGame[ItsSeat]`` and sets ``SEAT = ItsSeat``."""
 
     GAME: ClassVar[str]  # the registry key
     Options: ClassVar[type[GameOptions]]
-    SEAT: ClassVar[type[Seat]] = Seat
+    SEAT: type[S] = cast(Any, Seat)  # the class of a new seat (a game's own subclass)
     MIN_PLAYERS: ClassVar[int] = 1  # seated players a START needs
     MAX_PLAYERS: ClassVar[int] = 8
     MONEY: ClassVar[bool] = True  # False: stacks are game points, no Money is emitted
-    FORMAT: ClassVar[int] = 1  # the snapshot format; older ones go through ``upgrade``
+    FORMAT: ClassVar[int] = 1  # the snapshot format; older ones go through ``UPGRADES``
+    #: ``UPGRADES[n - 1]`` turns a snapshot of format n into format n + 1
+    UPGRADES: ClassVar[tuple[Callable[[Mapping[str, Any]], Mapping[str, Any]], ...]] = ()
     JOIN_PHASES: ClassVar[frozenset[Phase]] = BETWEEN
     TOP_UP_PHASES: ClassVar[frozenset[Phase]] = frozenset()  # empty: no top-up
-    MOVES: ClassVar[Mapping[Phase, tuple[ActionKind, ...]]] = {}  # the game's own moves
+    BETS: ClassVar[bool] = True  # False: BET and SIT_OUT are moves the game does not know
+    MOVES: ClassVar[Mapping[Phase, tuple[ActionKind, ...]]] = {}  # the waited-for player's
+    OPEN_MOVES: ClassVar[Mapping[Phase, tuple[ActionKind, ...]]] = {}  # any seated player's
     VOTE_STOP: ClassVar[bool] = False  # a majority of the seated players may end the game
     KEEP_PLACE: ClassVar[bool] = False  # a player sitting down again keeps their place
     SPARE: ClassVar[bool] = False  # commit the next shoe's seed with the one in use
@@ -193,10 +245,10 @@ class TableGame:
         self.options = self.Options.build(options)
         self.entropy = entropy
         self.host = host
-        self.phase = Phase.LOBBY
+        self.phase = _LOBBY
         self.round = 0
-        self.seats: list[Seat] = []  # seated players in seat order
-        self._seat_of: dict[int, Seat] = {}
+        self.seats: list[S] = []  # seated players in seat order
+        self._seat_of: dict[int, S] = {}
         self._places: list[int] = []  # KEEP_PLACE: every player ever seated, in order
         self.pot = 0
         self.waiting: list[int] = []  # who the game waits for in this step
@@ -212,6 +264,8 @@ class TableGame:
         self._rig: list[Card] = []  # TEST HOOK: rigged cards still to be dealt
         self._rig_only = False  # no card of the shoe's own after them
         self._skip: Counter[Card] = Counter()  # the shoe's own copies of rigged cards dealt
+        self._probes: dict[int, dict[ActionKind, Action]] = {}  # legal_actions' probes
+        self._kinds_table = self._kinds()
         self.init_state()
 
     @classmethod
@@ -220,7 +274,8 @@ class TableGame:
         return cls(options, host=host, entropy=entropy)
 
     # ================================================================== hooks
-    # What a game overrides. The defaults suit a game without bets or money rules.
+    # What a game overrides. The defaults suit a game without bets or money rules. The
+    # ``refuse_*`` hooks return the refusal (an IllegalAction, not raised) or None.
 
     def init_state(self) -> None:
         """Set the game's own state up (the end of ``__init__``: a game need not
@@ -230,9 +285,10 @@ class TableGame:
         """The deck spec of a new shoe (``std52*6``, ``pirate54``...)."""
         raise NotImplementedError
 
-    def check_start(self) -> None:
-        """Raise IllegalAction when the game cannot start a round now (besides phase,
-        seat, host and player count, which the base checks)."""
+    def refuse_start(self, player: int | None) -> Refusal:
+        """Why ``player`` (None: the table service) may not start a round now, besides
+        phase, seat, host and player count, which the base checks."""
+        return None
 
     def start_game(self, events: list[Event]) -> None:
         """The first START, from the lobby, before the first round (a fund, a dealer)."""
@@ -241,7 +297,7 @@ class TableGame:
         """Begin a round: :meth:`begin_round`, then open the bets or deal."""
         raise NotImplementedError
 
-    def bet_range(self, seat: Seat) -> tuple[int, int]:
+    def bet_range(self, seat: S) -> tuple[int, int]:
         """(lowest, highest) bet the rules allow this seat (the stack caps it too)."""
         return 1, seat.stack
 
@@ -250,7 +306,12 @@ class TableGame:
         the cards and the players' later choices; 0 when the house never pays."""
         return 0
 
-    def on_bet(self, seat: Seat, events: list[Event]) -> None:
+    def refuse_bet(self, seat: S) -> Refusal:
+        """Why this seat may not bet nor sit out at all (a banker), before the base's
+        checks of the betting."""
+        return None
+
+    def on_bet(self, seat: S, events: list[Event]) -> None:
         """After a bet is staked (a game that deals at once deals here)."""
 
     def bets_closed(self, events: list[Event]) -> None:
@@ -264,18 +325,19 @@ class TableGame:
         """Deal the round once the bets are closed."""
         raise NotImplementedError
 
-    def check_move(self, action: Action, seat: Seat) -> None:
-        """Check one of the game's own moves by a seated player (raise IllegalAction)."""
-        raise IllegalAction(UNKNOWN_ACTION, kind=action.kind.value)
+    def refuse_move(self, action: Action, seat: S) -> Refusal:
+        """Why one of the game's own moves by a seated player is not allowed now (the
+        base's answer: a move the game does not know)."""
+        return refuse(UNKNOWN_ACTION, kind=action.kind.value)
 
-    def play(self, action: Action, seat: Seat, events: list[Event]) -> None:
+    def play(self, action: Action, seat: S, events: list[Event]) -> None:
         """Perform one of the game's own moves, already checked."""
         raise NotImplementedError
 
     def on_timeout(self, events: list[Event]) -> None:
         """The timer ran out: the game's fallback move (the default handles the betting:
         whoever the bets wait for sits out; a game calls it for that phase)."""
-        if self.phase is not Phase.BETTING:
+        if self.phase is not _BETTING:
             raise NotImplementedError
         late = self.waiting[:1] if self.sequential else list(self.waiting)
         for p in late:
@@ -287,40 +349,46 @@ class TableGame:
         """Names the turn a deadline belongs to (simultaneous turns: their number)."""
         return str(self.to_act)
 
-    def check_join(self, player: int, amount: int | None) -> None:
-        """Refuse a buy-in the game does not take (default: a whole amount >= 0)."""
+    def refuse_join(self, player: int, amount: int | None) -> Refusal:
+        """Why the game does not take this buy-in (default: a whole amount >= 0)."""
         if amount is None or amount < 0:
-            raise IllegalAction(BAD_AMOUNT, amount=amount)
+            return refuse(BAD_AMOUNT, amount=amount)
+        return None
 
-    def joined(self, seat: Seat, amount: int | None) -> list[Money]:
+    def joined(self, seat: S, amount: int | None) -> list[Money]:
         """Seat the player (a new seat, already in place): the money it moves (default:
         the buy-in from the wallet)."""
         if not amount:
             return []
         return [self.transfer(MoneyKind.BUY_IN, wallet(seat.player), seat, amount, seat.player)]
 
-    def check_top_up(self, seat: Seat, amount: int) -> None:
-        """Refuse a top-up the game does not allow now."""
+    def refuse_top_up(self, seat: S, amount: int) -> Refusal:
+        """Why the game does not allow this top-up now."""
+        return None
 
-    def in_round(self, seat: Seat) -> bool:
+    def topped_up(self, seat: S, amount: int) -> None:
+        """After a top-up reached the seat's stack (own funds to count...)."""
+
+    def in_round(self, seat: S) -> bool:
         """True while the seat holds a stake in the round (it may not leave)."""
         return seat.bet > 0 and self.phase in ROUND_PHASES
 
-    def check_leave(self, seat: Seat, action: Action) -> None:
-        """Refuse a leave the game does not allow (a forfeit to confirm, a host...)."""
+    def refuse_leave(self, seat: S, action: Action) -> Refusal:
+        """Why the game does not allow this leave (a forfeit to confirm, a host...)."""
+        return None
 
-    def forfeit(self, seat: Seat) -> int:
+    def forfeit(self, seat: S) -> int:
         """What emptying the seat now (a leave, a kick, a close) would give back to the
         house instead of the player (a welcome stake not wagered yet); the rest is kept."""
         return 0
 
-    def left_data(self, seat: Seat) -> dict[str, Any]:
+    def left_data(self, seat: S) -> dict[str, Any]:
         """The game's part of the ``left`` event."""
         return {}
 
-    def after_leave(self, seat: Seat, events: list[Event]) -> None:
+    def after_leave(self, seat: S, events: list[Event]) -> None:
         """After a player left (not at a close): the game may end, the bets close..."""
-        if self.phase is Phase.BETTING:
+        if self.phase is _BETTING:
             self._answered(events)
 
     def unsettled_stakes(self) -> list[tuple[int, int]]:
@@ -349,7 +417,22 @@ class TableGame:
         """How many players may sit at this table."""
         return self.MAX_PLAYERS
 
-    def seat_view(self, seat: Seat) -> dict[str, Any]:
+    def probe(self, kind: ActionKind, player: int | None) -> Action:
+        """The action ``legal_actions`` checks a candidate kind with: the lowest bet, a
+        top-up of 1, a buy-in of 1 (none at a fixed buy-in or without money), a confirmed
+        leave (a game whose move needs an amount or a value says so here). Besides BET and
+        JOIN, a probe may depend on the kind and the player only: it is built once a table."""
+        if kind is _BET:
+            s = None if player is None else self._seat_of.get(player)
+            return probe_action(kind, player, None if s is None else self.bet_range(s)[0])
+        if kind is _TOP_UP:
+            return probe_action(kind, player, 1)
+        if kind is _JOIN:
+            given = self.MONEY and self.buy_in().fixed is None
+            return probe_action(kind, player, 1 if given else None)
+        return probe_action(kind, player)
+
+    def seat_view(self, seat: S) -> dict[str, Any]:
         """One seat in the public view (a game adds its public per-seat state)."""
         return {"player": seat.player, "stack": seat.stack, "bet": seat.bet}
 
@@ -365,11 +448,6 @@ class TableGame:
 
     def load_state(self, data: Mapping[str, Any]) -> None:
         """Read the game's own snapshot fields back."""
-
-    @classmethod
-    def upgrade(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
-        """A snapshot of an older format in the current one (keep one step per format)."""
-        return data
 
     # ================================================================== protocol
 
@@ -410,7 +488,7 @@ class TableGame:
         forfeit = self.forfeit(s)
         return forfeit, s.stack - forfeit
 
-    def seat_of(self, player: int | None) -> Seat | None:
+    def seat_of(self, player: int | None) -> S | None:
         """The seat of ``player``, if seated."""
         return None if player is None else self._seat_of.get(player)
 
@@ -429,63 +507,97 @@ class TableGame:
         return bool(self.seats) and 2 * votes > len(self.seats)
 
     def legal_actions(self, player: int | None) -> frozenset[ActionKind]:
-        """The kinds of action ``player`` may take now (each passes ``apply``'s checks)."""
-        out: list[ActionKind] = []
-        for kind in self.candidates(player):
-            try:
-                self.check(_probe(kind, player, self.probe_amount(kind, player)))
-            except IllegalAction:
-                continue
-            out.append(kind)
-        return frozenset(out)
+        """The kinds of action ``player`` may take now: each candidate kind whose probe
+        (:meth:`probe`) the checks accept, so ``apply`` agrees with it."""
+        if self.phase is _FINISHED:
+            return _NO_KINDS
+        s = None if player is None else self._seat_of.get(player)
+        if s is None:
+            kinds = _SYSTEM_KINDS if player is None else _JOIN_KINDS
+            return frozenset(k for k in kinds if self.refusal(self.probe(k, player)) is None)
+        return frozenset(self._legal(s, _NO_KINDS))
 
-    def candidates(self, player: int | None) -> Sequence[ActionKind]:
-        """The kinds the checks could accept from ``player`` now; the others fail their
-        first test (``legal_actions`` runs for every seat on every render)."""
-        if player is None:
-            return _SYSTEM_KINDS
-        if player not in self._seat_of:
-            return (_K.JOIN,)
-        table = self._kinds()
+    def seated_legal(self) -> frozenset[ActionKind]:
+        """What any seated player may do now (the table's buttons): the union of their
+        :meth:`legal_actions`, a kind probed only until one of them may take it."""
+        if self.phase is _FINISHED:
+            return _NO_KINDS
+        found: set[ActionKind] = set()
+        for s in self.seats:
+            found.update(self._legal(s, found))
+        return frozenset(found)
+
+    def _legal(self, s: S, skip: AbstractSet[ActionKind]) -> list[ActionKind]:
+        """The candidate kinds of seat ``s`` its checks accept, but those in ``skip``."""
+        # the renderer asks after every move: a probe that depends on the kind and the
+        # player only is built once, and each kind's check is found once per class
+        p = s.player
+        probes = self._probes.get(p)
+        if probes is None:
+            probes = self._probes[p] = {}
+        table, phase = self._kinds_table, self.phase
+        if phase in BETWEEN:
+            candidates = table[phase, True]
+        else:  # is the player one the game waits for?
+            waiting = self.waiting
+            candidates = table[phase, p in waiting and (not self.sequential or waiting[0] == p)]
+        out: list[ActionKind] = []
+        for kind, check in candidates:
+            if kind in skip:
+                continue
+            a = probes.get(kind)
+            if a is None:
+                a = self.probe(kind, p)
+                if kind not in _STATE_PROBES:
+                    probes[kind] = a
+            if (self.refuse_move(a, s) if check is None else check(self, a, s)) is None:
+                out.append(kind)
+        return out
+
+    def candidates(self, seat: S) -> tuple[ActionKind, ...]:
+        """The kinds the checks could accept from a seated player now; the others fail
+        their first test (``legal_actions`` runs for every seat on every render)."""
+        return tuple(kind for kind, _ in self._candidates(seat))
+
+    def _candidates(self, seat: S) -> tuple[tuple[ActionKind, _Check | None], ...]:
+        """:meth:`candidates`, each with the base's check of it (None: ``refuse_move``)."""
+        table = self._kinds_table
         phase = self.phase
         if phase in BETWEEN:
             return table[phase, True]
         waiting = self.waiting
-        moving = player in waiting and (not self.sequential or waiting[0] == player)
-        return table[phase, moving]
-
-    def probe_amount(self, kind: ActionKind, player: int | None) -> int | None:
-        """The amount ``legal_actions`` tries a kind with."""
-        if kind is _K.BET and player is not None:
-            s = self._seat_of.get(player)
-            return None if s is None else self.bet_range(s)[0]
-        if kind is _K.JOIN or kind is _K.TOP_UP:
-            return 1
-        return None
+        p = seat.player
+        return table[phase, p in waiting and (not self.sequential or waiting[0] == p)]
 
     @classmethod
-    def _kinds(cls) -> dict[tuple[Phase, bool], tuple[ActionKind, ...]]:
-        """Per (phase, the player is waited for): the candidate kinds of a seated player."""
-        cached: dict[tuple[Phase, bool], tuple[ActionKind, ...]] | None
-        cached = cls.__dict__.get("_KINDS")  # per class: each game has its own table
+    def _kinds(cls) -> dict[tuple[Phase, bool], tuple[tuple[ActionKind, _Check | None], ...]]:
+        """Per (phase, the player is waited for): the candidate kinds of a seated player
+        and their checks, worked out once per class (each game has its own table)."""
+        cached = cls.__dict__.get("_KINDS")
         if cached is None:
-            cached = {(ph, m): cls._kinds_of(ph, m) for ph in Phase for m in (False, True)}
+            checks = cls._CHECKS
+            cached = {
+                (ph, m): tuple((k, checks.get(k)) for k in cls._kinds_of(ph, m))
+                for ph in Phase
+                for m in (False, True)
+            }
             setattr(cls, "_KINDS", cached)  # noqa: B010
-        return cached
+        return cast(dict[tuple[Phase, bool], tuple[tuple[ActionKind, _Check | None], ...]], cached)
 
     @classmethod
     def _kinds_of(cls, phase: Phase, moving: bool) -> tuple[ActionKind, ...]:
         out: list[ActionKind] = []
         if phase in BETWEEN:
-            out.append(_K.START)
+            out.append(_START)
         elif moving:
-            out += _BET_KINDS if phase is Phase.BETTING else ()
+            out += _BET_KINDS if phase is _BETTING and cls.BETS else ()
             out += cls.MOVES.get(phase, ())
-        out.append(_K.LEAVE)
+        out += (k for k in cls.OPEN_MOVES.get(phase, ()) if k not in out)
+        out.append(_LEAVE)
         if phase in cls.TOP_UP_PHASES:
-            out.append(_K.TOP_UP)
-        if cls.VOTE_STOP and phase is not Phase.LOBBY:
-            out.append(_K.VOTE_STOP)
+            out.append(_TOP_UP)
+        if cls.VOTE_STOP and phase is not _LOBBY:
+            out.append(_VOTE_STOP)
         return tuple(out)
 
     def apply(self, action: Action) -> list[Event]:
@@ -498,112 +610,128 @@ class TableGame:
     # ================================================================== checks
 
     def check(self, a: Action) -> None:
-        """Raise IllegalAction when ``a`` is not allowed now (``apply`` runs it first)."""
-        if self.phase is Phase.FINISHED:
-            raise IllegalAction(GAME_OVER)
+        """Raise the IllegalAction :meth:`refusal` finds (``apply`` runs it first)."""
+        refusal = self.refusal(a)
+        if refusal is not None:  # a fresh one: a check may return a shared refusal
+            raise IllegalAction(refusal.code, **refusal.params)
+
+    def refusal(self, a: Action) -> Refusal:
+        """Why ``a`` is not allowed now (an IllegalAction, not raised), or None."""
+        if self.phase is _FINISHED:
+            return refuse(GAME_OVER)
         kind = a.kind
-        if kind is _K.TIMEOUT or kind is _K.CLOSE:
-            if a.player is not None:
-                raise IllegalAction(SYSTEM_ONLY)
-            if kind is _K.TIMEOUT and self.phase not in self.DEADLINES:
-                raise IllegalAction(WRONG_PHASE)
-            return
-        if kind is _K.START:
-            self._check_start(a.player)
-            return
         p = a.player
+        if kind is _TIMEOUT or kind is _CLOSE:
+            if p is not None:
+                return refuse(SYSTEM_ONLY)
+            if kind is _TIMEOUT and self.phase not in self.DEADLINES:
+                return refuse(WRONG_PHASE)
+            return None
+        if kind is _START:
+            return self._refuse_start(p)
         if p is None:
-            raise IllegalAction(NOT_SEATED)
-        if kind is _K.JOIN:
-            self._check_join(p, a.amount)
-            return
+            return refuse(NOT_SEATED)
+        if kind is _JOIN:
+            return self._refuse_join(p, a.amount)
         s = self._seat_of.get(p)
         if s is None:
-            raise IllegalAction(NOT_SEATED)
+            return refuse(NOT_SEATED)
         check = self._CHECKS.get(kind)
-        if check is None:
-            self.check_move(a, s)
-        else:
-            check(self, a, s)
+        return self.refuse_move(a, s) if check is None else check(self, a, s)
 
-    def _check_start(self, p: int | None) -> None:
+    def _refuse_start(self, p: int | None) -> Refusal:
         if self.phase not in BETWEEN:
-            raise IllegalAction(WRONG_PHASE)
+            return refuse(WRONG_PHASE)
         if p is not None:
             if p not in self._seat_of:
-                raise IllegalAction(NOT_SEATED)
+                return refuse(NOT_SEATED)
             host = self.host
             if host is not None and host in self._seat_of and p != host:
-                raise IllegalAction(NOT_HOST)
-        self.check_start()
-        if len(self.seats) < self.MIN_PLAYERS:
-            raise IllegalAction(NOT_ENOUGH_PLAYERS, min=self.MIN_PLAYERS)
+                return refuse(NOT_HOST)
+        refusal = self.refuse_start(p)
+        if refusal is None and len(self.seats) < self.MIN_PLAYERS:
+            return refuse(NOT_ENOUGH_PLAYERS, min=self.MIN_PLAYERS)
+        return refusal
 
-    def _check_join(self, p: int, amount: int | None) -> None:
+    def _refuse_join(self, p: int, amount: int | None) -> Refusal:
         if p in self._seat_of:
-            raise IllegalAction(ALREADY_SEATED)
+            return refuse(ALREADY_SEATED)
         if self.phase not in self.JOIN_PHASES:
-            raise IllegalAction(WRONG_PHASE)
+            return refuse(WRONG_PHASE)
         most = self.max_seats()
         if len(self.seats) >= most:
-            raise IllegalAction(TABLE_FULL, max=most)
-        self.check_join(p, amount)
+            return refuse(TABLE_FULL, max=most)
+        return self.refuse_join(p, amount)
 
-    def _check_leave(self, a: Action, s: Seat) -> None:
+    def _check_start(self, a: Action, s: S) -> Refusal:
+        return self._refuse_start(s.player)
+
+    def _check_leave(self, a: Action, s: S) -> Refusal:
         if self.in_round(s):
-            raise IllegalAction(IN_ROUND)
-        self.check_leave(s, a)
+            return refuse(IN_ROUND)
+        return self.refuse_leave(s, a)
 
-    def _check_top_up(self, a: Action, s: Seat) -> None:
+    def _check_top_up(self, a: Action, s: S) -> Refusal:
         if not self.TOP_UP_PHASES:
-            raise IllegalAction(UNKNOWN_ACTION, kind=a.kind.value)
+            return refuse(UNKNOWN_ACTION, kind=a.kind.value)
         if self.phase not in self.TOP_UP_PHASES:
-            raise IllegalAction(WRONG_PHASE)
+            return refuse(WRONG_PHASE)
         if a.amount is None or a.amount <= 0:
-            raise IllegalAction(BAD_AMOUNT, amount=a.amount)
-        self.check_top_up(s, a.amount)
+            return refuse(BAD_AMOUNT, amount=a.amount)
+        return self.refuse_top_up(s, a.amount)
 
-    def _check_betting(self, a: Action, s: Seat) -> None:
+    def _check_betting(self, a: Action, s: S) -> Refusal:
+        if not self.BETS:
+            return self.refuse_move(a, s)
+        refusal = self.refuse_bet(s)
+        if refusal is not None:
+            return refusal
         if self.in_round(s):
-            raise IllegalAction(ALREADY_BET)  # one bet per round, in every game
-        if self.phase is not Phase.BETTING:
-            raise IllegalAction(WRONG_PHASE)
+            return refuse(ALREADY_BET)  # one bet per round, in every game
+        if self.phase is not _BETTING:
+            return refuse(WRONG_PHASE)
         waiting = self.waiting
         if s.player not in waiting:
-            raise IllegalAction(NOT_BETTING)
+            return refuse(NOT_BETTING)
         if self.sequential and waiting[0] != s.player:
-            raise IllegalAction(NOT_YOUR_TURN)
-        if a.kind is _K.BET:
+            return refuse(NOT_YOUR_TURN)
+        if a.kind is _BET:
             low, high = self.bet_range(s)
             amount = a.amount
             if amount is None or not low <= amount <= high:
-                raise IllegalAction(
-                    BET_OUT_OF_RANGE, amount=amount, min=low, max=min(high, s.stack)
-                )
+                return refuse(BET_OUT_OF_RANGE, amount=amount, min=low, max=min(high, s.stack))
             if amount > s.stack:
-                raise IllegalAction(INSUFFICIENT_STACK, needed=amount, stack=s.stack)
+                return refuse(INSUFFICIENT_STACK, needed=amount, stack=s.stack)
+        return None
 
-    def _check_vote(self, a: Action, s: Seat) -> None:
+    def _check_vote(self, a: Action, s: S) -> Refusal:
         if not self.VOTE_STOP:
-            raise IllegalAction(UNKNOWN_ACTION, kind=a.kind.value)
-        if self.phase is Phase.LOBBY:
-            raise IllegalAction(WRONG_PHASE)
+            return refuse(UNKNOWN_ACTION, kind=a.kind.value)
+        if self.phase is _LOBBY:
+            return refuse(WRONG_PHASE)
         if s.player in self.votes:
-            raise IllegalAction(ALREADY_VOTED)
+            return refuse(ALREADY_VOTED)
+        return None
 
-    _CHECKS: ClassVar[dict[ActionKind, Callable[[TableGame, Action, Seat], None]]] = {
-        _K.LEAVE: _check_leave,
-        _K.TOP_UP: _check_top_up,
-        _K.BET: _check_betting,
-        _K.SIT_OUT: _check_betting,
-        _K.VOTE_STOP: _check_vote,
+    #: The base's checks of the kinds it handles for a seated player (the game's own
+    #: moves go to ``refuse_move``).
+    _CHECKS: ClassVar[dict[ActionKind, _Check]] = {
+        _START: _check_start,
+        _LEAVE: _check_leave,
+        _TOP_UP: _check_top_up,
+        _BET: _check_betting,
+        _SIT_OUT: _check_betting,
+        _VOTE_STOP: _check_vote,
     }
 
     # ================================================================== the base's moves
 
+    def _actor(self, a: Action) -> S:
+        """The seat of the player of an action already checked (a seated player's)."""
+        return self._seat_of[cast(int, a.player)]
+
     def _perform_move(self, a: Action, events: list[Event]) -> None:
-        s = self._seat_of[a.player]  # type: ignore[index]  # checked: a seated player
-        self.play(a, s, events)
+        self.play(a, self._actor(a), events)
 
     def _perform_join(self, a: Action, events: list[Event]) -> None:
         p = a.player
@@ -616,7 +744,7 @@ class TableGame:
         data = {"seat": self.seats.index(s), "stack": s.stack}
         events.append(Event(JOINED, player=p, data=data, money=tuple(money)))
 
-    def _seat(self, s: Seat) -> None:
+    def _seat(self, s: S) -> None:
         """Put a new seat in place: at the end, or (KEEP_PLACE) at its old place."""
         self._seat_of[s.player] = s
         if not self.KEEP_PLACE:
@@ -629,27 +757,26 @@ class TableGame:
         self.seats.sort(key=lambda x: place(x.player))
 
     def _perform_leave(self, a: Action, events: list[Event]) -> None:
-        s = self._seat_of[a.player]  # type: ignore[index]
+        s = self._actor(a)
         self.settle_seat(s, "leave", events)
         self.after_leave(s, events)
 
     def _perform_top_up(self, a: Action, events: list[Event]) -> None:
-        s = self._seat_of[a.player]  # type: ignore[index]
-        amount = a.amount
-        assert amount is not None
+        s = self._actor(a)
+        amount = cast(int, a.amount)
         m = self.transfer(MoneyKind.TOP_UP, wallet(s.player), s, amount, s.player)
+        self.topped_up(s, amount)
         data = {"amount": amount, "stack": s.stack}
         events.append(Event(TOPPED_UP, player=s.player, data=data, money=(m,)))
 
     def _perform_start(self, a: Action, events: list[Event]) -> None:
-        if self.phase is Phase.LOBBY:
+        if self.phase is _LOBBY:
             self.start_game(events)
         self.start_round(events)
 
     def _perform_bet(self, a: Action, events: list[Event]) -> None:
-        s = self._seat_of[a.player]  # type: ignore[index]
-        amount = a.amount
-        assert amount is not None
+        s = self._actor(a)
+        amount = cast(int, a.amount)
         self.waiting.remove(s.player)
         s.bet = amount
         m = self.stake(s, amount)
@@ -665,7 +792,7 @@ class TableGame:
 
     def _answered(self, events: list[Event]) -> None:
         """A bettor answered (or left): close the bets once nobody is waited for."""
-        if self.phase is Phase.BETTING and not self.waiting:
+        if self.phase is _BETTING and not self.waiting:
             self.bets_closed(events)
 
     def _perform_timeout(self, a: Action, events: list[Event]) -> None:
@@ -675,7 +802,7 @@ class TableGame:
         assert a.player is not None
         self.votes.add(a.player)
         majority = self.stop_voted
-        between = self.phase is Phase.BETWEEN_ROUNDS
+        between = self.phase is _BETWEEN_ROUNDS
         data = {
             "votes": len(self.votes),
             "needed": len(self.seats) // 2 + 1,
@@ -689,16 +816,16 @@ class TableGame:
     def _perform_close(self, a: Action, events: list[Event]) -> None:
         self.finish(events, "closed")
 
-    _PERFORM: ClassVar[dict[ActionKind, Callable[[TableGame, Action, list[Event]], None]]] = {
-        _K.JOIN: _perform_join,
-        _K.LEAVE: _perform_leave,
-        _K.TOP_UP: _perform_top_up,
-        _K.START: _perform_start,
-        _K.BET: _perform_bet,
-        _K.SIT_OUT: _perform_sit_out,
-        _K.TIMEOUT: _perform_timeout,
-        _K.VOTE_STOP: _perform_vote,
-        _K.CLOSE: _perform_close,
+    _PERFORM: ClassVar[dict[ActionKind, Callable[[Any, Action, list[Event]], None]]] = {
+        _JOIN: _perform_join,
+        _LEAVE: _perform_leave,
+        _TOP_UP: _perform_top_up,
+        _START: _perform_start,
+        _BET: _perform_bet,
+        _SIT_OUT: _perform_sit_out,
+        _TIMEOUT: _perform_timeout,
+        _VOTE_STOP: _perform_vote,
+        _CLOSE: _perform_close,
     }
 
     # ================================================================== rounds
@@ -714,7 +841,7 @@ class TableGame:
     def open_bets(self, players: list[int], *, sequential: bool = False) -> None:
         """The betting phase: the game waits for these players' bets (``sequential``: one
         after the other, in this order; else in any order)."""
-        self.phase = Phase.BETTING
+        self.phase = _BETTING
         self.waiting = players
         self.sequential = sequential
 
@@ -731,7 +858,7 @@ class TableGame:
     def end_round(self, events: list[Event]) -> None:
         """The round is over: between rounds, every seed retired meanwhile revealed (the
         round's shoe too with ``SHOE_PER_ROUND``)."""
-        self.phase = Phase.BETWEEN_ROUNDS
+        self.phase = _BETWEEN_ROUNDS
         self.waiting = []
         if self.SHOE_PER_ROUND:
             self.retire_shoe(events)
@@ -747,7 +874,7 @@ class TableGame:
         for s in list(self.seats):
             self.settle_seat(s, "close", events)
         self.waiting = []
-        self.phase = Phase.FINISHED
+        self.phase = _FINISHED
         events.append(Event(CLOSED, data={"reason": reason}))
 
     def refund_round(self, events: list[Event]) -> None:
@@ -765,7 +892,7 @@ class TableGame:
 
     # ================================================================== seats
 
-    def settle_seat(self, s: Seat, reason: str, events: list[Event]) -> None:
+    def settle_seat(self, s: S, reason: str, events: list[Event]) -> None:
         """Empty a seat on the game's leave terms, whatever empties it (a leave, a kick, a
         close, an empty stack): the one place a stack leaves the table."""
         forfeit = self.forfeit(s)
@@ -813,13 +940,13 @@ class TableGame:
             src = seat(src.player)
         elif src == POT:
             self.pot -= amount
-            self._seat_of[player].in_pot -= amount  # type: ignore[index]
+            self._seat_of[cast(int, player)].in_pot -= amount
         if isinstance(dst, Seat):
             dst.stack += amount
             dst = seat(dst.player)
         elif dst == POT:
             self.pot += amount
-            self._seat_of[player].in_pot += amount  # type: ignore[index]
+            self._seat_of[cast(int, player)].in_pot += amount
         return Money(kind, src, dst, amount, player, exact)
 
     def stake(self, s: Seat, amount: int) -> Money:
@@ -872,6 +999,8 @@ class TableGame:
             shoe.rig(self._shoe_cards)
         self.shoe = shoe
         self._skip.clear()
+        if not self._rig:  # a rigged pile that ran out (``only``): this shoe deals on
+            self._rig_only = False
         self._set_spare(self.entropy(self.shuffles) if self.uses_spare() else None)
         data = {
             "number": self.shuffles,
@@ -1044,6 +1173,16 @@ class TableGame:
             }
         out.update(self.state_dict())
         return out
+
+    @classmethod
+    def upgrade(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A snapshot of an older format in the current one, one ``UPGRADES`` step per
+        format (a snapshot without ``format`` is of format 1)."""
+        fmt = int(data.get("format", 1))
+        while fmt < cls.FORMAT:
+            data = cls.UPGRADES[fmt - 1](data)
+            fmt += 1
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, entropy: Entropy = secure_entropy) -> Self:

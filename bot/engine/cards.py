@@ -126,21 +126,12 @@ def pirate54() -> list[Card]:
     return [*pack52(), Card(Rank.JOKER, Suit.SPADES), Card(Rank.JOKER, Suit.HEARTS)]
 
 
-_NUMBER_RANKS = (
-    Rank.TWO,
-    Rank.THREE,
-    Rank.FOUR,
-    Rank.FIVE,
-    Rank.SIX,
-    Rank.SEVEN,
-    Rank.EIGHT,
-    Rank.NINE,
-    Rank.TEN,
-)
+_COURT = (Rank.JACK, Rank.QUEEN, Rank.KING)
+_NUMBER_RANKS = STANDARD_RANKS[1:10]  # 2 to 10
 #: Pirate 21's three kinds of cards: numbers 2-10, Pirates (court cards, jokers), Flags.
 NUMBER_CARDS: tuple[Card, ...] = tuple(Card(r, s) for s in Suit for r in _NUMBER_RANKS)
 PIRATE_CARDS: tuple[Card, ...] = (
-    *(Card(r, s) for s in Suit for r in (Rank.JACK, Rank.QUEEN, Rank.KING)),
+    *(Card(r, s) for s in Suit for r in _COURT),
     Card(Rank.JOKER, Suit.SPADES),
     Card(Rank.JOKER, Suit.HEARTS),
 )
@@ -167,24 +158,13 @@ def pirate_spec(numbers: int, pirates: int, flags: int) -> str:
 
 def sept40() -> list[Card]:
     """The 40-card Sept et demi deck: ace to 7 and the court cards."""
-    keep = {
-        Rank.ACE,
-        Rank.TWO,
-        Rank.THREE,
-        Rank.FOUR,
-        Rank.FIVE,
-        Rank.SIX,
-        Rank.SEVEN,
-        Rank.JACK,
-        Rank.QUEEN,
-        Rank.KING,
-    }
+    keep = {*STANDARD_RANKS[:7], *_COURT}  # ace to 7, and the court cards
     return [c for c in pack52() if c.rank in keep]
 
 
 def piquet32() -> list[Card]:
     """The 32-card piquet deck: 7 to ace."""
-    keep = {Rank.SEVEN, Rank.EIGHT, Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE}
+    keep = {*STANDARD_RANKS[6:], Rank.ACE}
     return [c for c in pack52() if c.rank in keep]
 
 

@@ -6,6 +6,8 @@ every game. A game adds its own codes for its own moves (``cannot_split``...).""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 
 class IllegalAction(ValueError):
     """An action the rules do not allow now; ``code`` is a stable key the UI translates."""
@@ -14,6 +16,13 @@ class IllegalAction(ValueError):
         super().__init__(code)
         self.code = code
         self.params = params
+
+
+#: ``refuse(code, **params)``: the refusal a check returns (not raises), built once per code
+#: and parameters (a C-level cache, no Python call): ``legal_actions`` probes every
+#: candidate kind after every move and most probes are refused. Shared: never raise it
+#: (``TableGame.check`` raises a copy).
+refuse = lru_cache(maxsize=1024, typed=True)(IllegalAction)
 
 
 class InvalidOptions(ValueError):

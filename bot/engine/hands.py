@@ -1,11 +1,14 @@
-"""Hand totals: blackjack soft/hard totals, fixed-value aces and Sept et demi half-points."""
+"""Hand totals: blackjack soft/hard totals, Casino 21's chosen aces and Sept et demi
+half-points."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .cards import Card, Rank
+
+_ACE = Rank.ACE  # read on every view (an Enum member through its class is slow)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +63,27 @@ def is_blackjack(cards: Iterable[Card]) -> bool:
 def same_value(a: Card, b: Card) -> bool:
     """Split eligibility: two cards of the same blackjack value (K and 10 qualify)."""
     return bj_value(a) == bj_value(b)
+
+
+def card_value(card: Card) -> int | None:
+    """Casino 21's value of a non-ace card; None for an ace (its holder chooses)."""
+    return None if card.rank is _ACE else card.rank.pip
+
+
+def valued_blackjack(cards: Sequence[Card], values: Sequence[int | None]) -> bool:
+    """Casino 21's blackjack: an ace valued 11 and a bûche as the first two cards."""
+    if len(cards) < 2:
+        return False
+    a, b = cards[0].rank, cards[1].rank  # an ace is never a bûche: one of each
+    if a is _ACE:
+        return values[0] == 11 and b.pip == 10
+    return b is _ACE and values[1] == 11 and a.pip == 10
+
+
+def fallback_ace(values: Sequence[int | None]) -> int:
+    """Casino 21's value for the first unvalued ace: 11 unless that takes the hand over 21."""
+    total = sum(1 if v is None else v for v in values)
+    return 11 if total + 10 <= 21 else 1
 
 
 def fixed_total(cards: Iterable[Card], ace_values: Iterable[int]) -> int:

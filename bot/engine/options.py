@@ -325,34 +325,27 @@ def _bound(spec: OptionSpec, value: int | float | None) -> str:
     return format_any(value)
 
 
-def allowed_short(spec: OptionSpec) -> str:
-    """What an option takes, in the words people type: ``1–8``, ``on | off``, ``3:2 | 6:5``."""
-    kind = spec.kind
-    if kind is OptionKind.BOOL:
-        parts = ["on", "off"]
-    elif kind is OptionKind.CHOICE:
-        parts = list(spec.choices)
-    elif kind is OptionKind.FORM:
-        parts = [e for e in spec.examples if e != "none"]
-    else:
-        parts = [f"{_bound(spec, spec.min)}–{format_any(spec.max)}", *spec.choices]
-    if spec.none:
-        parts.append("none")
-    return " | ".join(parts)
-
-
-def documented_values(spec: OptionSpec) -> list[str]:
-    """The values ``/rules`` documents, as typed: each choice, or both ends of the range
-    (and each word such as ``none``); for a written form, its examples."""
+def _values(spec: OptionSpec, ranged: list[str]) -> list[str]:
+    """The values an option takes as typed (``ranged`` stands for a number's range), then
+    ``none`` when it is accepted."""
     kind = spec.kind
     if kind is OptionKind.BOOL:
         values = ["on", "off"]
     elif kind is OptionKind.CHOICE:
         values = list(spec.choices)
     elif kind is OptionKind.FORM:
-        values = list(spec.examples)
+        values = [e for e in spec.examples if e != "none"]
     else:
-        values = [format_any(spec.min), format_any(spec.max), *spec.choices]
-    if spec.none and "none" not in values:
-        values.append("none")
-    return values
+        values = [*ranged, *spec.choices]
+    return [*values, "none"] if spec.none else values
+
+
+def allowed_short(spec: OptionSpec) -> str:
+    """What an option takes, in the words people type: ``1–8``, ``on | off``, ``3:2 | 6:5``."""
+    return " | ".join(_values(spec, [f"{_bound(spec, spec.min)}–{format_any(spec.max)}"]))
+
+
+def documented_values(spec: OptionSpec) -> list[str]:
+    """The values ``/rules`` documents, as typed: each choice, or both ends of the range
+    (and each word such as ``none``); for a written form, its examples."""
+    return _values(spec, [format_any(spec.min), format_any(spec.max)])

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from .base import TableGame
 from .games import blackjack, casino21, pirate21, sept_et_demi
-from .legacy import Game
 from .options import OptionSpec
 from .shuffle import Entropy
 
@@ -24,24 +23,36 @@ if TYPE_CHECKING:
     from .sim.base import Simulator
 
 #: A game object as the table service holds it.
-AnyGame = TableGame | Game
+AnyGame = TableGame[Any]
 
 
 @dataclass(frozen=True, slots=True)
 class GameSpec:
-    """One game: its key (and the old keys still accepted), its names, its typed options,
-    how many players it seats, its class and its simulator."""
+    """One game: its key (and the old keys still accepted), its names, its class (which
+    declares its typed options and how many players it seats) and its simulator."""
 
     key: str
     names: Mapping[str, str]  # language ("en", "fr") -> the game's name
-    game: type[TableGame] | type[Game]
-    options: tuple[OptionSpec, ...]  # the game's typed options (the engine declares them)
-    min_players: int
-    max_players: int
+    game: type[AnyGame]
     simulator: str  # "module:Class" of its simulator, imported when first needed
     aliases: tuple[str, ...] = ()  # keys typed or stored by older versions
     host_plays: bool = True  # the host takes a seat when the table opens
     default_buy_in: int = 0  # what ``/table join`` brings from the balance when not told
+
+    @property
+    def options(self) -> tuple[OptionSpec, ...]:
+        """The game's typed options (its options dataclass declares them)."""
+        return self.game.Options.SPECS
+
+    @property
+    def min_players(self) -> int:
+        """The fewest seated players a round starts with."""
+        return self.game.MIN_PLAYERS
+
+    @property
+    def max_players(self) -> int:
+        """The most players the game seats."""
+        return self.game.MAX_PLAYERS
 
     @property
     def money(self) -> bool:
@@ -109,9 +120,6 @@ GAMES = Registry(
         aliases=("classic",),
         names={"en": "Black Jack", "fr": "Black Jack"},
         game=blackjack.BlackjackGame,
-        options=blackjack.OPTIONS,
-        min_players=1,
-        max_players=blackjack.MAX_SEATS,
         simulator="bot.engine.sim.blackjack:BlackjackSimulator",
         default_buy_in=200,
     ),
@@ -119,9 +127,6 @@ GAMES = Registry(
         key="casino21",
         names={"en": "Casino 21", "fr": "Casino 21"},
         game=casino21.Casino21,
-        options=casino21.OPTIONS,
-        min_players=1,
-        max_players=casino21.MAX_PLAYERS,
         simulator="bot.engine.sim.casino21:Casino21Simulator",
         default_buy_in=100,  # own funds brought when the table gives no welcome stake
     ),
@@ -129,18 +134,12 @@ GAMES = Registry(
         key="pirate21",
         names={"en": "Pirate 21", "fr": "Pirate 21"},
         game=pirate21.Pirate21,
-        options=pirate21.OPTIONS,
-        min_players=pirate21.MIN_PLAYERS,
-        max_players=pirate21.MAX_PLAYERS,
         simulator="bot.engine.sim.pirate21:Pirate21Simulator",
     ),
     GameSpec(
         key="sept_et_demi",
         names={"en": "Sept et demi", "fr": "Sept et demi"},
         game=sept_et_demi.SeptEtDemi,
-        options=sept_et_demi.OPTIONS,
-        min_players=sept_et_demi.MIN_PLAYERS,
-        max_players=sept_et_demi.MAX_PLAYERS,
         simulator="bot.engine.sim.sept_et_demi:SeptEtDemiSimulator",
         default_buy_in=200,
     ),

@@ -24,6 +24,7 @@ from bot.engine.base import (
     Seat,
     TableGame,
     keep_only,
+    pro_rata,
 )
 from bot.engine.cards import Card
 from bot.engine.options import GameOptions, OptionKind, OptionSpec
@@ -44,7 +45,7 @@ class HighOptions(GameOptions):
     spare: bool = False
 
 
-class HighCard(TableGame):
+class HighCard(TableGame[Seat]):
     """Bet, one card each and one for the house, each player stands in turn; a higher
     card than the house's wins the bet, else it is lost."""
 
@@ -85,13 +86,14 @@ class HighCard(TableGame):
         self.phase = Phase.PLAYING
         self.wait_for(players)
 
-    def check_move(self, action: Action, seat: Seat) -> None:
+    def refuse_move(self, action: Action, seat: Seat) -> IllegalAction | None:
         if action.kind is not K.STAND:
-            super().check_move(action, seat)
+            return super().refuse_move(action, seat)
         if self.phase is not Phase.PLAYING:
-            raise IllegalAction("wrong_phase")
+            return IllegalAction("wrong_phase")
         if self.to_act != seat.player:
-            raise IllegalAction("not_your_turn")
+            return IllegalAction("not_your_turn")
+        return None
 
     def play(self, action: Action, seat: Seat, events: list[Event]) -> None:
         self._stand(events)
@@ -284,7 +286,7 @@ def _brute_force(g: HighCard, player: int | None) -> frozenset[ActionKind]:
     out = set()
     for kind in ActionKind:
         try:
-            g.check(Action(kind, player, amount=g.probe_amount(kind, player)))
+            g.check(g.probe(kind, player))
         except IllegalAction:
             continue
         out.add(kind)
@@ -300,7 +302,10 @@ def test_legal_actions_agree_with_the_checks_and_snapshots_play_on_identically()
             assert copy.to_dict() == g.to_dict()
             for who in (None, 1, 2, 3, 4):
                 assert g.legal_actions(who) == _brute_force(g, who)
-            moves = [(p, k) for p in (None, 1, 2, 3, 4) for k in g.legal_actions(p)]
+            # in a fixed order (a frozenset's order follows the members' ids)
+            people = (None, 1, 2, 3, 4)
+            kinds = {p: sorted(g.legal_actions(p), key=lambda k: k.value) for p in people}
+            moves = [(p, k) for p in people for k in kinds[p]]
             if not moves:
                 break
             p, k = rng.choice(moves)
@@ -335,3 +340,12 @@ def test_a_deck_per_round_is_revealed_when_its_round_ends() -> None:
         "seed_revealed"
     )
     assert g.apply(Action(K.START, 1))[0].data["number"] == 2
+
+
+def test_pro_rata_pays_all_it_can_in_whole_units() -> None:
+    assert pro_rata([5, 3], 10) == ([5, 3], [None, None])  # enough: everything
+    # 7 of 10 owed: 3.5, 2.1, 1.4 rounded down (3, 2, 1), the unit left to the first
+    assert pro_rata([5, 3, 2], 7) == ([4, 2, 1], ["7/2", "21/10", "7/5"])
+    assert pro_rata([4, 4], 2) == ([1, 1], [None, None])
+    shares, _ = pro_rata([9, 1, 1], 5)
+    assert sum(shares) == 5 and all(s <= r for s, r in zip(shares, [9, 1, 1], strict=True))

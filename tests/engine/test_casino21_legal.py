@@ -21,7 +21,7 @@ def brute_force(g: Casino21, player: int | None) -> frozenset[ActionKind]:
     passes the checks."""
     out = set()
     for kind in ActionKind:
-        amount = g.probe_amount(kind, player)
+        amount = g.probe(kind, player).amount
         try:
             g.check(Action(kind, player, amount=amount, value=1, confirm=True))
         except IllegalAction:
@@ -32,7 +32,9 @@ def brute_force(g: Casino21, player: int | None) -> frozenset[ActionKind]:
 
 def random_action(rng: random.Random, g: Casino21) -> Action | None:
     """A legal kind for a random player (the timer sometimes), with random parameters."""
-    moves = [(p, k) for p in PEOPLE for k in g.legal_actions(p) if k is not K.CLOSE]
+    # in a fixed order (a frozenset's order follows the members' ids)
+    kinds = {p: sorted(g.legal_actions(p), key=lambda k: k.value) for p in PEOPLE}
+    moves = [(p, k) for p in PEOPLE for k in kinds[p] if k is not K.CLOSE]
     if not moves:
         return None
     p, k = rng.choice(moves)

@@ -20,13 +20,8 @@ from bot.engine.base import (
     Visibility,
 )
 from bot.engine.cards import pirate54
-from bot.engine.games.pirate21 import (
-    ILLEGAL_CODES,
-    Pirate21,
-    Pirate21Options,
-    build_pirate_deck,
-    parse_deck,
-)
+from bot.engine.game_options import Pirate21Options, build_pirate_deck, parse_deck
+from bot.engine.games.pirate21 import ILLEGAL_CODES, Pirate21
 from bot.engine.shuffle import commitment, seeded_entropy, shuffled, verify
 
 A = ActionKind

@@ -16,7 +16,7 @@ def brute_force(g: Pirate21, player: int | None) -> frozenset[ActionKind]:
     out = set()
     for kind in ActionKind:
         try:
-            g.check(Action(kind, player, amount=g.probe_amount(kind, player)))
+            g.check(g.probe(kind, player))
         except IllegalAction:
             continue
         out.add(kind)

@@ -25,12 +25,8 @@ from bot.engine.base import (
     Phase,
     Visibility,
 )
-from bot.engine.games.sept_et_demi import (
-    DEFAULT_OPTIONS,
-    ILLEGAL_CODES,
-    SeptEtDemi,
-    SeptEtDemiOptions,
-)
+from bot.engine.game_options import SeptEtDemiOptions
+from bot.engine.games.sept_et_demi import ILLEGAL_CODES, SeptEtDemi
 from bot.engine.shuffle import seeded_entropy, verify
 
 K = ActionKind
@@ -117,7 +113,7 @@ def public_json(g: SeptEtDemi) -> str:
 
 
 def test_default_options_and_validation() -> None:
-    assert DEFAULT_OPTIONS == {
+    assert SeptEtDemiOptions().to_dict() == {
         "deck": "40",
         "buy_in": 200,
         "min_bet": 1,

@@ -1,25 +1,18 @@
-"""Black Jack, casino rules (``blackjack``, formerly ``classic``): RULES.md section 1.
+"""Black Jack, casino rules (``blackjack``, formerly ``classic``): docs/RULES.md section 1.
 
-The bot is the dealer; 1-7 seated players each hold a table stack. The base
-(:class:`~bot.engine.base.TableGame`) seats them, takes the bets in any order, times out,
-closes and keeps the shoe; this module deals, plays the hands and the dealer, and settles.
+The bot is the dealer. The base (:class:`~bot.engine.base.TableGame`) seats the players,
+takes the bets in any order, times out, closes and keeps the shoe; this module deals, plays
+the hands and the dealer, and settles.
 
-Money: every bet (insurance, double and split stakes too) goes seat -> pot when staked.
-A busted hand loses at once (pot -> house); a surrender refunds floor(bet/2) and loses the
-rest; at settlement a winning hand gets its stake back (REFUND pot -> seat) plus its
-winnings (PAYOUT house -> seat, rounded down with the exact figure in ``Money.exact``), a
-push gets its stake back and a losing hand goes pot -> house. Insurance (half the bet,
-rounded down) against a dealer blackjack: the stake and the insured hand's bet both come
-back (REFUND pot -> seat), so the hand nets exactly 0, a blackjack too (no even money);
-without a dealer blackjack the stake goes pot -> house. A player whose stack is 0
-stays seated and must top up before betting again (no automatic leave).
+Money: every stake (a bet, an insurance, a double or a split) goes seat -> pot. A busted
+hand loses at once; a surrender gets floor(bet/2) back; a settled hand gets its stake back
+(REFUND) plus its winnings from the house (PAYOUT, rounded down, the exact figure in
+``Money.exact``), or loses it to the house. Against a dealer blackjack an insured hand gets
+both stakes back (net 0, no even money). A stack at 0 stays seated until a top-up.
 
-Fairness: shoe n is shuffled from ``entropy(n - 1)``. The next shoe's seed (the spare) is
-drawn and committed as soon as a shoe goes in use (``shuffle`` event ``next_commitment``,
-public view ``next_commitment``), so a shoe that runs out mid-round is replaced by one
-committed before the round. A retired shoe's seed is revealed in a ``seed_revealed`` event
-(after the round when the shoe ran out mid-round); closing reveals the shoe in use and the
-spare.
+Fairness: the next shoe's seed (the spare) is committed as soon as a shoe goes in use, so
+a shoe that runs out mid-round is replaced by one committed before the round (its seed is
+revealed after the round); closing reveals the shoe in use and the spare.
 """
 
 from __future__ import annotations
@@ -29,13 +22,14 @@ from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 from ..actions import Action, ActionKind
-from ..base import BuyIn, Seat, TableGame
+from ..base import BuyIn, Refusal, Seat, TableGame
 from ..cards import Card, Rank
-from ..errors import NOT_YOUR_TURN, SHARED_CODES, UNKNOWN_ACTION, WRONG_PHASE, IllegalAction
+from ..errors import NOT_YOUR_TURN, SHARED_CODES, UNKNOWN_ACTION, WRONG_PHASE, refuse
 from ..events import ROUND_SETTLED, ROUND_STARTED, TURN, Event, Money, Visibility, exact_figure
+from ..game_options import PAYOUT_RATIOS, BlackjackOptions
 from ..hands import BJTotal, bj_total, bj_value, is_blackjack
-from ..options import GameOptions, OptionKind, OptionSpec
 from ..phases import Phase
+from ..upgrades import blackjack_v1
 
 MAX_SEATS = 7
 
@@ -49,97 +43,7 @@ ILLEGAL_CODES: frozenset[str] = SHARED_CODES | {
     "cannot_surrender",  # params: reason
 }
 
-PAYOUT_RATIOS: dict[str, tuple[int, int]] = {"3:2": (3, 2), "6:5": (6, 5), "1:1": (1, 1)}
-
 _K = ActionKind
-_I, _B = OptionKind.INT, OptionKind.BOOL
-
-#: The options of a Black Jack table (RULES.md section 1): ``/table open``, ``/rules``.
-OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec("decks", _I, 6, "decks in the shoe", "paquets dans le sabot", min=1, max=8),
-    OptionSpec(
-        "penetration",
-        OptionKind.FLOAT,
-        0.75,
-        "share of the shoe dealt before a reshuffle",
-        "part du sabot distribuée avant de rebattre",
-        min=0.5,
-        max=0.9,
-    ),
-    OptionSpec("min_bet", _I, 10, "smallest bet", "mise minimale", min=1, max=1_000_000_000),
-    OptionSpec(
-        "max_bet",
-        _I,
-        500,
-        "largest bet",
-        "mise maximale",
-        min=1,
-        max=1_000_000_000,
-        at_least=("min_bet", 1),
-    ),
-    OptionSpec(
-        "max_hands",
-        _I,
-        4,
-        "hands a player may hold by splitting",
-        "mains qu'un joueur peut tenir en séparant",
-        min=2,
-        max=4,
-    ),
-    OptionSpec(
-        "split_aces_one_card",
-        _B,
-        True,
-        "split aces get one card each",
-        "les as séparés ne reçoivent qu'une carte chacun",
-    ),
-    OptionSpec("double", _B, True, "doubling allowed", "doubler est permis"),
-    OptionSpec("surrender", _B, False, "surrender allowed", "abandonner est permis"),
-    OptionSpec(
-        "dealer_peeks",
-        _B,
-        True,
-        "the dealer checks for blackjack under an ace or a ten",
-        "le croupier vérifie son Black Jack sous un as ou un dix",
-    ),
-    OptionSpec(
-        "dealer_hits_soft_17",
-        _B,
-        False,
-        "the dealer draws on a soft 17",
-        "le croupier tire sur un 17 souple",
-    ),
-    OptionSpec(
-        "blackjack_pays",
-        OptionKind.CHOICE,
-        "3:2",
-        "what a blackjack pays",
-        "ce que paie un Black Jack",
-        choices=tuple(PAYOUT_RATIOS),
-    ),
-)
-
-
-@dataclass(frozen=True, slots=True)
-class BlackjackOptions(GameOptions):
-    """Per-table options of Black Jack (RULES.md section 1), typed, with their defaults."""
-
-    SPECS = OPTIONS
-    #: options of earlier versions still found in stored snapshots (the table settings
-    #: hold the timers now): read and dropped
-    LEGACY = ("bet_seconds", "turn_seconds")
-
-    decks: int = 6
-    penetration: float = 0.75
-    min_bet: int = 10
-    max_bet: int = 500
-    max_hands: int = 4
-    split_aces_one_card: bool = True
-    double: bool = True
-    surrender: bool = False
-    dealer_peeks: bool = True
-    dealer_hits_soft_17: bool = False
-    blackjack_pays: str = "3:2"
 
 
 def is_ten_or_ace(card: Card) -> bool:
@@ -196,17 +100,21 @@ class _Hand:
 
 
 _HAND_FIELDS = tuple(f.name for f in fields(_Hand))
+# Members read on every check, bound once (see base.py).
+_INSURANCE, _PLAYING = Phase.INSURANCE, Phase.PLAYING
+_DOUBLE, _SPLIT, _SURRENDER = _K.DOUBLE, _K.SPLIT, _K.SURRENDER
 _PLAY_KINDS = frozenset({_K.HIT, _K.STAND, _K.DOUBLE, _K.SPLIT, _K.SURRENDER})
 _INSURE_KINDS = frozenset({_K.INSURANCE, _K.NO_INSURANCE})
 
 
-class BlackjackGame(TableGame):
+class BlackjackGame(TableGame[Seat]):
     """Casino Black Jack with the bot as dealer."""
 
     GAME: ClassVar[str] = "blackjack"
     Options = BlackjackOptions
     MAX_PLAYERS = MAX_SEATS
     FORMAT = 2
+    UPGRADES = (blackjack_v1,)
     TOP_UP_PHASES = frozenset({Phase.LOBBY, Phase.BETWEEN_ROUNDS})
     MOVES: ClassVar[Mapping[Phase, tuple[ActionKind, ...]]] = {
         Phase.INSURANCE: (_K.INSURANCE, _K.NO_INSURANCE),
@@ -247,9 +155,10 @@ class BlackjackGame(TableGame):
     def buy_in(self) -> BuyIn:
         return BuyIn(minimum=self.options.min_bet)
 
-    def check_start(self) -> None:
+    def refuse_start(self, player: int | None) -> Refusal:
         if not any(s.stack >= self.options.min_bet for s in self.seats):
-            raise IllegalAction("nobody_can_bet", min_bet=self.options.min_bet)
+            return refuse("nobody_can_bet", min_bet=self.options.min_bet)
+        return None
 
     def start_round(self, events: list[Event]) -> None:
         self.begin_round()
@@ -293,54 +202,55 @@ class BlackjackGame(TableGame):
 
     # ------------------------------------------------------------------ hooks: moves
 
-    def check_move(self, action: Action, seat: Seat) -> None:
+    def refuse_move(self, action: Action, seat: Seat) -> Refusal:
         k, ph = action.kind, self.phase
         if k in _INSURE_KINDS:
-            if ph is Phase.INSURANCE:
-                if seat.player not in self.waiting:
-                    raise IllegalAction("no_insurance_offered")
-                return
-            if ph is Phase.PLAYING:
-                raise IllegalAction("no_insurance_offered")
-            raise IllegalAction(WRONG_PHASE)
+            if ph is _INSURANCE:
+                waited = seat.player in self.waiting
+                return None if waited else refuse("no_insurance_offered")
+            return refuse("no_insurance_offered" if ph is _PLAYING else WRONG_PHASE)
         if k not in _PLAY_KINDS:
-            raise IllegalAction(UNKNOWN_ACTION, kind=k.value)
-        if ph is not Phase.PLAYING:
-            raise IllegalAction(WRONG_PHASE)
+            return refuse(UNKNOWN_ACTION, kind=k.value)
+        if ph is not _PLAYING:
+            return refuse(WRONG_PHASE)
         if self.to_act != seat.player:
-            raise IllegalAction(NOT_YOUR_TURN)
+            return refuse(NOT_YOUR_TURN)
         if action.hand is not None and action.hand != self.current:
-            raise IllegalAction("wrong_hand", current=self.current)
+            return refuse("wrong_hand", current=self.current)
         hand = self.hands[self.current]
-        if k is _K.DOUBLE:
-            self._check_double(hand, seat)
-        elif k is _K.SPLIT:
-            self._check_split(hand, seat)
-        elif k is _K.SURRENDER:
-            self._check_surrender(hand)
+        if k is _DOUBLE:
+            return self._refuse_double(hand, seat)
+        if k is _SPLIT:
+            return self._refuse_split(hand, seat)
+        if k is _SURRENDER:
+            return self._refuse_surrender(hand)
+        return None
 
-    def _check_double(self, hand: _Hand, seat: Seat) -> None:
+    def _refuse_double(self, hand: _Hand, seat: Seat) -> Refusal:
         if not self.options.double:
-            raise IllegalAction("cannot_double", reason="disabled")
+            return refuse("cannot_double", reason="disabled")
         if len(hand.cards) != 2:
-            raise IllegalAction("cannot_double", reason="not_first_two_cards")
+            return refuse("cannot_double", reason="not_first_two_cards")
         if seat.stack < hand.bet:
-            raise IllegalAction("insufficient_stack", needed=hand.bet, stack=seat.stack)
+            return refuse("insufficient_stack", needed=hand.bet, stack=seat.stack)
+        return None
 
-    def _check_split(self, hand: _Hand, seat: Seat) -> None:
+    def _refuse_split(self, hand: _Hand, seat: Seat) -> Refusal:
         if len(hand.cards) != 2 or bj_value(hand.cards[0]) != bj_value(hand.cards[1]):
-            raise IllegalAction("cannot_split", reason="not_a_pair")
+            return refuse("cannot_split", reason="not_a_pair")
         count = sum(1 for h in self.hands if h.player == hand.player)
         if count >= self.options.max_hands:
-            raise IllegalAction("cannot_split", reason="max_hands", max=self.options.max_hands)
+            return refuse("cannot_split", reason="max_hands", max=self.options.max_hands)
         if seat.stack < hand.bet:
-            raise IllegalAction("insufficient_stack", needed=hand.bet, stack=seat.stack)
+            return refuse("insufficient_stack", needed=hand.bet, stack=seat.stack)
+        return None
 
-    def _check_surrender(self, hand: _Hand) -> None:
+    def _refuse_surrender(self, hand: _Hand) -> Refusal:
         if not self.options.surrender:
-            raise IllegalAction("cannot_surrender", reason="disabled")
+            return refuse("cannot_surrender", reason="disabled")
         if hand.split or len(hand.cards) != 2:
-            raise IllegalAction("cannot_surrender", reason="not_first_two_cards")
+            return refuse("cannot_surrender", reason="not_first_two_cards")
+        return None
 
     def play(self, action: Action, seat: Seat, events: list[Event]) -> None:
         k = action.kind
@@ -686,51 +596,3 @@ class BlackjackGame(TableGame):
         self.hole_revealed = bool(data["hole_revealed"])
         self.insurance = {int(p): int(s) for p, s in data["insurance"]}
         self.insurance_results = {int(p): int(n) for p, n in data["insurance_results"]}
-
-    @classmethod
-    def upgrade(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
-        """A ``classic`` snapshot (format 1: seats as [player, stack] pairs, bets and the
-        players waited for in lists of their own) in format 2."""
-        if data.get("format", 1) >= 2:
-            return data
-        return _upgrade_v1(data)
-
-
-def _upgrade_v1(data: Mapping[str, Any]) -> dict[str, Any]:
-    phase = Phase(data["phase"])
-    bets = {int(p): int(b) for p, b in data["bets"]}
-    hands = [_Hand.from_dict(h) for h in data["hands"]]
-    insurance = {int(p): int(s) for p, s in data["insurance"]}
-    current = int(data["current"])
-
-    def in_pot(p: int) -> int:
-        if phase is Phase.BETTING:
-            return bets.get(p, 0)
-        if phase in (Phase.INSURANCE, Phase.PLAYING):
-            unsettled = sum(h.bet for h in hands if h.player == p and h.result is None)
-            return unsettled + insurance.get(p, 0)
-        return 0
-
-    waiting: list[int] = []
-    if phase is Phase.BETTING:
-        waiting = [int(p) for p in data["pending_bets"]]
-    elif phase is Phase.INSURANCE:
-        waiting = [int(p) for p in data["insurance_pending"]]
-    elif phase is Phase.PLAYING and current < len(hands):
-        waiting = [hands[current].player]
-    rigged = data.get("rigged")
-    old = ("bets", "pending_bets", "insurance_pending", "rigged")
-    return {
-        **{k: v for k, v in data.items() if k not in old},
-        "game": BlackjackGame.GAME,
-        "format": 2,
-        "seats": [
-            {"player": int(p), "stack": int(s), "bet": bets.get(int(p), 0), "in_pot": in_pot(p)}
-            for p, s in data["seats"]
-        ],
-        "waiting": waiting,
-        "sequential": phase is Phase.PLAYING,
-        "spare": data.get("spare"),
-        "unrevealed": list(data.get("unrevealed", [])),
-        **({"rig": {"cards": list(rigged), "only": False}} if rigged else {}),
-    }

@@ -1,44 +1,39 @@
-"""Casino 21, the forum casino game (``casino21``): RULES.md section 2.
+"""Casino 21, the forum casino game (``casino21``): docs/RULES.md section 2.
 
 The host plays a hand like everyone else; the bank's hand follows a fixed rule, so the
 engine plays it. The base (:class:`~bot.engine.base.TableGame`) seats the players, keeps
 stacks and pot, shuffles a deck per round and reveals it, closes and restores; this module
 holds the casino's money rules, the simultaneous turns, the aces, the bank and the
-settlement. Where the rules are silent:
+settlement. Where the rules are silent (besides docs/RULES.md's "What Croupier settles"):
 
-- The welcome stake comes with the first JOIN of a player at a table, never again there.
-  Own funds (a buy-in, a top-up) come only once it is spent (the stack below ``min_bet``),
-  at any time at a sitting without one; a JOIN bringing nothing is refused.
-- Leaving before betting ``wager_requirement`` at the sitting that got the welcome stake:
-  the welcome stake is spent first ("Ses 100 flouz offerts épuisés, il peut en dépenser sur
-  ses fonds propres") and its winnings are not the player's yet, so the player keeps
+- The welcome stake comes with a player's first JOIN at a table, never again there; a JOIN
+  bringing nothing is refused. An early leave (before ``wager_requirement`` is bet at the
+  sitting that got it) spends the welcome stake first: the player keeps
   ``min(stack, own funds)`` and forfeits the rest, after a confirmation. Every seat is
-  emptied on these terms, whatever empties it (a close asks no confirmation).
-- A live bet forbids leaving. A stack at 0 keeps its seat (the player is told privately)
-  until the next bets close; the last player gone, the table is finished.
-- First turn: bets and sit-outs in any order, each bet dealt its two public cards at once;
-  then the bank's public card and its face-down one. Following turns: each player still in
-  draws N cards at once (0 stands; at most ``MAX_DRAW`` and the cards left). A turn ends
-  when everybody moved, or by the host's END_TURN or the timer: who did not bet sits out,
-  who did not draw stands. An ace is valued by its holder, first ace first; the fallback
-  (timer, host, the bank's aces) is 11 unless that busts the hand, other unvalued aces
-  counted 1. 21 stands by itself; the bank plays out even when every player busted, and
-  stands if the deck runs out.
-- A player blackjack against a bank 17-20 or a multi-card 21 is a plain win (the rules
-  set no premium). Halves round down, the exact figure in ``Money.exact``.
+  emptied on these terms (a close asks no confirmation). A live bet forbids leaving; the
+  last player gone, the table is finished.
+- First turn: bets and sit-outs in any order, each bet dealt its two cards at once; then
+  the bank's two cards. Following turns: a DRAW of N cards at once (0 stands; at most
+  ``MAX_DRAW`` and the cards left). A turn ends when everybody moved, by the host's
+  END_TURN or by the timer: who did not bet sits out, who did not draw stands. Aces are
+  valued first ace first; the fallback (timer, host, the bank) is 11 unless that busts,
+  other unvalued aces counted 1. 21 stands by itself; the bank plays out even when every
+  player busted, and stands if the deck runs out.
+- A player blackjack against a bank 17-20 or a multi-card 21 is a plain win. Halves round
+  down, the exact figure in ``Money.exact``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 
 from ..actions import Action, ActionKind
-from ..base import BuyIn, Seat, TableGame
-from ..cards import Card, Rank, build_deck
+from ..base import BuyIn, Refusal, Seat, TableGame, probe_action
+from ..cards import Card
 from ..enums import FastEnum
-from ..errors import BAD_AMOUNT, NOT_HOST, SHARED_CODES, WRONG_PHASE, IllegalAction
+from ..errors import BAD_AMOUNT, NOT_HOST, SHARED_CODES, WRONG_PHASE, refuse
 from ..events import (
     HOUSE,
     POT,
@@ -49,14 +44,15 @@ from ..events import (
     Money,
     MoneyKind,
     Visibility,
+    exact_figure,
 )
-from ..options import GameOptions, OptionKind, OptionSpec
+from ..game_options import CASINO21_MAX_PLAYERS, Casino21Options
+from ..hands import card_value, fallback_ace, valued_blackjack
 from ..phases import Phase
-from ..shuffle import shuffled
+from ..upgrades import casino21_v1
 
-MAX_PLAYERS = 8
+MAX_PLAYERS = CASINO21_MAX_PLAYERS
 MAX_DRAW = 10  # most cards one DRAW may ask for
-MAX_DECKS = 8
 
 #: Every ``IllegalAction.code`` this game raises, for the UI's translations.
 ILLEGAL_CODES: frozenset[str] = SHARED_CODES | {
@@ -73,98 +69,11 @@ ILLEGAL_CODES: frozenset[str] = SHARED_CODES | {
 }
 
 _K = ActionKind
-_I = OptionKind.INT
-_MONEY_MAX = 1_000_000
-_TURNS = frozenset({Phase.BETTING, Phase.PLAYING})
+# Members read on every check, bound once (see base.py).
+_BETTING, _PLAYING = Phase.BETTING, Phase.PLAYING
+_DRAW, _CHOOSE_ACE, _END_TURN, _JOIN = _K.DRAW, _K.CHOOSE_ACE, _K.END_TURN, _K.JOIN
+_TURNS = frozenset({_BETTING, _PLAYING})
 _OPEN = frozenset(Phase) - {Phase.FINISHED}
-_JOIN = frozenset({_K.JOIN})
-#: what the system may do: (a round may start, a turn runs) -> kinds
-_SYSTEM_KINDS = {
-    (start, turn): frozenset(
-        {_K.CLOSE} | ({_K.START} if start else set()) | ({_K.TIMEOUT} if turn else set())
-    )
-    for start in (False, True)
-    for turn in (False, True)
-}
-
-#: The options of a Casino 21 table (RULES.md section 2): ``/table open``, ``/rules``.
-OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec(
-        "welcome_stake",
-        _I,
-        100,
-        "stake the casino gives each player who sits down",
-        "mise de bienvenue offerte par le casino à chaque joueur",
-        min=0,
-        max=_MONEY_MAX,
-        cap="max_welcome_stake",
-    ),
-    OptionSpec(
-        "wager_requirement",
-        _I,
-        100,
-        "total to bet before leaving with winnings",
-        "total à miser avant de repartir avec ses gains",
-        min=0,
-        max=_MONEY_MAX,
-        open_at_least=("welcome_stake", "wager_below_stake"),
-    ),
-    OptionSpec(
-        "decks",
-        _I,
-        1,
-        "52-card decks, shuffled each round",
-        "paquets de 52 cartes, battus à chaque manche",
-        min=1,
-        max=MAX_DECKS,
-    ),
-    OptionSpec("min_bet", _I, 1, "smallest bet", "mise minimale", min=1, max=_MONEY_MAX),
-    OptionSpec(
-        "max_bet",
-        _I,
-        100,
-        "largest bet",
-        "mise maximale",
-        min=1,
-        max=_MONEY_MAX,
-        at_least=("min_bet", 1),
-    ),
-    OptionSpec(
-        "bank_bust_bonus",
-        _I,
-        5,
-        "paid with the bet back when the bank busts (half: half the bet)",
-        "payé avec la mise quand la banque saute (half : la moitié de la mise)",
-        min=0,
-        max=_MONEY_MAX,
-        choices=("half",),
-        cap="max_bank_bust_bonus",
-    ),
-    OptionSpec(
-        "max_players",
-        _I,
-        MAX_PLAYERS,
-        "players at the table, host included",
-        "joueurs à la table, hôte compris",
-        min=1,
-        max=MAX_PLAYERS,
-    ),
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Casino21Options(GameOptions):
-    """Per-table options of Casino 21 (RULES.md section 2), typed, with their defaults."""
-
-    SPECS = OPTIONS
-
-    welcome_stake: int = 100
-    wager_requirement: int = 100
-    decks: int = 1
-    min_bet: int = 1
-    max_bet: int = 100
-    bank_bust_bonus: int | str = 5  # a fixed amount, or "half" (half the bet)
-    max_players: int = MAX_PLAYERS
 
 
 class Status(FastEnum):
@@ -175,6 +84,9 @@ class Status(FastEnum):
     PLAYING = "playing"  # in play, may draw in the following turns
     STOOD = "stood"  # done drawing, waits for the bank
     BUST = "bust"  # over 21, bet lost
+
+
+_IN_PLAY, _OUT, _IDLE = Status.PLAYING, Status.OUT, Status.IDLE  # read on every check
 
 
 @dataclass(slots=True)
@@ -195,12 +107,12 @@ class CasinoSeat(Seat):
     @property
     def known_total(self) -> int:
         """The total of the valued cards."""
-        return sum(v for v in self.values if v is not None)
+        return sum(filter(None, self.values))  # an ace not valued yet is None
 
     @property
     def blackjack(self) -> bool:
         """An ace valued 11 and a bûche as the first two cards."""
-        return is_blackjack(self.cards, self.values)
+        return valued_blackjack(self.cards, self.values)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -227,27 +139,6 @@ class CasinoSeat(Seat):
         )
 
 
-def card_value(card: Card) -> int | None:
-    """Value of a non-ace card; None for an ace (its holder chooses)."""
-    return None if card.rank is Rank.ACE else card.rank.pip
-
-
-def is_blackjack(cards: Sequence[Card], values: Sequence[int | None]) -> bool:
-    """An ace valued 11 and a bûche as the first two cards."""
-    if len(cards) < 2:
-        return False
-    pair = list(zip(cards[:2], values[:2], strict=True))
-    return any(c.rank is Rank.ACE and v == 11 for c, v in pair) and any(
-        c.rank.pip == 10 for c, _ in pair
-    )
-
-
-def fallback_ace(values: Sequence[int | None]) -> int:
-    """Value for the first unvalued ace: 11 unless that takes the hand over 21."""
-    total = sum(1 if v is None else v for v in values)
-    return 11 if total + 10 <= 21 else 1
-
-
 def settle_outcome(total: int, blackjack: bool, bank_total: int, bank_blackjack: bool) -> str:
     """Outcome of a hand that did not bust: 'win', 'bank_bust', 'push' or 'lose'."""
     if bank_blackjack:
@@ -259,12 +150,7 @@ def settle_outcome(total: int, blackjack: bool, bank_total: int, bank_blackjack:
     return "push" if total == bank_total else "lose"
 
 
-def _half(amount: int) -> tuple[int, str]:
-    """Half of ``amount`` rounded down, and the exact figure."""
-    return amount // 2, f"{amount // 2}.5" if amount % 2 else str(amount // 2)
-
-
-class Casino21(TableGame):
+class Casino21(TableGame[CasinoSeat]):
     """The Casino 21 table: see the module docstring for every rule and choice."""
 
     GAME: ClassVar[str] = "casino21"
@@ -272,14 +158,21 @@ class Casino21(TableGame):
     SEAT = CasinoSeat
     MAX_PLAYERS = MAX_PLAYERS
     FORMAT = 2
+    UPGRADES = (casino21_v1,)
     JOIN_PHASES = _OPEN
     TOP_UP_PHASES = _OPEN
-    MOVES: ClassVar[Mapping[Phase, tuple[ActionKind, ...]]] = {Phase.PLAYING: (_K.DRAW,)}
+    # an ace to value is asked of a player waited for again, in either turn
+    MOVES: ClassVar[Mapping[Phase, tuple[ActionKind, ...]]] = {
+        _BETTING: (_CHOOSE_ACE,),
+        _PLAYING: (_DRAW, _CHOOSE_ACE),
+    }
+    OPEN_MOVES: ClassVar[Mapping[Phase, tuple[ActionKind, ...]]] = {
+        _BETTING: (_END_TURN,),  # the host's, whoever the turn waits for
+        _PLAYING: (_END_TURN,),
+    }
     SHOE_PER_ROUND = True
     ILLEGAL_CODES = ILLEGAL_CODES
     options: Casino21Options
-    seats: list[CasinoSeat]  # type: ignore[assignment]  # the base seats SEAT instances
-    _seat_of: dict[int, CasinoSeat]  # type: ignore[assignment]
 
     def init_state(self) -> None:
         self.welcomed: set[int] = set()  # players who got the welcome stake here
@@ -296,7 +189,7 @@ class Casino21(TableGame):
         decks = self.options.decks
         return f"std52*{decks}" if decks > 1 else "std52"
 
-    def bet_range(self, seat: Seat) -> tuple[int, int]:
+    def bet_range(self, seat: CasinoSeat) -> tuple[int, int]:
         return self.options.min_bet, self.options.max_bet
 
     def house_exposure(self, bets: Mapping[int, int]) -> int:
@@ -326,112 +219,76 @@ class Casino21(TableGame):
     def _welcome_for(self, player: int) -> int:
         return 0 if player in self.welcomed else self.options.welcome_stake
 
-    def check_join(self, player: int, amount: int | None) -> None:
+    def refuse_join(self, player: int, amount: int | None) -> Refusal:
         amount = amount or 0
         if amount < 0:
-            raise IllegalAction(BAD_AMOUNT, amount=amount)
+            return refuse(BAD_AMOUNT, amount=amount)
         welcome = self._welcome_for(player)
         if welcome + amount == 0:
-            raise IllegalAction("empty_stack")
+            return refuse("empty_stack")
         if welcome and amount:
-            raise IllegalAction("buy_in_with_welcome", welcome=welcome)
+            return refuse("buy_in_with_welcome", welcome=welcome)
+        return None
 
-    def joined(self, seat: Seat, amount: int | None) -> list[Money]:
-        p, s = seat.player, cast(CasinoSeat, seat)
+    def joined(self, seat: CasinoSeat, amount: int | None) -> list[Money]:
+        p, s = seat.player, seat
         welcome = s.welcome = self._welcome_for(p)
         s.own = amount or 0
         self.welcomed.add(p)
         self.wagered.setdefault(p, 0)
-        if self.phase is Phase.BETTING:
+        if self.phase is _BETTING:
             self.waiting.append(p)  # the seat is the last one: the order stays the seats'
         money = super().joined(seat, amount)  # own funds, if any
         if welcome:
             money.insert(0, self.transfer(MoneyKind.WELCOME_STAKE, HOUSE, seat, welcome, p))
         return money
 
-    def apply(self, action: Action) -> list[Event]:
-        events = super().apply(action)
-        if action.kind is _K.TOP_UP:  # own funds: what an early leave keeps (no base hook)
-            self._seat_of[cast(int, action.player)].own += cast(int, action.amount)
-        return events
+    def refuse_top_up(self, seat: CasinoSeat, amount: int) -> Refusal:
+        # own funds only once this sitting's welcome stake is spent (RULES.md section 2)
+        if seat.welcome == 0 or seat.stack < self.options.min_bet:
+            return None
+        return refuse("top_up_too_early", stack=seat.stack, min=self.options.min_bet)
 
-    def _may_top_up(self, s: CasinoSeat) -> bool:
-        """Own funds only once this sitting's welcome stake is spent (RULES.md section 2)."""
-        return s.welcome == 0 or s.stack < self.options.min_bet
+    def topped_up(self, seat: CasinoSeat, amount: int) -> None:
+        seat.own += amount  # own funds: what an early leave keeps
 
-    def check_top_up(self, seat: Seat, amount: int) -> None:
-        if not self._may_top_up(cast(CasinoSeat, seat)):
-            raise IllegalAction("top_up_too_early", stack=seat.stack, min=self.options.min_bet)
-
-    def in_round(self, seat: Seat) -> bool:
+    def in_round(self, seat: CasinoSeat) -> bool:
         return seat.in_pot > 0
 
-    def forfeit(self, seat: Seat) -> int:
-        s = cast(CasinoSeat, seat)
-        if s.welcome and self.wagered.get(s.player, 0) < self.options.wager_requirement:
-            return s.stack - min(s.stack, s.own)
+    def forfeit(self, seat: CasinoSeat) -> int:
+        if seat.welcome and self.wagered.get(seat.player, 0) < self.options.wager_requirement:
+            return seat.stack - min(seat.stack, seat.own)
         return 0
 
-    def check_leave(self, seat: Seat, action: Action) -> None:
+    def refuse_leave(self, seat: CasinoSeat, action: Action) -> Refusal:
         forfeit = self.forfeit(seat)
-        if forfeit and not action.confirm:
-            raise IllegalAction(
-                "forfeit_needs_confirmation",
-                forfeit=forfeit,
-                keep=seat.stack - forfeit,
-                requirement=self.options.wager_requirement,
-                wagered=self.wagered.get(seat.player, 0),
-            )
+        if not forfeit or action.confirm:
+            return None
+        return refuse(
+            "forfeit_needs_confirmation",
+            forfeit=forfeit,
+            keep=seat.stack - forfeit,
+            requirement=self.options.wager_requirement,
+            wagered=self.wagered.get(seat.player, 0),
+        )
 
-    def left_data(self, seat: Seat) -> dict[str, Any]:
+    def left_data(self, seat: CasinoSeat) -> dict[str, Any]:
         return {"wagered": self.wagered.get(seat.player, 0)}
 
-    def after_leave(self, seat: Seat, events: list[Event]) -> None:
+    def after_leave(self, seat: CasinoSeat, events: list[Event]) -> None:
         if not self.seats:
             self.finish(events, "empty")
         else:
             self._turn_done(events)
 
-    def legal_actions(self, player: int | None) -> frozenset[ActionKind]:
-        """What the checks accept from ``player`` now, worked out directly: the renderer
-        asks for every seat after every move, and probing each kind costs eight times as
-        much. ``tests/engine/test_casino21_legal.py`` holds it equal to the probes (an ace
-        worth 1, a leave confirmed: a leave that forfeits is legal once confirmed)."""
-        phase = self.phase
-        if phase is Phase.FINISHED:
-            return frozenset()
-        turn = phase in _TURNS
-        if player is None:
-            start = not turn and bool(self.seats)
-            return _SYSTEM_KINDS[start, turn]
-        s = self._seat_of.get(player)
-        if s is None:
-            return _JOIN if len(self.seats) < self.options.max_players else frozenset()
-        kinds = [_K.LEAVE] if not s.in_pot else []
-        if self._may_top_up(s):
-            kinds.append(_K.TOP_UP)
-        if not turn:
-            host = self.host
-            if host is None or host == player or host not in self._seat_of:
-                kinds.append(_K.START)
-            return frozenset(kinds)
-        if player == self.host:
-            kinds.append(_K.END_TURN)
-        if s.pending:
-            kinds.append(_K.CHOOSE_ACE)
-        elif player in self.waiting:
-            if phase is Phase.PLAYING:
-                kinds.append(_K.DRAW)
-            elif not s.in_pot:
-                kinds += (_K.BET, _K.SIT_OUT) if s.stack >= self.options.min_bet else (_K.SIT_OUT,)
-        return frozenset(kinds)
-
-    def probe_amount(self, kind: ActionKind, player: int | None) -> int | None:
-        if kind is _K.DRAW:
-            return 0
-        if kind is _K.JOIN and player is not None and self._welcome_for(player):
-            return None
-        return super().probe_amount(kind, player)
+    def probe(self, kind: ActionKind, player: int | None) -> Action:
+        if kind is _DRAW:
+            return probe_action(kind, player, 0)  # standing: a draw of no card
+        if kind is _CHOOSE_ACE:
+            return probe_action(kind, player, None, 1)
+        if kind is _JOIN and player is not None and self._welcome_for(player):
+            return probe_action(kind, player)  # a welcome stake: no buy-in
+        return super().probe(kind, player)
 
     # ------------------------------------------------------------------ hooks: the round
 
@@ -447,8 +304,8 @@ class Casino21(TableGame):
         events.append(Event(ROUND_STARTED, data={"round": self.round, "players": list(players)}))
         self.new_shoe(events)
 
-    def on_bet(self, seat: Seat, events: list[Event]) -> None:
-        s = cast(CasinoSeat, seat)
+    def on_bet(self, seat: CasinoSeat, events: list[Event]) -> None:
+        s = seat
         s.status = Status.PLAYING
         self.wagered[s.player] = self.wagered.get(s.player, 0) + s.bet
         self._give(s, 2, "dealt", events)
@@ -459,43 +316,43 @@ class Casino21(TableGame):
     def on_timeout(self, events: list[Event]) -> None:
         self._end_turn("timeout", events)
 
-    def check_move(self, action: Action, seat: Seat) -> None:
-        s, kind = cast(CasinoSeat, seat), action.kind
-        if kind is _K.DRAW:
-            self._check_draw(action.amount, s)
-        elif kind is _K.CHOOSE_ACE:
-            if not s.pending:
-                raise IllegalAction("no_ace_pending")
+    def refuse_move(self, action: Action, seat: CasinoSeat) -> Refusal:
+        kind = action.kind
+        if kind is _DRAW:
+            return self._refuse_draw(action.amount, seat)
+        if kind is _CHOOSE_ACE:
+            if not seat.pending:
+                return refuse("no_ace_pending")
             if action.value not in (1, 11) or isinstance(action.value, bool):
-                raise IllegalAction("bad_ace_value")
-        elif kind is _K.END_TURN:
-            if s.player != self.host:
-                raise IllegalAction(NOT_HOST)
-            if self.phase not in _TURNS:
-                raise IllegalAction(WRONG_PHASE)
-        else:
-            super().check_move(action, seat)
+                return refuse("bad_ace_value")
+            return None
+        if kind is _END_TURN:
+            if seat.player != self.host:
+                return refuse(NOT_HOST)
+            return None if self.phase in _TURNS else refuse(WRONG_PHASE)
+        return super().refuse_move(action, seat)
 
-    def _check_draw(self, n: int | None, s: CasinoSeat) -> None:
-        if self.phase is not Phase.PLAYING:
-            raise IllegalAction(WRONG_PHASE)
-        if s.status is not Status.PLAYING:
-            raise IllegalAction("not_in_round")
+    def _refuse_draw(self, n: int | None, s: CasinoSeat) -> Refusal:
+        if self.phase is not _PLAYING:
+            return refuse(WRONG_PHASE)
+        if s.status is not _IN_PLAY:
+            return refuse("not_in_round")
         if s.pending:
-            raise IllegalAction("ace_pending")
+            return refuse("ace_pending")
         if s.player not in self.waiting:
-            raise IllegalAction("already_moved")
+            return refuse("already_moved")
         if n is None or n < 0 or isinstance(n, bool):
-            raise IllegalAction(BAD_AMOUNT, amount=n)
-        if n > self.max_draw():
-            raise IllegalAction("draw_too_many", max=self.max_draw())
+            return refuse(BAD_AMOUNT, amount=n)
+        if n and n > self.max_draw():  # a stand (0) never needs the cards counted
+            return refuse("draw_too_many", max=self.max_draw())
+        return None
 
-    def play(self, action: Action, seat: Seat, events: list[Event]) -> None:
-        s, kind = cast(CasinoSeat, seat), action.kind
-        if kind is _K.END_TURN:
+    def play(self, action: Action, seat: CasinoSeat, events: list[Event]) -> None:
+        s, kind = seat, action.kind
+        if kind is _END_TURN:
             self._end_turn("host", events)
             return
-        if kind is _K.CHOOSE_ACE:
+        if kind is _CHOOSE_ACE:
             self._set_ace(s, cast(int, action.value), False, events)
         elif action.amount:
             self._give(s, action.amount, "drew", events)
@@ -566,7 +423,7 @@ class Casino21(TableGame):
         for s in self.seats:
             while s.pending:
                 self._set_ace(s, fallback_ace(s.values), True, events)
-        betting = self.phase is Phase.BETTING
+        betting = self.phase is _BETTING
         if betting:
             self._close_bets(by, events)
         else:
@@ -579,7 +436,7 @@ class Casino21(TableGame):
         else:
             if betting:
                 self._deal_bank(events)
-                self.phase = Phase.PLAYING
+                self.phase = _PLAYING
             self._next_turn(events)
         if not self.seats:  # the last seats left at 0
             self.finish(events, "empty")
@@ -612,7 +469,7 @@ class Casino21(TableGame):
     @property
     def bank_blackjack(self) -> bool:
         """The bank's first two cards are a blackjack."""
-        return is_blackjack(self.bank_cards, list(self.bank_values))
+        return valued_blackjack(self.bank_cards, list(self.bank_values))
 
     def _bank_take(self, events: list[Event]) -> tuple[Card, int] | None:
         """The bank's next card and its value (aces by the fallback); None: no card left."""
@@ -696,7 +553,7 @@ class Casino21(TableGame):
             if outcome == "bank_bust" and isinstance(bonus, int):
                 gain, exact = bonus, str(bonus)
             else:
-                gain, exact = _half(bet)
+                gain, exact = bet // 2, exact_figure(bet, 2) or str(bet // 2)
             money = [self.transfer(MoneyKind.PAYOUT, POT, s, bet, s.player)]
             if gain or exact != "0":  # even 0 with its exact figure (half of 1 is 0.5)
                 money.append(self.pay(s, gain, exact))
@@ -736,12 +593,12 @@ class Casino21(TableGame):
 
     # ------------------------------------------------------------------ views
 
-    def seat_view(self, seat: Seat) -> dict[str, Any]:
-        s = cast(CasinoSeat, seat)
+    def seat_view(self, seat: CasinoSeat) -> dict[str, Any]:
+        s = seat
         status = s.status
         waited = s.player in self.waiting
-        if status is Status.OUT and waited and self.phase is Phase.BETTING:
-            status = Status.IDLE
+        if status is _OUT and waited and self.phase is _BETTING:
+            status = _IDLE
         forfeit = self.forfeit(s)
         wagered = self.wagered.get(s.player, 0)
         return {
@@ -749,12 +606,12 @@ class Casino21(TableGame):
             "stack": s.stack,
             "bet": s.bet,
             "in_pot": s.in_pot,
-            "status": status.value,
+            "status": status._value_,
             "cards": [c.code for c in s.cards],
             "values": list(s.values),
             "total": s.known_total,
             "pending_ace": s.pending,
-            "moved": status is Status.PLAYING and self.phase is Phase.PLAYING and not waited,
+            "moved": status is _IN_PLAY and self.phase is _PLAYING and not waited,
             "blackjack": s.blackjack,
             "welcome": s.welcome,
             "own": s.own,
@@ -803,55 +660,3 @@ class Casino21(TableGame):
         self.bank_values = [int(v) for v in data["bank_values"]]
         self.bank_revealed = bool(data["bank_revealed"])
         self.results = [dict(r) for r in data["results"]]
-
-    @classmethod
-    def upgrade(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
-        """A snapshot of the code before the base (format 1: the seats' ``moved``, a
-        ``seed_revealed`` flag, ``rig``/``rig_next``) in format 2."""
-        if data.get("format", 1) >= 2:
-            return data
-        return _upgrade_v1(data)
-
-
-def _waits_v1(phase: Phase, seat: Mapping[str, Any]) -> bool:
-    """Whether a format-1 seat is waited for: a bet or an ace (first turn), a draw or an
-    ace (following turns)."""
-    pending = None in seat["values"]
-    if phase is Phase.BETTING:
-        return pending or seat["status"] == Status.IDLE.value
-    if phase is Phase.PLAYING:
-        return pending or (seat["status"] == Status.PLAYING.value and not seat["moved"])
-    return False
-
-
-def _upgrade_v1(data: Mapping[str, Any]) -> dict[str, Any]:
-    phase = Phase(data["phase"])
-    seats = [
-        {
-            **{k: v for k, v in d.items() if k != "moved"},
-            "status": Status.OUT.value if d["status"] == Status.IDLE.value else d["status"],
-        }
-        for d in data["seats"]
-    ]
-    shoe = None if data["seed_revealed"] or data["shoe"] is None else dict(data["shoe"])
-    if shoe is not None and data["rig"] is not None:  # this round's rigged order
-        rest = shuffled(build_deck(shoe["spec"]), bytes.fromhex(shoe["seed"]))
-        for code in data["rig"]:
-            rest.remove(Card.parse(code))
-        shoe["cards"] = [*data["rig"], *(c.code for c in rest)]
-    old = ("ever_seated", "seed_revealed", "rig", "rig_next")
-    out = {
-        **{k: v for k, v in data.items() if k not in old},
-        "format": 2,
-        "seats": seats,
-        "pot": sum(int(d["in_pot"]) for d in seats),
-        "waiting": [int(d["player"]) for d in data["seats"] if _waits_v1(phase, d)],
-        "sequential": False,
-        "shoe": shoe,
-        "spare": None,
-        "unrevealed": [],
-        "last_summary": None,
-    }
-    if data["rig_next"]:  # the next round's rigged cards
-        out["rig"] = {"cards": list(data["rig_next"]), "only": False, "skip": {}}
-    return out

@@ -1,64 +1,51 @@
-"""Pirate 21 (``pirate21``): players race for gold coins with hidden cards; no house.
+"""Pirate 21 (``pirate21``): players race for gold coins with hidden cards, no house:
+docs/RULES.md section 3.
 
-Rules: RULES.md section 3 (source seeds/000_c78f1a3258b84c31.txt). Coins are game points,
-not money: the stacks hold coins and no Money effect is ever emitted. The base seats the
-players, keeps the pile (its commitment, the spare, the reveal of every seed), times out
-and closes; this module deals, plays the turns, settles the showdown and ranks.
+Coins are game points, not money: the stacks hold coins and no Money effect is ever
+emitted. The base seats the players, keeps the pile (its commitment, the spare, the reveal
+of every seed), times out and closes; this module deals, plays the turns, settles the
+showdown and ranks. Where the rules leave it open (besides docs/RULES.md's "What Croupier
+settles"):
 
-- LOBBY: the host is seated when the table opens, up to 8 players JOIN, the host STARTs.
-  The dealer (option ``dealer``, default the host) moves last for the whole game: the seat
-  order is the join order rotated to start after the dealer.
-- PLAYING: each round a coin goes from the treasure into the pot (standard) or every
-  player with coins antes one (``shared``); two PRIVATE cards each, one at a time in seat
-  order; then each player HITs (a public card) or STANDs. A HIT over 21 has exactly the
-  public events of any other HIT (the bust is in the PRIVATE ``hand`` event only) and
-  keeps the turn; the showdown alone reveals it. The showdown settles the round and the
-  next one starts at once (same ``apply``), or the game ends (``game_over``, a ranking
-  where equal coins share a rank; then the base empties the seats).
-- Standard: one winner takes the pot (a lone BlackJack 2 coins, topped up from the
-  treasure); ties below 21 and all-bust rounds are void, the pot stays; ties at 21 get
-  1 coin each (2 for a BlackJack) from the pot then the treasure, in seat order while
-  coins last, the rest of the pot back to the treasure. One pile for the whole game; the
-  game ends when treasure and pot are empty or the pile cannot deal a round.
-- Shared: the treasure is divided among the players, the rest in the first pot (or
-  ``coins_per_player`` each); ties at 21 split the pot evenly, the remainder stays in
-  play. A player without coins is out, unless nobody has any: the last round's players
-  replay for the pot without ante. The last player with coins collects the pot. As soon
-  as the pile gives its last card, the played cards are reshuffled into a new pile (a
-  PUBLIC ``shuffle`` before anyone may draw from it) from the spare committed with the
-  previous pile; a retired pile's seed is revealed at the next showdown, never while
-  cards it dealt are hidden. With no played card yet, players can only stand.
-- CLOSE abandons a round (its pot unclaimed, its cards never shown) and ranks the coins
-  held. LEAVE: in the lobby only, never the host (who closes the table instead).
+- The host is seated when the table opens; the dealer (option ``dealer``, default the
+  host) moves last for the whole game: the seat order is the join order rotated to start
+  after the dealer. LEAVE: in the lobby only, never the host (who closes the table).
+- A HIT over 21 has exactly the public events of any other HIT (the bust is in the
+  PRIVATE ``hand`` event only) and keeps the turn. The showdown settles the round and the
+  next one starts in the same ``apply``, or the game ends (a ranking where equal coins
+  share a rank; then the base empties the seats).
+- Shared: a player without coins is out, unless nobody has any: the last round's players
+  replay for the pot without ante; the last player with coins collects the pot. A retired
+  pile's seed is revealed at the next showdown, never while cards it dealt are hidden.
+  With no played card yet, players can only stand.
+- CLOSE abandons a round (its pot unclaimed, its cards never shown) and ranks the coins.
 
-Fairness: every pile follows ``shuffled(build_deck(spec), seed)`` (``pirate54`` or
-``pirate:N/P/F``); a reshuffled pile keeps the played cards in the order they take in
-that shuffled deck, so ``verify(seed, commitment, spec)`` reprints every pile.
+Fairness: a reshuffled pile keeps the played cards in the order they take in the spare's
+shuffled deck, so ``verify(seed, commitment, spec)`` reprints every pile.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from ..actions import Action, ActionKind
-from ..base import Seat, TableGame
-from ..cards import Card, pirate_deck, pirate_spec
+from ..base import Refusal, Seat, TableGame
+from ..cards import Card
 from ..errors import (
     NOT_ENOUGH_PLAYERS,
     NOT_YOUR_TURN,
     SHARED_CODES,
     UNKNOWN_ACTION,
     WRONG_PHASE,
-    IllegalAction,
+    refuse,
 )
 from ..events import ROUND_SETTLED, ROUND_STARTED, TURN, Event, Visibility
+from ..game_options import Pirate21Options
 from ..hands import bj_total, is_blackjack
-from ..options import GameOptions, OptionError, OptionKind, OptionSpec, check_values
 from ..phases import Phase
-from ..shuffle import Entropy, Shoe
+from ..shuffle import Entropy
+from ..upgrades import pirate21_v1
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
@@ -82,173 +69,6 @@ END_REASONS: tuple[str, ...] = (
     "closed",  # the table was closed
 )
 
-DEFAULT_DECK: dict[str, int] = {"numbers": 36, "pirates": 14, "flags": 4}
-_DECK_MAX: dict[str, int] = {"numbers": 360, "pirates": 140, "flags": 40}
-DECK_MIN_SIZE = 4
-VARIANTS = ("standard", "shared")
-
-
-def _count(value: object) -> int | None:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    text = value.strip() if isinstance(value, str) else ""
-    return int(text) if text.isascii() and text.isdigit() else None  # ASCII digits only
-
-
-def _deck_error(code: str, **params: object) -> OptionError:
-    return OptionError(code, None, option="deck", **params)
-
-
-def _deck_words(value: object) -> dict[str, object] | None:
-    """The counts given, by name (None: the default deck)."""
-    if value is None or isinstance(value, Mapping):
-        return None if value is None else {str(k): v for k, v in value.items()}
-    if not isinstance(value, str):
-        raise _deck_error("bad_deck", value=repr(value))
-    text = value.strip().lower()
-    if text in ("", "pirate54", "standard", "default"):
-        return None
-    if "=" not in text:
-        parts = text.split("/")
-        if len(parts) != 3:
-            raise _deck_error("bad_deck", value=value)
-        return dict(zip(DEFAULT_DECK, parts, strict=True))
-    pairs = [part.partition("=") for part in text.split(",")]
-    if not all(sep for _, sep, _ in pairs):
-        raise _deck_error("bad_deck", value=value)
-    return {key.strip(): val.strip() for key, _, val in pairs}
-
-
-def parse_deck(value: object) -> dict[str, int]:
-    """Validate the ``deck`` option: None, ``"pirate54"``, ``"36/14/4"`` (numbers/pirates/
-    flags, the form people type), ``"numbers=36,pirates=14,flags=4"`` (missing keys keep
-    their default) or a dict with those keys (the stored form). Raises
-    :class:`~bot.engine.options.OptionError`."""
-    counts = dict(DEFAULT_DECK)
-    for name, count in (_deck_words(value) or {}).items():
-        if name not in DEFAULT_DECK:
-            raise _deck_error("bad_deck_key", key=name)
-        n, most = _count(count), _DECK_MAX[name]
-        if n is None or not 0 <= n <= most:
-            raise _deck_error("bad_deck_count", kind=name, value=str(count), min=0, max=most)
-        counts[name] = n
-    size = sum(counts.values())
-    if size < DECK_MIN_SIZE:
-        raise _deck_error("deck_too_small", size=size, min=DECK_MIN_SIZE)
-    return counts
-
-
-def deck_text(counts: Mapping[str, int]) -> str:
-    """The deck counts as typed: ``36/14/4`` (numbers/pirates/flags)."""
-    return "/".join(str(counts[k]) for k in ("numbers", "pirates", "flags"))
-
-
-_MENTION = re.compile(r"<@!?([0-9]+)>|([0-9]+)", re.ASCII)
-
-
-def parse_dealer(value: object) -> int:
-    """The ``dealer`` option: a player id, as a number, digits or a mention ``<@id>``."""
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
-    found = _MENTION.fullmatch(value.strip()) if isinstance(value, str) else None
-    if found is None:
-        raise OptionError("option_bad_value", _DEALER, value=str(value))
-    return int(found[1] or found[2])
-
-
-def build_pirate_deck(counts: Mapping[str, int]) -> list[Card]:
-    """The unshuffled deck for these counts: exactly ``pirate54()`` for the default counts,
-    else numbers, Pirates and Flags each cycled over their cards in a fixed order."""
-    return pirate_deck(counts["numbers"], counts["pirates"], counts["flags"])
-
-
-_DEALER = OptionSpec(
-    "dealer",
-    OptionKind.FORM,
-    None,
-    "the player who deals, fixed for the game (none: the host)",
-    "le joueur qui donne, pour toute la partie (none : l'hôte)",
-    none=True,
-    form=parse_dealer,
-    show=lambda pid: f"<@{pid}>",
-    examples=("none",),
-    allowed_en="a player (a mention or an id)",
-    allowed_fr="un joueur (mention ou identifiant)",
-)
-#: The options of a Pirate 21 table (RULES.md section 3): ``/table open``, ``/rules``.
-OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec(
-        "variant",
-        OptionKind.CHOICE,
-        "standard",
-        "standard, or shared: the treasure is divided among the players",
-        "standard, ou shared : le trésor est partagé entre les joueurs",
-        choices=VARIANTS,
-    ),
-    OptionSpec(
-        "treasure",
-        OptionKind.INT,
-        10,
-        "gold coins in the treasure",
-        "pièces d'or du trésor",
-        min=1,
-        max=1000,
-    ),
-    OptionSpec(
-        "coins_per_player",
-        OptionKind.INT,
-        None,
-        "shared variant: coins given to each player instead of dividing the treasure",
-        "variante partagée : pièces données à chaque joueur au lieu de diviser le trésor",
-        min=1,
-        max=1000,
-        none=True,
-    ),
-    _DEALER,
-    OptionSpec(
-        "deck",
-        OptionKind.FORM,
-        DEFAULT_DECK,
-        "the cards: numbers/pirates/flags",
-        "les cartes : nombres/pirates/drapeaux",
-        form=parse_deck,
-        show=deck_text,
-        examples=("36/14/4", "18/7/2", "72/28/8"),
-        allowed_en="numbers/pirates/flags counts, e.g. `36/14/4`",
-        allowed_fr="les nombres de cartes nombres/pirates/drapeaux, par ex. `36/14/4`",
-    ),
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Pirate21Options(GameOptions):
-    """Per-table options of Pirate 21 (RULES.md section 3), typed, with their defaults."""
-
-    SPECS = OPTIONS
-
-    variant: str = "standard"
-    treasure: int = 10
-    coins_per_player: int | None = None  # None: the shared treasure is divided
-    dealer: int | None = None
-    deck: tuple[tuple[str, int], ...] = tuple(DEFAULT_DECK.items())
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Pirate21Options:
-        """Validate typed options (``deck`` as counts or as typed); raises
-        :class:`~bot.engine.errors.InvalidOptions` on the first problem."""
-        values = check_values(cls.SPECS, data, ignore=cls.LEGACY)
-        values["deck"] = tuple(values["deck"].items())
-        return cls(**values)
-
-    @property
-    def deck_counts(self) -> dict[str, int]:
-        """The deck counts as a dict."""
-        return dict(self.deck)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-able form (what ``/rules`` shows); ``from_dict`` accepts it back."""
-        return {**GameOptions.to_dict(self), "deck": self.deck_counts}
-
 
 def _codes(cards: Sequence[Card]) -> list[str]:
     return [c.code for c in cards]
@@ -267,10 +87,13 @@ def _priv(kind: str, to: int, /, **data: Any) -> Event:
 
 
 _K = ActionKind
+# Members read on every check, bound once (see base.py).
+_LOBBY, _PLAYING = Phase.LOBBY, Phase.PLAYING
+_HIT, _STAND, _JOIN = _K.HIT, _K.STAND, _K.JOIN
 _NOT_DEALT: dict[str, Any] = {"in_round": False, "hidden": 0, "extra": [], "done": False}
 
 
-class Pirate21(TableGame):
+class Pirate21(TableGame[Seat]):
     """A Pirate 21 table; :meth:`create` seats the host at once."""
 
     GAME: ClassVar[str] = "pirate21"
@@ -279,13 +102,11 @@ class Pirate21(TableGame):
     MAX_PLAYERS = MAX_PLAYERS
     MONEY = False
     FORMAT = 2
-    JOIN_PHASES = frozenset({Phase.LOBBY})
-    MOVES: ClassVar[Mapping[Phase, tuple[ActionKind, ...]]] = {Phase.PLAYING: (_K.HIT, _K.STAND)}
+    UPGRADES = (pirate21_v1,)
+    JOIN_PHASES = frozenset({_LOBBY})
+    BETS = False
+    MOVES: ClassVar[Mapping[Phase, tuple[ActionKind, ...]]] = {_PLAYING: (_HIT, _STAND)}
     ILLEGAL_CODES = ILLEGAL_CODES
-    # no bets in this game: BET and SIT_OUT are moves it does not know (``check_move``)
-    _CHECKS: ClassVar = {
-        k: v for k, v in TableGame._CHECKS.items() if k not in (_K.BET, _K.SIT_OUT)
-    }
     options: Pirate21Options
 
     def init_state(self) -> None:
@@ -304,7 +125,7 @@ class Pirate21(TableGame):
     def create(cls, host: int, options: Mapping[str, Any], entropy: Entropy) -> Self:
         """A new table hosted (and dealt, by default) by ``host``, seated at once."""
         game = cls(options, host=host, entropy=entropy)
-        game.apply(Action(_K.JOIN, host))
+        game.apply(Action(_JOIN, host))
         return game
 
     # ------------------------------------------------------------------ state
@@ -343,38 +164,35 @@ class Pirate21(TableGame):
     # ------------------------------------------------------------------ hooks: the table
 
     def deck_spec(self) -> str:
-        counts = self.options.deck_counts
-        return pirate_spec(counts["numbers"], counts["pirates"], counts["flags"])
+        return self.options.deck_spec
 
     def uses_spare(self) -> bool:
         return self.shared
 
-    def probe_amount(self, kind: ActionKind, player: int | None) -> int | None:
-        return None if kind is _K.JOIN else super().probe_amount(kind, player)
+    def refuse_join(self, player: int, amount: int | None) -> Refusal:
+        return refuse("no_buy_in") if amount else None
 
-    def check_join(self, player: int, amount: int | None) -> None:
-        if amount:
-            raise IllegalAction("no_buy_in")
-
-    def check_leave(self, seat: Seat, action: Action) -> None:
-        if self.phase is not Phase.LOBBY:
-            raise IllegalAction(WRONG_PHASE)
+    def refuse_leave(self, seat: Seat, action: Action) -> Refusal:
+        if self.phase is not _LOBBY:
+            return refuse(WRONG_PHASE)
         if seat.player == self.host:
-            raise IllegalAction("host_cannot_leave")
+            return refuse("host_cannot_leave")
+        return None
 
-    def check_start(self) -> None:
+    def refuse_start(self, player: int | None) -> Refusal:
         n = len(self.seats)
         if n < MIN_PLAYERS:
-            raise IllegalAction(NOT_ENOUGH_PLAYERS, min=MIN_PLAYERS)
+            return refuse(NOT_ENOUGH_PLAYERS, min=MIN_PLAYERS)
         dealer = self._dealer_choice()
         if self.seat_of(dealer) is None:
-            raise IllegalAction("dealer_not_seated", dealer=dealer)
+            return refuse("dealer_not_seated", dealer=dealer)
         size = self.cards_left or sum(self.options.deck_counts.values())  # a rigged pile's
         if size < 2 * n:
-            raise IllegalAction("deck_too_small", size=size, players=n)
+            return refuse("deck_too_small", size=size, players=n)
         treasure = self.options.treasure
         if self.shared and self.options.coins_per_player is None and treasure < n:
-            raise IllegalAction("treasure_too_small", treasure=treasure, players=n)
+            return refuse("treasure_too_small", treasure=treasure, players=n)
+        return None
 
     def start_game(self, events: list[Event]) -> None:
         """The dealer moves last; the coins are handed out; the pile is shuffled."""
@@ -390,7 +208,7 @@ class Pirate21(TableGame):
                 s.stack = cpp
         else:
             self.treasure = self.options.treasure
-        self.phase = Phase.PLAYING
+        self.phase = _PLAYING
         coins = {str(s.player): s.stack for s in self.seats}
         data = {"variant": self.options.variant, "dealer": dealer, "order": self.seated()}
         events.append(
@@ -409,7 +227,6 @@ class Pirate21(TableGame):
         order the spare's seed gives the whole deck; the retired pile's seed waits for the
         next showdown (cards it dealt may still be hidden)."""
         assert self.shared and self.discard  # the standard game ends before its pile does
-        self._rig_only = False  # a rigged pile (tests) ran out: the new pile is the one in use
         self.new_shoe(events, reveal_old=False, keep=self.discard)
         self.discard = []
 
@@ -515,20 +332,21 @@ class Pirate21(TableGame):
 
     # ------------------------------------------------------------------ moves
 
-    def check_move(self, action: Action, seat: Seat) -> None:
+    def refuse_move(self, action: Action, seat: Seat) -> Refusal:
         kind = action.kind
-        if kind is not _K.HIT and kind is not _K.STAND:
-            raise IllegalAction(UNKNOWN_ACTION, kind=kind.value)
-        if self.phase is not Phase.PLAYING:
-            raise IllegalAction(WRONG_PHASE)
+        if kind is not _HIT and kind is not _STAND:
+            return refuse(UNKNOWN_ACTION, kind=kind.value)
+        if self.phase is not _PLAYING:
+            return refuse(WRONG_PHASE)
         if self.to_act != seat.player:
-            raise IllegalAction(NOT_YOUR_TURN)
-        if kind is _K.HIT and not self._can_draw():
-            raise IllegalAction("pile_empty")
+            return refuse(NOT_YOUR_TURN)
+        if kind is _HIT and not self._can_draw():
+            return refuse("pile_empty")
+        return None
 
     def play(self, action: Action, seat: Seat, events: list[Event]) -> None:
         p = seat.player
-        if action.kind is _K.STAND:
+        if action.kind is _STAND:
             self._end_turn(p, events)
             return
         card = self.draw(events)
@@ -635,7 +453,7 @@ class Pirate21(TableGame):
     def seat_view(self, seat: Seat) -> dict[str, Any]:
         p = seat.player
         out = {"player": p, "coins": seat.stack, "out": p in self.out, "dealer": p == self.dealer}
-        if self.phase is not Phase.PLAYING or p not in self.hidden:
+        if self.phase is not _PLAYING or p not in self.hidden:
             return {**out, **_NOT_DEALT, "extra": []}
         hidden, done = len(self.hidden[p]), p not in self.waiting
         return {
@@ -664,7 +482,7 @@ class Pirate21(TableGame):
         return {**final, "dealer": p == self.dealer, **_NOT_DEALT, "extra": []}
 
     def private_part(self, player: int, you: dict[str, Any]) -> None:
-        if self.phase is not Phase.PLAYING or player not in self.hidden:
+        if self.phase is not _PLAYING or player not in self.hidden:
             return
         hand = self._hand(player)
         total = bj_total(hand).value
@@ -699,61 +517,3 @@ class Pirate21(TableGame):
         self.void_rounds = int(data["void_rounds"])
         self.end_reason = data["end_reason"]
         self.ranking = data["ranking"]
-
-    @classmethod
-    def upgrade(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
-        """A snapshot of the code before the base (``version`` 1: players, coins and the
-        pile in lists of their own) in format 2."""
-        if data.get("format", 1) >= 2:
-            return data
-        return _upgrade_v1(data)
-
-
-_V1_ONLY = (
-    "version",
-    "players",
-    "order",
-    "coins",
-    "turn",
-    "pile",
-    "pile_pos",
-    "pile_seed",
-    "pile_source",
-    "pending_reveals",
-    "last_result",
-    "rigged",
-)
-
-
-def _upgrade_v1(data: Mapping[str, Any]) -> dict[str, Any]:
-    order = [int(p) for p in data["order"] or data["players"]]
-    coins = {int(p): int(n) for p, n in data["coins"]}
-    playing = Phase(data["phase"]) is Phase.PLAYING
-    options = Pirate21Options.from_dict(data["options"])
-    spec = pirate_spec(*(options.deck_counts[k] for k in ("numbers", "pirates", "flags")))
-    in_round = [int(p) for p in data["in_round"]]
-    rigged = data.get("rigged")
-    return {
-        **{k: v for k, v in data.items() if k not in _V1_ONLY},
-        "format": 2,
-        "seats": [{"player": p, "stack": coins[p], "bet": 0, "in_pot": 0} for p in order],
-        "waiting": in_round[int(data["turn"]) :] if playing else [],
-        "sequential": bool(data["order"]),
-        "shoe": _v1_pile(data, spec),
-        "spare": data.get("spare"),
-        "unrevealed": [{"seed": s, "spec": spec} for s in data["pending_reveals"]],
-        "last_summary": data["last_result"],
-        **({"rig": {"cards": list(rigged), "only": True, "skip": {}}} if rigged else {}),
-    }
-
-
-def _v1_pile(data: Mapping[str, Any], spec: str) -> dict[str, Any] | None:
-    """The pile as the base's shoe: its seed and position, and its cards when they are not
-    the seed's whole deck (a reshuffled pile, a rigged one)."""
-    if data["pile_seed"] is None:
-        return None
-    shoe = Shoe(spec, bytes.fromhex(data["pile_seed"]), int(data["pile_pos"]))
-    pile = list(data["pile"])
-    if _codes(shoe.order) == pile:
-        return shoe.to_dict()
-    return {**shoe.to_dict(), "cards": pile}

@@ -1,28 +1,26 @@
-"""Sept et demi (RULES.md section 4): one hidden card, a rotating bank, a guarantee fund.
+"""Sept et demi: one hidden card, a rotating bank, a guarantee fund (docs/RULES.md
+section 4).
 
 The base (:class:`~bot.engine.base.TableGame`) seats the players (a player back at the
 table keeps their place), takes the bets in turn, times out, counts the votes to stop,
 closes and keeps the deck; this module deals, plays the hands and the bank, and settles.
+A round: BETTING (in turn) -> PLAYING -> BANK -> showdown and settlement.
 
-A round: BETTING (in turn) -> PLAYING -> BANK -> showdown and settlement ->
-BETWEEN_ROUNDS (or FINISHED).
+Choices where the rules are silent:
 
-Choices where RULES.md is silent:
-
-- JOIN takes exactly ``buy_in``, between rounds only; a player back keeps their place.
+- JOIN takes exactly ``buy_in``, between rounds only. LEAVE between rounds only; a player
+  out of chips after a round leaves (``empty_stack``).
 - Cards go, from the banker's left, to every player whose stack allows the minimum bet
   (``stack // 2 >= min_bet``), then one to the bank; the others sit the round out.
 - HIT: the card arrives privately; over 7½ the whole hand is shown and the bet goes to
   the banker at once, else the player must SHOW or SWAP first. No HIT on an empty deck.
 - TIMEOUT: a pending choice is shown, then the player stands; the bank stands; in the
-  bets the bettor whose turn it is sits out (the next one gets a window of their own).
+  bets the bettor whose turn it is sits out.
 - Nobody still in after the players' turns: the bank's card is shown, no bank turn.
-- Settlement: losers first, then winners from the banker's left are paid by the banker
-  as far as the stack goes, the fund pays the rest, pro rata of the rests when it cannot
-  (rounded down, the remainder units one each to the first unpaid winners).
-- LEAVE between rounds only. A player out of chips after a round leaves (``left``,
-  ``empty_stack``). The game ends when fewer than two seated players have chips, at the
-  ``rounds`` limit or by a vote; ties in the ranking share a rank (1, 1, 3).
+- The fund pays pro rata of the rests when it cannot pay them all (rounded down, the
+  remainder units one each to the first unpaid winners).
+- The game ends when fewer than two seated players have chips, at the ``rounds`` limit
+  or by a vote; ties in the ranking share a rank (1, 1, 3).
 - The host passes in the lobby only; once started, with the host away, any seated
   player starts the next round.
 """
@@ -31,13 +29,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any, ClassVar, Self
 
 from ..actions import Action, ActionKind
-from ..base import BuyIn, Seat, TableGame
+from ..base import BuyIn, Refusal, Seat, TableGame, pro_rata
 from ..cards import build_deck
-from ..errors import NOT_YOUR_TURN, SHARED_CODES, WRONG_PHASE, IllegalAction
+from ..errors import NOT_YOUR_TURN, SHARED_CODES, WRONG_PHASE, refuse
 from ..events import (
     FUND,
     HOUSE,
@@ -51,14 +48,14 @@ from ..events import (
     Visibility,
     wallet,
 )
+from ..game_options import DECK_SPECS, SeptEtDemiOptions
 from ..hands import SEPT32_HALF_POINTS, SEPT40_HALF_POINTS, SEPT_ET_DEMI, format_half_points
-from ..options import GameOptions, OptionKind, OptionSpec
 from ..phases import ROUND_PHASES, Phase
+from ..upgrades import sept_et_demi_v1
 
 GAME = "sept_et_demi"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
-DECK_SPECS: dict[str, str] = {"40": "sept40", "32": "sept32"}
 
 #: Every ``IllegalAction.code`` this game raises, for the UI's translations.
 ILLEGAL_CODES: frozenset[str] = SHARED_CODES | {
@@ -82,82 +79,12 @@ _VALUES: dict[str, dict[str, int]] = {
     "32": {c.code: SEPT32_HALF_POINTS[c.rank] for c in build_deck("sept32")},
 }
 _K = ActionKind
-_I = OptionKind.INT
 # Members read on every move, bound once (an Enum's class attribute goes through its
 # metaclass's __getattr__ in Python 3.11: several times a plain attribute's cost).
 _LOBBY, _BETTING, _PLAYING, _BANK = Phase.LOBBY, Phase.BETTING, Phase.PLAYING, Phase.BANK
-_HIT, _STAND, _SHOW, _BET = _K.HIT, _K.STAND, _K.SHOW, _K.BET
+_HIT, _STAND, _SHOW = _K.HIT, _K.STAND, _K.SHOW
 _CHOICE = (_K.SHOW, _K.SWAP)
 _MOVES = frozenset({_K.HIT, _K.STAND, *_CHOICE})
-_BET_KINDS = (_K.BET, _K.SIT_OUT)
-# What a seated player may try during a round (nobody leaves then): the bettor, the player
-# with a new card to show or hide, the player or banker drawing, anyone else.
-_IN_ROUND: dict[str, tuple[ActionKind, ...]] = {
-    "bet": (*_BET_KINDS, _K.VOTE_STOP),
-    "choose": (*_CHOICE, _K.VOTE_STOP),
-    "draw": (_K.HIT, _K.STAND, _K.VOTE_STOP),
-    "wait": (_K.VOTE_STOP,),
-}
-
-#: The options of a Sept et demi table (RULES.md section 4): ``/table open``, ``/rules``.
-OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec(
-        "deck",
-        OptionKind.CHOICE,
-        "40",
-        "40 cards (ace to 7, heads ½) or 32 (7 to ace)",
-        "40 cartes (as à 7, figures ½) ou 32 (7 à as)",
-        choices=tuple(DECK_SPECS),
-    ),
-    OptionSpec(
-        "buy_in",
-        _I,
-        200,
-        "chips each player brings, at least twice min_bet",
-        "jetons apportés par chaque joueur, au moins deux fois min_bet",
-        min=2,
-        max=10**12,
-        at_least=("min_bet", 2),
-    ),
-    OptionSpec("min_bet", _I, 1, "smallest bet", "mise minimale", min=1, max=10**9),
-    OptionSpec(
-        "guarantee_fund",
-        _I,
-        500,
-        "fund the casino sets aside to pay when a banker cannot",
-        "fonds mis de côté par le casino quand un banquier ne peut pas payer",
-        min=0,
-        max=10**12,
-        cap="max_guarantee_fund",
-    ),
-    OptionSpec(
-        "rounds",
-        _I,
-        None,
-        "rounds before the game ends (none: no limit)",
-        "manches avant la fin de la partie (none : sans limite)",
-        min=1,
-        max=10**6,
-        none=True,
-    ),
-)
-
-
-@dataclass(frozen=True, slots=True)
-class SeptEtDemiOptions(GameOptions):
-    """Per-table options of Sept et demi (RULES.md section 4), typed, with their defaults."""
-
-    SPECS = OPTIONS
-
-    deck: str = "40"  # "40" or "32"
-    buy_in: int = 200
-    min_bet: int = 1
-    guarantee_fund: int = 500
-    rounds: int | None = None  # None: no round limit
-
-
-#: Default table options as a dict (for ``/rules``).
-DEFAULT_OPTIONS: dict[str, Any] = SeptEtDemiOptions().to_dict()
 
 
 @dataclass(slots=True)
@@ -199,26 +126,7 @@ def settlement_rule(total: int, bank: int) -> tuple[str, int]:
     return "not_higher", -1
 
 
-def fund_shares(rests: list[int], fund: int) -> tuple[list[int], list[str | None]]:
-    """What the fund pays of each rest owed, and the exact share where it was rounded: all
-    of them when it can, else pro rata rounded down, the remainder units one each to the
-    first unpaid winners."""
-    need = sum(rests)
-    if need <= fund:
-        return list(rests), [None] * len(rests)
-    shares = [fund * r // need for r in rests]
-    exacts = [str(Fraction(fund * r, need)) if fund * r % need else None for r in rests]
-    left = fund - sum(shares)
-    for i, r in enumerate(rests):
-        if left == 0:
-            break
-        if r > shares[i]:
-            shares[i] += 1
-            left -= 1
-    return shares, exacts
-
-
-class SeptEtDemi(TableGame):
+class SeptEtDemi(TableGame[SeptSeat]):
     """The Sept et demi table: see the module docstring for the flow and the choices."""
 
     GAME: ClassVar[str] = GAME
@@ -227,17 +135,16 @@ class SeptEtDemi(TableGame):
     MIN_PLAYERS = MIN_PLAYERS
     MAX_PLAYERS = MAX_PLAYERS
     FORMAT = 2
+    UPGRADES = (sept_et_demi_v1,)
     MOVES: ClassVar[Mapping[Phase, tuple[ActionKind, ...]]] = {
-        Phase.PLAYING: (_K.HIT, _K.STAND, *_CHOICE),
-        Phase.BANK: (_K.HIT, _K.STAND),
+        _PLAYING: (_HIT, _STAND, *_CHOICE),
+        _BANK: (_HIT, _STAND),
     }
     VOTE_STOP = True
     KEEP_PLACE = True
     SHOE_PER_ROUND = True
     ILLEGAL_CODES = ILLEGAL_CODES
     options: SeptEtDemiOptions
-    seats: list[SeptSeat]  # type: ignore[assignment]
-    _seat_of: dict[int, SeptSeat]  # type: ignore[assignment]
 
     def init_state(self) -> None:
         self.banker: int | None = None
@@ -271,55 +178,38 @@ class SeptEtDemi(TableGame):
     def buy_in(self) -> BuyIn:
         return BuyIn(fixed=self.options.buy_in)
 
-    def bet_range(self, seat: Seat) -> tuple[int, int]:
+    def bet_range(self, seat: SeptSeat) -> tuple[int, int]:
         return self.options.min_bet, seat.stack // 2
 
-    def probe_amount(self, kind: ActionKind, player: int | None) -> int | None:
-        return self.options.min_bet if kind is _BET else None  # JOIN: the buy-in
-
-    def candidates(self, player: int | None) -> Sequence[ActionKind]:
-        # legal_actions runs for every seat on every move: during a round, only the kinds
-        # the player's part allows (the checks still decide)
-        seat = None if player is None else self._seat_of.get(player)
-        phase = self.phase
-        if seat is None or phase not in ROUND_PHASES:
-            return TableGame.candidates(self, player)
-        waiting = self.waiting
-        if not waiting or waiting[0] != player:
-            return _IN_ROUND["wait"]
-        if phase is _BETTING:
-            return _IN_ROUND["bet"]
-        return _IN_ROUND["choose" if seat.pending else "draw"]
-
-    def check(self, a: Action) -> None:
+    def refuse_bet(self, seat: SeptSeat) -> Refusal:
         # the banker is not among the bettors: say so, rather than "bets are closed"
-        if a.kind in _BET_KINDS and a.player == self.banker and self.phase is _BETTING:
-            raise IllegalAction("banker_cannot_bet")
-        TableGame.check(self, a)
+        if seat.player == self.banker and self.phase is _BETTING:
+            return refuse("banker_cannot_bet")
+        return None
 
-    def check_join(self, player: int, amount: int | None) -> None:
+    def refuse_join(self, player: int, amount: int | None) -> Refusal:
         if amount is not None and amount != self.options.buy_in:
-            raise IllegalAction("bad_buy_in", expected=self.options.buy_in)
+            return refuse("bad_buy_in", expected=self.options.buy_in)
+        return None
 
-    def joined(self, seat: Seat, amount: int | None) -> list[Money]:
+    def joined(self, seat: SeptSeat, amount: int | None) -> list[Money]:
         if self.game_host is not None:  # the base hands an empty host's place to a joiner
             self.host = self.game_host
         amount = self.options.buy_in
         return [self.transfer(MoneyKind.BUY_IN, wallet(seat.player), seat, amount, seat.player)]
 
-    def check_leave(self, seat: Seat, action: Action) -> None:
-        if self.phase in ROUND_PHASES:
-            raise IllegalAction("round_in_progress")
+    def refuse_leave(self, seat: SeptSeat, action: Action) -> Refusal:
+        return refuse("round_in_progress") if self.phase in ROUND_PHASES else None
 
-    def after_leave(self, seat: Seat, events: list[Event]) -> None:
+    def after_leave(self, seat: SeptSeat, events: list[Event]) -> None:
         if self.phase is Phase.BETWEEN_ROUNDS:
             self._check_end(events, between=True)
 
     def pass_host(self, events: list[Event]) -> None:
-        if self.phase is Phase.LOBBY:  # once started, any seated player starts instead
+        if self.phase is _LOBBY:  # once started, any seated player starts instead
             super().pass_host(events)
 
-    def left_data(self, seat: Seat) -> dict[str, Any]:
+    def left_data(self, seat: SeptSeat) -> dict[str, Any]:
         return {"banker": seat.player == self.banker}
 
     def start_game(self, events: list[Event]) -> None:
@@ -370,8 +260,8 @@ class SeptEtDemi(TableGame):
         if not self.round_order:
             self.bets_closed(events)
 
-    def on_bet(self, seat: Seat, events: list[Event]) -> None:
-        self._seat_of[seat.player].status = IN
+    def on_bet(self, seat: SeptSeat, events: list[Event]) -> None:
+        seat.status = IN
 
     def bets_closed(self, events: list[Event]) -> None:
         """Every bettor answered: those who did not bet sat out; the players' turns."""
@@ -379,41 +269,41 @@ class SeptEtDemi(TableGame):
             s = self._seat_of[p]
             if s.status == DEALT:
                 s.status = SAT_OUT
-        self.phase = Phase.PLAYING
+        self.phase = _PLAYING
         self._next_player(events)
 
     def on_timeout(self, events: list[Event]) -> None:
-        if self.phase is Phase.PLAYING:
+        if self.phase is _PLAYING:
             s = self._seat_of[self.waiting[0]]
             if s.pending is not None:
                 self._show(s, events)
             self._stand(s, events, timeout=True)
-        elif self.phase is Phase.BANK:
+        elif self.phase is _BANK:
             self._bank_stand(events, timeout=True)
         else:
             super().on_timeout(events)  # the bettor whose turn it is sits out
 
     # ------------------------------------------------------------------ hooks: moves
 
-    def check_move(self, action: Action, seat: Seat) -> None:
+    def refuse_move(self, action: Action, seat: SeptSeat) -> Refusal:
         k, phase = action.kind, self.phase
         if k not in _MOVES:
-            super().check_move(action, seat)
+            return super().refuse_move(action, seat)
         if phase is not _PLAYING and (phase is not _BANK or k in _CHOICE):
-            raise IllegalAction(WRONG_PHASE)
+            return refuse(WRONG_PHASE)
         if self.to_act != seat.player:
-            raise IllegalAction(NOT_YOUR_TURN)
-        pending = self._seat_of[seat.player].pending
+            return refuse(NOT_YOUR_TURN)
+        pending = seat.pending
         if k in _CHOICE:
-            if pending is None:
-                raise IllegalAction("no_choice_pending")
-        elif pending is not None:
-            raise IllegalAction("choice_pending")
-        elif k is _HIT and self.cards_left == 0:
-            raise IllegalAction("deck_empty")
+            return refuse("no_choice_pending") if pending is None else None
+        if pending is not None:
+            return refuse("choice_pending")
+        if k is _HIT and self.cards_left == 0:
+            return refuse("deck_empty")
+        return None
 
-    def play(self, action: Action, seat: Seat, events: list[Event]) -> None:
-        k, s = action.kind, self._seat_of[seat.player]
+    def play(self, action: Action, seat: SeptSeat, events: list[Event]) -> None:
+        k, s = action.kind, seat
         if self.phase is _BANK:
             if k is _HIT:
                 self._bank_hit(events)
@@ -501,7 +391,7 @@ class SeptEtDemi(TableGame):
         data = {"banker": self.banker, "card": card, "total": self.points(self.bank_shown)}
         events.append(Event("bank_reveal", data=data))
         if any(self._seat_of[p].status == STOOD for p in self.round_order):
-            self.phase = Phase.BANK
+            self.phase = _BANK
             self.wait_for([self.banker])  # type: ignore[list-item]
         else:
             self._end_round(events)
@@ -603,7 +493,7 @@ class SeptEtDemi(TableGame):
             available -= paid
             row.update(outcome="win", owed=owed, paid_by_bank=paid)
             rests.append(owed - paid)
-        shares, exacts = fund_shares(rests, self.fund)
+        shares, exacts = pro_rata(rests, self.fund)
         for row, rest, share, exact in zip(winners, rests, shares, exacts, strict=True):
             s, by_bank = self._seat_of[row["player"]], row["paid_by_bank"]
             money = [self.refund(s, row["bet"])]
@@ -683,8 +573,8 @@ class SeptEtDemi(TableGame):
             return SAT_OUT
         return status
 
-    def seat_view(self, seat: Seat) -> dict[str, Any]:
-        s = self._seat_of[seat.player]
+    def seat_view(self, seat: SeptSeat) -> dict[str, Any]:
+        s = seat
         p, shown = s.player, s.shown
         out = {
             "player": p,
@@ -747,15 +637,6 @@ class SeptEtDemi(TableGame):
         for k in _STATE:
             setattr(self, k, _copy(data[k]))
 
-    @classmethod
-    def upgrade(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
-        """A snapshot of the code before the base (``version`` 1: every player ever
-        seated in ``players``, a ``cursor`` into the round's order, the test rig under
-        names of its own) in format 2."""
-        if data.get("format", 1) >= 2:
-            return data
-        return _upgrade_v1(data)
-
 
 #: The game's own snapshot fields (JSON values: ints, strings, lists of them, a dict).
 _STATE: tuple[str, ...] = ("banker", "game_host", "rounds_played", "fund", "fund_open")
@@ -764,38 +645,3 @@ _STATE += ("bank_hidden", "bank_shown", "round_order", "result")
 
 def _copy(value: Any) -> Any:
     return list(value) if isinstance(value, list) else value
-
-
-def _upgrade_v1(data: Mapping[str, Any]) -> dict[str, Any]:
-    phase = Phase(data["phase"])
-    playing = phase in ROUND_PHASES
-    seats = [
-        {
-            **{k: d[k] for k in ("stack", "bet", "status", "hidden", "pending")},
-            "player": d["id"],
-            "in_pot": d["bet"] if playing and d["status"] in (IN, STOOD) else 0,
-            "shown": list(d["shown"]),
-        }
-        for d in data["players"]
-        if d["seated"]
-    ]
-    order, cursor = [int(p) for p in data["round_order"]], int(data["cursor"])
-    waiting = {
-        Phase.BETTING: order[cursor:],
-        Phase.PLAYING: order[cursor : cursor + 1],
-        Phase.BANK: [data["banker"]],
-    }.get(phase, [])
-    shoe = dict(data["shoe"]) if playing and data["shoe"] is not None else None
-    if shoe is not None and data.get("test_shoe_order"):
-        shoe["cards"] = list(data["test_shoe_order"])
-    kept = ("game", "options", "host", "phase", "round", "pot", "shuffles", "last_summary")
-    out: dict[str, Any] = {k: data[k] for k in (*kept, *_STATE) if k != "game_host"}
-    out.update(format=2, seats=seats, waiting=waiting, sequential=playing, shoe=shoe)
-    out.update(spare=None, unrevealed=[], game_host=None if phase is Phase.LOBBY else data["host"])
-    if data["votes"]:
-        out["votes"] = sorted(data["votes"])
-    if data["players"]:
-        out["places"] = [d["id"] for d in data["players"]]
-    if data.get("test_rig_next"):
-        out["rig"] = {"cards": list(data["test_rig_next"]), "only": False, "skip": {}}
-    return out

@@ -42,6 +42,31 @@ class Simulator(ABC):
         """A problem with the options that argparse cannot see, or None."""
         return None
 
+    @staticmethod
+    def add_strategy(
+        parser: argparse.ArgumentParser,
+        form: str,
+        default: int,
+        help: str,
+        *,
+        flag: str = "--strategy",
+        halves: bool = False,
+    ) -> None:
+        """A ``--strategy PREFIX:N`` flag (``form``: ``PREFIX:N`` as ``--help`` shows it)."""
+        kind = strategy_type(form.partition(":")[0], halves=halves)
+        parser.add_argument(flag, type=kind, default=default, metavar=form, help=help)
+
+    @staticmethod
+    def ev_row(result: Mapping[str, Any], unit: str = "") -> tuple[str, str]:
+        """The report's row of the player's expected value and its standard error, in %."""
+        ev, err = 100 * result["player_ev"], 100 * result["player_ev_stderr"]
+        return "player EV", f"{ev:+.3f}% (± {err:.3f}%){unit}"
+
+    @staticmethod
+    def shares(rates: Mapping[str, float]) -> str:
+        """Rates by name as ``name 12.34%`` items."""
+        return ", ".join(f"{k} {100 * v:.2f}%" for k, v in rates.items())
+
 
 @dataclass(slots=True)
 class Mean:
@@ -81,6 +106,19 @@ def rate(count: int, n: int) -> float:
 def per_second(count: int, seconds: float) -> float | None:
     """A speed, None when no time was measured."""
     return count / seconds if seconds > 0 else None
+
+
+def timing(rounds: int, elapsed: float) -> dict[str, float | None]:
+    """The last fields of every result: the run's time and its speed."""
+    return {"elapsed_seconds": elapsed, "rounds_per_second": per_second(rounds, elapsed)}
+
+
+def picked(args: argparse.Namespace, *names: str, **renamed: str) -> dict[str, Any]:
+    """These flags' values by name (``renamed``: name=the flag's dest), for a ``simulate``
+    call or a table's options."""
+    out = {name: getattr(args, name) for name in names}
+    out.update({name: getattr(args, dest) for name, dest in renamed.items()})
+    return out
 
 
 def strategy_type(prefix: str, *, halves: bool = False) -> Any:

@@ -39,91 +39,69 @@ def _rng(lo: int, hi: int) -> set[int]:
     return set(range(lo, hi + 1))
 
 
-def _hard_chart(h17: bool) -> dict[int, dict[int, str]]:
-    chart: dict[int, dict[int, str]] = {}
-    for total in range(4, 22):
-        row: dict[int, str] = {}
-        for up in range(2, 12):
-            if total >= 17:
-                move = STAND
-            elif total >= 13:
-                move = STAND if up <= 6 else HIT
-            elif total == 12:
-                move = STAND if 4 <= up <= 6 else HIT
-            elif total == 11:
-                move = DOUBLE if (up <= 10 or h17) else HIT
-            elif total == 10:
-                move = DOUBLE if up <= 9 else HIT
-            elif total == 9:
-                move = DOUBLE if 3 <= up <= 6 else HIT
-            else:
-                move = HIT
-            row[up] = move
-        chart[total] = row
-    return chart
+def _chart(
+    totals: range, move: Callable[[int, int, bool], str], h17: bool
+) -> dict[int, dict[int, str]]:
+    """Total -> dealer up value (ace = 11) -> the move ``move`` gives."""
+    return {total: {up: move(total, up, h17) for up in range(2, 12)} for total in totals}
+
+
+def _hard_move(total: int, up: int, h17: bool) -> str:
+    if total >= 17:
+        return STAND
+    if total >= 13:
+        return STAND if up <= 6 else HIT
+    if total == 12:
+        return STAND if 4 <= up <= 6 else HIT
+    if total == 11:
+        return DOUBLE if (up <= 10 or h17) else HIT
+    if total == 10:
+        return DOUBLE if up <= 9 else HIT
+    if total == 9:
+        return DOUBLE if 3 <= up <= 6 else HIT
+    return HIT
 
 
 # "Ds" = double if allowed, else stand
 DOUBLE_OR_STAND = "Ds"
 
 
-def _soft_chart(h17: bool) -> dict[int, dict[int, str]]:
-    chart: dict[int, dict[int, str]] = {}
-    for total in range(12, 22):
-        row: dict[int, str] = {}
-        for up in range(2, 12):
-            if total >= 20:
-                move = STAND
-            elif total == 19:
-                move = DOUBLE_OR_STAND if (h17 and up == 6) else STAND
-            elif total == 18:
-                if up in (_rng(2, 6) if h17 else _rng(3, 6)):
-                    move = DOUBLE_OR_STAND
-                elif up <= 8:
-                    move = STAND
-                else:
-                    move = HIT
-            elif total == 17:
-                move = DOUBLE if 3 <= up <= 6 else HIT
-            elif total in (15, 16):
-                move = DOUBLE if 4 <= up <= 6 else HIT
-            elif total in (13, 14):
-                move = DOUBLE if 5 <= up <= 6 else HIT
-            else:  # soft 12 (two aces that cannot be split)
-                move = HIT
-            row[up] = move
-        chart[total] = row
-    return chart
+def _soft_move(total: int, up: int, h17: bool) -> str:
+    if total >= 20:
+        return STAND
+    if total == 19:
+        return DOUBLE_OR_STAND if (h17 and up == 6) else STAND
+    if total == 18:
+        if up in (_rng(2, 6) if h17 else _rng(3, 6)):
+            return DOUBLE_OR_STAND
+        return STAND if up <= 8 else HIT
+    if total == 17:
+        return DOUBLE if 3 <= up <= 6 else HIT
+    if total in (15, 16):
+        return DOUBLE if 4 <= up <= 6 else HIT
+    if total in (13, 14):
+        return DOUBLE if 5 <= up <= 6 else HIT
+    return HIT  # soft 12 (two aces that cannot be split)
 
 
 def _pair_chart(das: bool) -> dict[int, set[int]]:
     """Pair card value (ace = 1) -> dealer up values against which to split."""
     every = _rng(2, 11)
-    if das:
-        return {
-            1: every,
-            10: set(),
-            9: _rng(2, 6) | {8, 9},
-            8: every,
-            7: _rng(2, 7),
-            6: _rng(2, 6),
-            5: set(),
-            4: {5, 6},
-            3: _rng(2, 7),
-            2: _rng(2, 7),
-        }
-    return {
+    chart = {
         1: every,
         10: set(),
         9: _rng(2, 6) | {8, 9},
         8: every,
         7: _rng(2, 7),
-        6: _rng(3, 6),
+        6: _rng(2, 6),
         5: set(),
-        4: set(),
-        3: _rng(4, 7),
-        2: _rng(4, 7),
+        4: {5, 6},
+        3: _rng(2, 7),
+        2: _rng(2, 7),
     }
+    if not das:  # splitting weak pairs pays less when the split hands cannot double
+        chart.update({6: _rng(3, 6), 4: set(), 3: _rng(4, 7), 2: _rng(4, 7)})
+    return chart
 
 
 def _surrender_cells(h17: bool) -> set[tuple[int, int]]:
@@ -135,7 +113,7 @@ def _surrender_cells(h17: bool) -> set[tuple[int, int]]:
 
 def basic_strategy(*, h17: bool = False, das: bool = True) -> Strategy:
     """The multi-deck basic strategy for S17 (or H17) with or without double after split."""
-    hard, soft = _hard_chart(h17), _soft_chart(h17)
+    hard, soft = _chart(range(4, 22), _hard_move, h17), _chart(range(12, 22), _soft_move, h17)
     pairs = _pair_chart(das)
     surrender = _surrender_cells(h17)
 

@@ -27,10 +27,11 @@ from typing import Any
 
 from ..base import Action, ActionKind, Event, Phase
 from ..cards import Card, pack52
-from ..games.blackjack import PAYOUT_RATIOS, BlackjackGame, BlackjackOptions, dealer_should_hit
+from ..game_options import PAYOUT_RATIOS, BlackjackOptions
+from ..games.blackjack import BlackjackGame, dealer_should_hit
 from ..hands import bj_total
 from ..shuffle import seeded_entropy
-from .base import Mean, Simulator, per_second, rate, text_rows
+from .base import Mean, Simulator, rate, text_rows, timing
 from .basic_strategy import DOUBLE, HIT, SPLIT, STAND, STRATEGIES, SURRENDER, Strategy
 
 PLAYER = 1
@@ -201,6 +202,18 @@ def _record(tally: _Tally, events: Sequence[Event], game: BlackjackGame, cards: 
     tally.outcomes[_dealer_outcome(summary, game, cards)] += 1
 
 
+def _decks(text: str) -> int | None:
+    if text == "inf":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 8:
+        raise argparse.ArgumentTypeError("decks must be 1-8 or inf")
+    return value
+
+
 def simulate(
     *,
     rounds: int,
@@ -262,21 +275,8 @@ def _results(
         "natural_rate": rate(tally.naturals, rounds),
         "dealer_outcomes": {k: rate(v, rounds) for k, v in tally.outcomes.items()},
         "cards_per_round": rate(tally.cards, rounds),
-        "elapsed_seconds": elapsed,
-        "rounds_per_second": per_second(rounds, elapsed),
+        **timing(rounds, elapsed),
     }
-
-
-def _decks(text: str) -> int | None:
-    if text == "inf":
-        return None
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if not 1 <= value <= 8:
-        raise argparse.ArgumentTypeError("decks must be 1-8 or inf")
-    return value
 
 
 class BlackjackSimulator(Simulator):
@@ -333,14 +333,13 @@ class BlackjackSimulator(Simulator):
         )
 
     def report(self, result: Mapping[str, Any]) -> list[str]:
-        ev, err = 100 * result["player_ev"], 100 * result["player_ev_stderr"]
-        dealer = ", ".join(f"{k} {100 * v:.2f}%" for k, v in result["dealer_outcomes"].items())
+        dealer = self.shares(result["dealer_outcomes"])
         return [
             f"blackjack: {result['rounds']} rounds, decks={result['decks']}, "
             f"strategy={result['strategy']}",
             *text_rows(
                 [
-                    ("player EV", f"{ev:+.3f}% (± {err:.3f}%)"),
+                    self.ev_row(result),
                     ("naturals", f"{100 * result['natural_rate']:.2f}%"),
                     ("cards/round", f"{result['cards_per_round']:.2f}"),
                     ("dealer", dealer),

@@ -23,9 +23,10 @@ from typing import Any
 
 from ..base import Action, ActionKind, Event, Phase
 from ..cards import Card
-from ..games.casino21 import Casino21, card_value
+from ..games.casino21 import Casino21
+from ..hands import card_value
 from ..shuffle import seeded_entropy
-from .base import Mean, Simulator, per_second, positive_int, rate, strategy_type, text_rows
+from .base import Mean, Simulator, picked, positive_int, rate, text_rows, timing
 
 HOST = 1
 BET = 10
@@ -126,6 +127,15 @@ def _record(tally: _Tally, events: Sequence[Event]) -> None:
             tally.cards += len(row["cards"])
 
 
+def _bonus(text: str) -> int | str:
+    if text == "half":
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: a whole number or half") from None
+
+
 def simulate(
     *,
     rounds: int,
@@ -160,18 +170,8 @@ def simulate(
         "player_bust_rate": rate(tally.outcomes["bust"], hands),
         "outcomes": {k: rate(v, hands) for k, v in tally.outcomes.items()},
         "cards_per_player_hand": rate(tally.cards, hands),
-        "elapsed_seconds": elapsed,
-        "rounds_per_second": per_second(rounds, elapsed),
+        **timing(rounds, elapsed),
     }
-
-
-def _bonus(text: str) -> int | str:
-    if text == "half":
-        return text
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: a whole number or half") from None
 
 
 class Casino21Simulator(Simulator):
@@ -182,13 +182,8 @@ class Casino21Simulator(Simulator):
     strategies = ("threshold:T",)
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument(
-            "--strategy",
-            type=strategy_type("threshold"),
-            default=17,
-            metavar="threshold:T",
-            help="draw one card at a time while the total is below T (default 17)",
-        )
+        help = "draw one card at a time while the total is below T (default 17)"
+        self.add_strategy(parser, "threshold:T", 17, help)
         parser.add_argument("--players", type=positive_int, default=1, help="seats, 1-8")
         parser.add_argument("--bet", type=positive_int, default=BET, help="every hand's bet")
         parser.add_argument("--decks", type=int, default=1, help="table option decks (1-8)")
@@ -203,31 +198,20 @@ class Casino21Simulator(Simulator):
         return None if args.players <= 8 else "--players must be 1-8"
 
     def run(self, args: argparse.Namespace) -> dict[str, Any]:
-        return simulate(
-            rounds=args.rounds,
-            seed=str(args.seed),
-            threshold=args.strategy,
-            players=args.players,
-            bet=args.bet,
-            options={
-                "decks": args.decks,
-                "bank_bust_bonus": args.bank_bust_bonus,
-                "max_bet": max(args.bet, 100),
-            },
-        )
+        options = {**picked(args, "decks", "bank_bust_bonus"), "max_bet": max(args.bet, 100)}
+        given = picked(args, "rounds", "seed", "players", "bet", threshold="strategy")
+        return simulate(**given, options=options)
 
     def report(self, result: Mapping[str, Any]) -> list[str]:
-        ev, err = 100 * result["player_ev"], 100 * result["player_ev_stderr"]
-        shares = ", ".join(f"{k} {100 * v:.2f}%" for k, v in result["outcomes"].items())
         return [
             f"casino21: {result['rounds']} rounds, {result['players']} seat(s), "
             f"strategy={result['strategy']}, bet={result['bet']}",
             *text_rows(
                 [
-                    ("player EV", f"{ev:+.3f}% (± {err:.3f}%) of the bet"),
+                    self.ev_row(result, " of the bet"),
                     ("bank busts", f"{100 * result['bank_bust_rate']:.2f}% of rounds"),
                     ("blackjacks", f"{100 * result['blackjack_rate']:.2f}% of hands"),
-                    ("outcomes", shares),
+                    ("outcomes", self.shares(result["outcomes"])),
                 ]
             ),
         ]

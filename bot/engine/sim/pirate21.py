@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..base import ROUND_SETTLED, Action, ActionKind, Event, Phase
-from ..games.pirate21 import VARIANTS, Pirate21
+from ..game_options import VARIANTS
+from ..games.pirate21 import Pirate21
 from ..shuffle import seeded_entropy
-from .base import Simulator, per_second, positive_int, rate, strategy_type, text_rows
+from .base import Simulator, per_second, picked, positive_int, rate, text_rows, timing
 
 HOST = 1
 OUTCOMES = ("win", "tie", "tie21", "all_bust")
@@ -154,8 +155,7 @@ def simulate(
         "outcomes": {k: rate(v, played) for k, v in tally.outcomes.items()},
         "player_bust_rate": rate(tally.busts, tally.hands),
         "end_reasons": {k: rate(v, games) for k, v in sorted(tally.reasons.items())},
-        "elapsed_seconds": elapsed,
-        "rounds_per_second": per_second(played, elapsed),
+        **timing(played, elapsed),
         "games_per_second": per_second(games, elapsed),
     }
 
@@ -169,13 +169,8 @@ class Pirate21Simulator(Simulator):
     rounds_help = "whole games are played until this many rounds"
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument(
-            "--strategy",
-            type=strategy_type("stand-at"),
-            default=17,
-            metavar="stand-at:H",
-            help="ask for cards while the total is below H (default 17)",
-        )
+        help = "ask for cards while the total is below H (default 17)"
+        self.add_strategy(parser, "stand-at:H", 17, help)
         parser.add_argument("--players", type=positive_int, default=4, help="2-8")
         parser.add_argument("--variant", choices=VARIANTS, default="standard")
         parser.add_argument("--treasure", type=int, default=10, help="table option treasure")
@@ -193,13 +188,8 @@ class Pirate21Simulator(Simulator):
             options["coins_per_player"] = args.coins_per_player
         if args.deck is not None:
             options["deck"] = args.deck
-        return simulate(
-            rounds=args.rounds,
-            seed=str(args.seed),
-            stand_at=args.strategy,
-            players=args.players,
-            options=options,
-        )
+        given = picked(args, "rounds", "seed", "players", stand_at="strategy")
+        return simulate(**given, options=options)
 
     def report(self, result: Mapping[str, Any]) -> list[str]:
         shares = ", ".join(f"{100 * w:.2f}%" for w in result["win_share_per_seat"])

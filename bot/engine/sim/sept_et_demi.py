@@ -30,10 +30,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..base import ROUND_SETTLED, Action, ActionKind, Event, Phase
-from ..games.sept_et_demi import DECK_SPECS, SeptEtDemi
+from ..game_options import DECK_SPECS
+from ..games.sept_et_demi import SeptEtDemi
 from ..hands import SEPT_ET_DEMI, format_half_points
 from ..shuffle import seeded_entropy
-from .base import Mean, Simulator, per_second, positive_int, rate, strategy_type, text_rows
+from .base import Mean, Simulator, picked, positive_int, rate, text_rows, timing
 
 HOST = 1
 BET = 10
@@ -236,8 +237,7 @@ def _results(
         "player_net_per_hand": tally.net.mean(),
         "fund_paid": tally.fund_paid,
         "shortfall": tally.shortfall,
-        "elapsed_seconds": elapsed,
-        "rounds_per_second": per_second(rounds, elapsed),
+        **timing(rounds, elapsed),
     }
 
 
@@ -249,21 +249,10 @@ class SeptEtDemiSimulator(Simulator):
     strategies = ("stand-at:H",)
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        stand_at = strategy_type("stand-at", halves=True)
-        parser.add_argument(
-            "--strategy",
-            type=stand_at,
-            default=10,
-            metavar="stand-at:H",
-            help="punters draw while below H points (5, 5.5...; default 5)",
-        )
-        parser.add_argument(
-            "--bank-strategy",
-            type=stand_at,
-            default=10,
-            metavar="stand-at:H",
-            help="the banker draws while the bank is below H points (default 5)",
-        )
+        help = "punters draw while below H points (5, 5.5...; default 5)"
+        self.add_strategy(parser, "stand-at:H", 10, help, halves=True)
+        help = "the banker draws while the bank is below H points (default 5)"
+        self.add_strategy(parser, "stand-at:H", 10, help, flag="--bank-strategy", halves=True)
         parser.add_argument("--players", type=positive_int, default=2, help="2-8, bank included")
         parser.add_argument("--bet", type=positive_int, default=BET, help="every punter's bet")
         parser.add_argument(
@@ -287,31 +276,21 @@ class SeptEtDemiSimulator(Simulator):
         return None if 2 <= args.players <= 8 else "--players must be 2-8"
 
     def run(self, args: argparse.Namespace) -> dict[str, Any]:
+        names = ("deck", "buy_in", "min_bet", "guarantee_fund")
+        options = picked(args, *names, rounds="rounds_limit")
+        given = picked(args, "rounds", "seed", "players", "bet")
         return simulate(
-            rounds=args.rounds,
-            seed=str(args.seed),
-            stand_at=args.strategy,
-            bank_at=args.bank_strategy,
-            players=args.players,
-            bet=args.bet,
-            options={
-                "deck": args.deck,
-                "buy_in": args.buy_in,
-                "min_bet": args.min_bet,
-                "guarantee_fund": args.guarantee_fund,
-                "rounds": args.rounds_limit,
-            },
+            **given, stand_at=args.strategy, bank_at=args.bank_strategy, options=options
         )
 
     def report(self, result: Mapping[str, Any]) -> list[str]:
-        ev, err = 100 * result["player_ev"], 100 * result["player_ev_stderr"]
         return [
             f"sept_et_demi: {result['rounds']} rounds, {result['players']} players, "
             f"deck={result['options']['deck']}, strategy={result['strategy']}, "
             f"bank={result['bank_strategy']}",
             *text_rows(
                 [
-                    ("player EV", f"{ev:+.3f}% (± {err:.3f}%) of the bet"),
+                    self.ev_row(result, " of the bet"),
                     ("busts", f"{100 * result['player_bust_rate']:.2f}% of hands"),
                     ("7½", f"{100 * result['player_seven_and_half_rate']:.2f}% of hands"),
                     ("naturals", f"{100 * result['player_natural_rate']:.2f}% of hands"),

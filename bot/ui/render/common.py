@@ -184,9 +184,7 @@ class GameRenderer:
         game = ctx.table.game
         if ctx.phase is Phase.FINISHED or not ctx.table.is_open:
             return []
-        kinds: set[ActionKind] = set()
-        for player in game.seated():
-            kinds |= game.legal_actions(player)
+        kinds = set(game.seated_legal())
         specs: list[ButtonSpec] = []
         if ctx.phase in (Phase.LOBBY, Phase.BETWEEN_ROUNDS):
             specs.append(ButtonSpec("join", ctx.t("move.join"), BLUE, row=0))
@@ -311,14 +309,17 @@ class GameRenderer:
     # ----------------------------------------------------------------- private
     def private_lines(self, ctx: Ctx, events: list[Event], player: int) -> list[str]:
         """What a player's DM says about the private events addressed to them."""
-        out = []
+        out: list[str] = []
         for e in events:
             if e.visibility is Visibility.PRIVATE and e.player == player:
-                data = dict(e.data)
-                shown = data.get("cards") or ([data["card"]] if "card" in data else [])
-                if shown:
-                    out.append(ctx.t("private.cards", cards=cards(shown)))
+                out += self.private_event(ctx, e)
         return out
+
+    def private_event(self, ctx: Ctx, e: Event) -> list[str]:
+        """The DM's lines for one private event (default: the cards it shows)."""
+        data = e.data
+        shown = data.get("cards") or ([data["card"]] if "card" in data else [])
+        return [ctx.t("private.cards", cards=cards(shown))] if shown else []
 
     def hand_text(self, ctx: Ctx, player: int) -> str:
         """``/hand``: the player's own view of their cards."""

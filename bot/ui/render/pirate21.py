@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from bot.engine.base import ROUND_SETTLED, Event, Phase, Visibility
+from bot.engine.base import ROUND_SETTLED, Event, Phase
 from bot.engine.games.pirate21 import MAX_PLAYERS
 from bot.ui.buttons import ButtonSpec
 from bot.ui.cards import card, cards
@@ -220,33 +220,31 @@ class Renderer(GameRenderer):
         return "\n".join(lines)
 
     # ----------------------------------------------------------------- private
-    def private_lines(self, ctx: Ctx, events: list[Event], player: int) -> list[str]:
+    def private_event(self, ctx: Ctx, e: Event) -> list[str]:
+        """The DM: the cards dealt face down, then each card drawn."""
+        data = e.data
+        total = data.get("total")
         out: list[str] = []
-        for e in events:
-            if e.visibility is not Visibility.PRIVATE or e.player != player:
-                continue
-            data = e.data
-            total = data.get("total")
-            if e.kind == "cards":
-                shown = cards(data.get("cards", []))
-                n = ctx.view.get("round", "?")
-                out.append(ctx.t("pirate21.dm.cards", n=n, cards=shown, total=total))
-                if data.get("blackjack"):
-                    out.append(ctx.t("pirate21.dm.blackjack"))
-            elif e.kind == "hand":
-                extra = list(data.get("extra", []))
-                hidden = cards(data.get("cards", []))
-                out.append(
-                    ctx.t(
-                        "pirate21.dm.drew",
-                        card=cards(extra[-1:]),
-                        cards=hidden,
-                        extra=cards(extra),
-                        total=total,
-                    )
+        if e.kind == "cards":
+            shown = cards(data.get("cards", []))
+            n = ctx.view.get("round", "?")
+            out.append(ctx.t("pirate21.dm.cards", n=n, cards=shown, total=total))
+            if data.get("blackjack"):
+                out.append(ctx.t("pirate21.dm.blackjack"))
+        elif e.kind == "hand":
+            extra = list(data.get("extra", []))
+            hidden = cards(data.get("cards", []))
+            out.append(
+                ctx.t(
+                    "pirate21.dm.drew",
+                    card=cards(extra[-1:]),
+                    cards=hidden,
+                    extra=cards(extra),
+                    total=total,
                 )
-                if data.get("bust"):
-                    out.append(ctx.t("pirate21.dm.bust"))
+            )
+            if data.get("bust"):
+                out.append(ctx.t("pirate21.dm.bust"))
         return out
 
     def hand_text(self, ctx: Ctx, player: int) -> str:

@@ -126,7 +126,7 @@ class Renderer(GameRenderer):
             return ""
         player = mention(to_act)
         if phase is _BETTING:
-            low, high = game.bet_limits(to_act)  # type: ignore[union-attr]
+            low, high = game.bet_limits(to_act)
             return ctx.t("sept.prompt.bet", player=player, min=low, max=high)
         if phase is _PLAYING:
             me = GameRenderer._own_seat(ctx.view, to_act) or {}
@@ -217,7 +217,7 @@ class Renderer(GameRenderer):
         to_act = game.to_act
         out: list[ButtonSpec] = []
         if to_act is not None:
-            low, high = game.bet_limits(to_act)  # type: ignore[union-attr]
+            low, high = game.bet_limits(to_act)
             amounts = sorted({a for a in (low, high // 4, high // 2, high) if low <= a <= high})
             out = [
                 ButtonSpec("bet", ctx.t("move.bet_n", amount=a), GREEN, arg=a, row=1)
@@ -343,23 +343,19 @@ class Renderer(GameRenderer):
         ]
 
     # ----------------------------------------------------------------- private
-    def private_lines(self, ctx: Ctx, events: list[Event], player: int) -> list[str]:
+    def private_event(self, ctx: Ctx, e: Event) -> list[str]:
         """The DM: the card dealt face down, a new card drawn, the card hidden now."""
-        out: list[str] = []
-        for e in events:
-            if e.visibility is not Visibility.PRIVATE or e.player != player:
-                continue
-            data = e.data
-            mine, total = cards([data["card"]]), fmt(int(data.get("total", 0)))
-            if e.kind == "hidden_card":
-                out.append(ctx.t("sept.dm.hidden_now", card=mine, total=total))
-            elif data.get("hidden"):
-                n = ctx.view.get("round", "?")
-                out.append(ctx.t("sept.dm.deal", round=n, card=mine, total=total))
-            elif data.get("pending"):
-                other = cards([data.get("hidden_card")])
-                out.append(ctx.t("sept.dm.drawn", card=mine, hidden=other, total=total))
-        return out
+        data = e.data
+        mine, total = cards([data["card"]]), fmt(int(data.get("total", 0)))
+        if e.kind == "hidden_card":
+            return [ctx.t("sept.dm.hidden_now", card=mine, total=total)]
+        if data.get("hidden"):
+            n = ctx.view.get("round", "?")
+            return [ctx.t("sept.dm.deal", round=n, card=mine, total=total)]
+        if data.get("pending"):
+            other = cards([data.get("hidden_card")])
+            return [ctx.t("sept.dm.drawn", card=mine, hidden=other, total=total)]
+        return []
 
     def hand_text(self, ctx: Ctx, player: int) -> str:
         game = ctx.table.game

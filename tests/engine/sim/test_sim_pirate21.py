@@ -11,7 +11,7 @@ from functools import cache
 import pytest
 
 from bot.engine.cards import Rank
-from bot.engine.games.pirate21 import build_pirate_deck, parse_deck
+from bot.engine.game_options import build_pirate_deck, parse_deck
 from bot.engine.sim import main
 from bot.engine.sim.pirate21 import simulate
 
