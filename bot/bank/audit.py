@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from bot.config import ConfigError, load_settings
-from bot.db import Database, open_database
+from bot.db import Database, is_postgres, open_database
 from bot.shards import shard_files
 
 from . import core
@@ -45,7 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--guild", type=int, default=None, help="only this guild")
     parser.add_argument(
-        "--db", help="SQLite database (default: $DATABASE_PATH, or its shard files)"
+        "--db",
+        help="SQLite file or postgresql:// URL (default: $DATABASE_PATH, or its shard files)",
     )
     args = parser.parse_args(argv)
     try:
@@ -56,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     files = [args.db] if args.db else shard_files(settings.database_path, settings.shard_count)
     worst = 0
     for path in files:
-        if not Path(path).is_file():
+        if not is_postgres(path) and not Path(path).is_file():
             print(f"bank audit: no database at {path}", file=sys.stderr)
             return 2
         try:
