@@ -175,6 +175,9 @@ class TableService:
         self._started_ms = int(clock() * 1000)
         # called with (table, outcome) after each commit (tests watch every state with it)
         self.observers: list[Callable[[Table, Outcome], None]] = []
+        # called with a table reloaded because another process wrote it (its message may
+        # show this process's stale copy: the app has the publisher re-render it)
+        self.reloaded: list[Callable[[Table], None]] = []
 
     # ------------------------------------------------------------------ loading
 
@@ -239,6 +242,8 @@ class TableService:
         self._remember(fresh)
         self._arm(fresh, row["updated_at"] + fresh.settings.idle_timer)
         self.timers_changed.set()
+        for callback in self.reloaded:
+            callback(fresh)
         return fresh
 
     def open_tables(self) -> list[Table]:

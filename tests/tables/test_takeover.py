@@ -16,7 +16,7 @@ from bot.engine.shuffle import seeded_entropy
 from bot.tables import TableError, TableService
 from tests.bank_audit import assert_audit_clean
 from tests.sql import fetchall, fetchone
-from tests.tables.test_service import BOB, GUILD, HOST, Clock, open_classic
+from tests.tables.test_service import BOB, HOST, Clock, open_classic
 
 
 @pytest.fixture
