@@ -17,8 +17,7 @@ import discord
 
 from bot.bank import Bank
 from bot.bank_channel import BankChannel
-from bot.db import Database, migrate
-from bot.db.sqlite import SqliteDatabase
+from bot.db import Database, migrate, open_database
 from bot.engine.base import ActionKind
 from bot.engine.registry import GAMES
 from bot.engine.shuffle import seeded_entropy
@@ -96,7 +95,7 @@ class StubBot:
         self.transport = transport
         self.bank = Bank(db)
         self.tables = TableService(db, self.bank, clock=now, entropy=self.entropy)
-        self.prefs = Prefs(db)
+        self.prefs = Prefs(db, shared=db.dialect != "sqlite")
         self.bank_channel = BankChannel(self, db)  # type: ignore[arg-type]
         self.publisher = Publisher(self, self.tables, self.prefs, self.bank_channel)  # type: ignore[arg-type]
 
@@ -178,9 +177,10 @@ class Interaction:
         self.responded_at: float | None = None
 
 
-async def world(path: Path) -> tuple[SqliteDatabase, StubBot, Transport]:
-    """A migrated database, a stub bot with the real services, and its transport."""
-    db = await SqliteDatabase.open(path)
+async def world(path: Path | str) -> tuple[Database, StubBot, Transport]:
+    """A migrated database (an SQLite file or a postgresql:// URL), a stub bot with the
+    real services, and its transport."""
+    db = await open_database(str(path))
     await migrate(db)
     transport = Transport()
     return db, StubBot(db, transport), transport

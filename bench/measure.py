@@ -102,7 +102,7 @@ async def measure(
     probe: bool = False,
     steps: bool = False,
     *,
-    path: Path | None = None,
+    path: Path | str | None = None,
     first_channel: int = 1,
     ready: Callable[[], None] | None = None,
 ) -> dict[str, Any]:
