@@ -101,9 +101,11 @@ def _latency_line(name: str, r: dict[str, Any] | list[dict[str, Any]]) -> str:
     moves = sum(run["moves"] for run in runs)
     rate = sum(run["moves/s"] for run in runs)
     median = sorted(lat)[len(lat) // 2] * 1000 if lat else float("nan")
+    loads = " + ".join(f"{run['loop load']:.2f}" for run in runs)
+    per_move = sum(run["loop ms/move"] * run["moves"] for run in runs) / max(1, moves)
     return (
         f"| {name} | {moves} | {rate:.0f} | {median:.2f} | {1000 * pct(lat, 0.99):.2f}"
-        f" | {1000 * max(lat, default=float('nan')):.1f} |"
+        f" | {1000 * max(lat, default=float('nan')):.1f} | {per_move:.2f} | {loads} |"
     )
 
 
@@ -139,8 +141,11 @@ def main(argv: list[str] | None = None) -> int:
             f"\na move's latency at {args.tables} live tables ({args.game}, {args.players} players,"
             f" {args.think:g} s mean think time, {args.seconds:g} s window)"
         )
-        print("| setup | moves | moves/s | median ms | p99 ms | max ms |")
-        print("|---|--:|--:|--:|--:|--:|")
+        print(
+            "| setup | moves | moves/s | median ms | p99 ms | max ms | loop ms/move"
+            " | loop load |"
+        )
+        print("|---|--:|--:|--:|--:|--:|--:|--:|")
         line = asyncio.run(_measure(folder, str(folder / "latency.sqlite3"), args))
         print(_latency_line("SQLite, one process", line), flush=True)
         if pg:
