@@ -113,13 +113,16 @@ def main(argv: list[str] | None = None) -> int:
     """Print postings/s and a move's latency for each backend, side by side."""
     ap = argparse.ArgumentParser(prog="python -m bench backends")
     ap.add_argument("--pg", default=None, help="postgresql:// URL (a user that may CREATE SCHEMA)")
-    ap.add_argument("--tables", type=int, default=1000)
+    ap.add_argument("--tables", default="1000", help="live tables, e.g. 300,1000")
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--think", type=float, default=3.0, help="mean seconds between moves")
     ap.add_argument("--rounds", type=int, default=1000, help="bank rounds per trial")
     ap.add_argument("--trials", type=int, default=5, help="bank trials (best one counts)")
     ap.add_argument("--game", default="blackjack")
     ap.add_argument("--players", type=int, default=3)
+    ap.add_argument(
+        "--guilds", type=int, default=100, help="servers the tables go round (a house each)"
+    )
     args = ap.parse_args(argv)
     args.steps = False
     logging.disable(logging.WARNING)
@@ -137,23 +140,31 @@ def main(argv: list[str] | None = None) -> int:
         if pg:
             rate = asyncio.run(_pg(pg, _postings, args.rounds, args.trials))
             print(f"| PostgreSQL (asyncpg) | {rate:,.0f} |", flush=True)
-        print(
-            f"\na move's latency at {args.tables} live tables ({args.game}, {args.players} players,"
-            f" {args.think:g} s mean think time, {args.seconds:g} s window)"
-        )
-        print(
-            "| setup | moves | moves/s | median ms | p99 ms | max ms | loop ms/move"
-            " | loop load |"
-        )
-        print("|---|--:|--:|--:|--:|--:|--:|--:|")
-        line = asyncio.run(_measure(folder, str(folder / "latency.sqlite3"), args))
-        print(_latency_line("SQLite, one process", line), flush=True)
-        if pg:
-            line = asyncio.run(_pg(pg, _measure_url, folder, args))
-            print(_latency_line("PostgreSQL, one process", line), flush=True)
-            runs = _two_processes(pg, folder, args)
-            print(_latency_line("PostgreSQL, two processes", runs), flush=True)
+        for tables in (int(n) for n in str(args.tables).split(",")):
+            _latency_table(folder, pg, tables, args)
     return 0
+
+
+def _latency_table(folder: Path, pg: str | None, tables: int, args: argparse.Namespace) -> None:
+    """The three setups' latency lines at ``tables`` live tables."""
+    args.tables = tables
+    print(
+        f"\na move's latency at {tables} live tables in {args.guilds} servers"
+        f" ({args.game}, {args.players} players, {args.think:g} s mean think time,"
+        f" {args.seconds:g} s window)"
+    )
+    print(
+        "| setup | moves | moves/s | median ms | p99 ms | max ms | loop ms/move"
+        " | loop load |"
+    )
+    print("|---|--:|--:|--:|--:|--:|--:|--:|")
+    line = asyncio.run(_measure(folder, str(folder / f"latency-{tables}.sqlite3"), args))
+    print(_latency_line("SQLite, one process", line), flush=True)
+    if pg:
+        line = asyncio.run(_pg(pg, _measure_url, folder, args))
+        print(_latency_line("PostgreSQL, one process", line), flush=True)
+        runs = _two_processes(pg, folder, args)
+        print(_latency_line("PostgreSQL, two processes", runs), flush=True)
 
 
 def _server(url: str) -> str:
@@ -169,7 +180,14 @@ async def _pg(url: str, fn: Any, *args: Any) -> Any:
 
 async def _measure(folder: Path, where: str, args: argparse.Namespace) -> dict[str, Any]:
     return await measure(
-        folder, args.tables, args.game, args.players, args.seconds, args.think, path=where
+        folder,
+        args.tables,
+        args.game,
+        args.players,
+        args.seconds,
+        args.think,
+        path=where,
+        guilds=args.guilds,
     )
 
 

@@ -196,24 +196,34 @@ async def click(
 
 
 async def open_tables(
-    bot: StubBot, count: int, game: str, players: int, *, start: bool = True, first_channel: int = 1
+    bot: StubBot,
+    count: int,
+    game: str,
+    players: int,
+    *,
+    start: bool = True,
+    first_channel: int = 1,
+    guilds: int = 1,
 ) -> list[Any]:
     """Open ``count`` tables of ``game`` with ``players`` players each (rich enough to play
-    for a long time), give each a table message, and start them."""
+    for a long time), give each a table message, and start them; the tables go round
+    ``guilds`` servers (each with its own house account)."""
     service = bot.tables
     bank: Bank = service.bank
-    await service.ensure_guild(GUILD)
+    for g in range(GUILD, GUILD + guilds):
+        await service.ensure_guild(g)
     tables = []
     user = itertools.count(1000)
     rich = rich_buy_in(game)
     for n in range(count):
         ids = [next(user) for _ in range(players)]
+        guild = GUILD + n % guilds
         if rich:
             for pid in ids:
-                await bank.mint(GUILD, 10**7, user_id=pid)
+                await bank.mint(guild, 10**7, user_id=pid)
         settings, options = service.parse(game, None, locale="en", name=f"bench {n}")
         outcome = await service.open_table(
-            guild_id=GUILD,
+            guild_id=guild,
             channel_id=first_channel + n,
             parent_id=None,
             game_key=game,

@@ -67,6 +67,7 @@ def run_processes(
             "seconds": args.seconds,
             "think": think,
             "steps": args.steps,
+            "guilds": getattr(args, "guilds", 1),
         }
         command = [sys.executable, "-m", "bench", "latency", "--child", json.dumps(spec)]
         children.append(subprocess.Popen(command, stdout=subprocess.PIPE, text=True))
@@ -104,6 +105,7 @@ def child(raw: str) -> int:
             path=path,
             first_channel=1 + spec["index"] * CHANNELS_PER_PROCESS,
             ready=ready,
+            guilds=spec.get("guilds", 1),
         )
     )
     result.pop("services")
