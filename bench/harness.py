@@ -17,8 +17,7 @@ import discord
 
 from bot.bank import Bank
 from bot.bank_channel import BankChannel
-from bot.db import Database, migrate
-from bot.db.sqlite import SqliteDatabase
+from bot.db import Database, migrate, open_database
 from bot.engine.base import ActionKind
 from bot.engine.registry import GAMES
 from bot.engine.shuffle import seeded_entropy
@@ -96,7 +95,7 @@ class StubBot:
         self.transport = transport
         self.bank = Bank(db)
         self.tables = TableService(db, self.bank, clock=now, entropy=self.entropy)
-        self.prefs = Prefs(db)
+        self.prefs = Prefs(db, shared=db.dialect != "sqlite")
         self.bank_channel = BankChannel(self, db)  # type: ignore[arg-type]
         self.publisher = Publisher(self, self.tables, self.prefs, self.bank_channel)  # type: ignore[arg-type]
 
@@ -178,9 +177,10 @@ class Interaction:
         self.responded_at: float | None = None
 
 
-async def world(path: Path) -> tuple[SqliteDatabase, StubBot, Transport]:
-    """A migrated database, a stub bot with the real services, and its transport."""
-    db = await SqliteDatabase.open(path)
+async def world(path: Path | str) -> tuple[Database, StubBot, Transport]:
+    """A migrated database (an SQLite file or a postgresql:// URL), a stub bot with the
+    real services, and its transport."""
+    db = await open_database(str(path))
     await migrate(db)
     transport = Transport()
     return db, StubBot(db, transport), transport
@@ -196,24 +196,34 @@ async def click(
 
 
 async def open_tables(
-    bot: StubBot, count: int, game: str, players: int, *, start: bool = True, first_channel: int = 1
+    bot: StubBot,
+    count: int,
+    game: str,
+    players: int,
+    *,
+    start: bool = True,
+    first_channel: int = 1,
+    guilds: int = 1,
 ) -> list[Any]:
     """Open ``count`` tables of ``game`` with ``players`` players each (rich enough to play
-    for a long time), give each a table message, and start them."""
+    for a long time), give each a table message, and start them; the tables go round
+    ``guilds`` servers (each with its own house account)."""
     service = bot.tables
     bank: Bank = service.bank
-    await service.ensure_guild(GUILD)
+    for g in range(GUILD, GUILD + guilds):
+        await service.ensure_guild(g)
     tables = []
     user = itertools.count(1000)
     rich = rich_buy_in(game)
     for n in range(count):
         ids = [next(user) for _ in range(players)]
+        guild = GUILD + n % guilds
         if rich:
             for pid in ids:
-                await bank.mint(GUILD, 10**7, user_id=pid)
+                await bank.mint(guild, 10**7, user_id=pid)
         settings, options = service.parse(game, None, locale="en", name=f"bench {n}")
         outcome = await service.open_table(
-            guild_id=GUILD,
+            guild_id=guild,
             channel_id=first_channel + n,
             parent_id=None,
             game_key=game,

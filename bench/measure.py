@@ -102,9 +102,10 @@ async def measure(
     probe: bool = False,
     steps: bool = False,
     *,
-    path: Path | None = None,
+    path: Path | str | None = None,
     first_channel: int = 1,
     ready: Callable[[], None] | None = None,
+    guilds: int = 1,
 ) -> dict[str, Any]:
     """Open ``tables`` tables, play them concurrently for ``seconds``, return figures.
 
@@ -116,7 +117,9 @@ async def measure(
         path = folder / f"latency-{game}-{tables}-{run}.sqlite3"
     db, bot, _transport = await world(path)
     try:
-        opened = await open_tables(bot, tables + 1, game, players, first_channel=first_channel)
+        opened = await open_tables(
+            bot, tables + 1, game, players, first_channel=first_channel, guilds=guilds
+        )
         warm = opened.pop()  # first moves pay for lazy imports and caches: not timed
         await play(
             bot,

@@ -29,21 +29,29 @@ CHANNELS_PER_PROCESS = 10**6  # each process opens its tables on channels of its
 READY_TIMEOUT = 600.0  # seconds a process waits for the others to be ready
 
 
-async def _migrate(path: Path) -> None:
+async def _migrate(path: Path | str) -> None:
     db, _bot, _transport = await world(path)
     await db.close()
 
 
 def run_processes(
-    folder: Path, tables: int, processes: int, args: argparse.Namespace, think: float
+    folder: Path,
+    tables: int,
+    processes: int,
+    args: argparse.Namespace,
+    think: float,
+    database: str | None = None,
 ) -> list[dict[str, Any]]:
-    """Run ``tables`` tables split over ``processes`` processes; each one's figures."""
+    """Run ``tables`` tables split over ``processes`` processes; each one's figures.
+    ``database``: a postgresql:// URL they all share (else an SQLite file in ``folder``)."""
     run = len(list(folder.glob("shared-*-ready-0")))  # one per run, made by the first child
     shared = folder / f"shared-{run}.sqlite3"
     own = bool(getattr(args, "own_databases", False))
-    paths = [
+    paths: list[Path | str] = [
         shared.with_name(f"{shared.stem}-{i}.sqlite3") if own else shared for i in range(processes)
     ]
+    if database is not None:
+        paths = [database] * processes
     for path in dict.fromkeys(paths):
         asyncio.run(_migrate(path))
     children = []
@@ -59,6 +67,7 @@ def run_processes(
             "seconds": args.seconds,
             "think": think,
             "steps": args.steps,
+            "guilds": getattr(args, "guilds", 1),
         }
         command = [sys.executable, "-m", "bench", "latency", "--child", json.dumps(spec)]
         children.append(subprocess.Popen(command, stdout=subprocess.PIPE, text=True))
@@ -72,7 +81,7 @@ def run_processes(
 def child(raw: str) -> int:
     """In a child process: measure this process's share, print the figures as JSON."""
     spec = json.loads(raw)
-    path = Path(spec["path"])
+    path: str = spec["path"]  # an SQLite file or a postgresql:// URL
     run = Path(spec["flags"])  # the run's name: every process waits on the same flags
     flags = [run.with_name(f"{run.stem}-ready-{i}") for i in range(spec["processes"])]
 
@@ -86,7 +95,7 @@ def child(raw: str) -> int:
 
     result = asyncio.run(
         measure(
-            path.parent,
+            run.parent,
             spec["tables"],
             spec["game"],
             spec["players"],
@@ -96,6 +105,7 @@ def child(raw: str) -> int:
             path=path,
             first_channel=1 + spec["index"] * CHANNELS_PER_PROCESS,
             ready=ready,
+            guilds=spec.get("guilds", 1),
         )
     )
     result.pop("services")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import dataclasses
 import sys
 from collections.abc import Callable
 
@@ -14,95 +13,85 @@ from bot.config import ConfigError, load_settings
 def _run(args: argparse.Namespace) -> int:
     settings = load_settings()
     token = settings.require_token()
-    shard = getattr(args, "shard", None)
     from bot.logs import setup_logging
 
     setup_logging(  # no private card nor token in the logs (bot/logs.py)
-        settings.log_level, shard=shard, http_bodies=settings.log_http_bodies, secrets=[token]
+        settings.log_level, http_bodies=settings.log_http_bodies, secrets=[token]
     )
-    from bot.shards import ShardLayout, check_files
+    from bot.db import is_postgres, sqlite_path
+    from bot.db.check import open_checked
 
-    if shard is not None:
-        settings = dataclasses.replace(settings, shard_id=shard)
-    # before any connection to Discord: files of another layout, an unsplit database
-    layout = ShardLayout(settings.shard_id, settings.shard_count)
-    asyncio.run(check_files(settings.database_path, layout))
-    if shard is None and settings.shard_count > 1:
-        from bot.launcher import run_shards
+    url = settings.database_url
 
-        return run_shards(settings.shard_count)
+    async def preflight() -> None:  # before any connection to Discord
+        db = await open_checked(url)
+        await db.close()
+
+    asyncio.run(preflight())
     from bot.app import create_bot
     from bot.db.lock import claim
 
-    base = settings.database_path
-    # held until the process ends (the bot's own claim shares it)
-    claim(ShardLayout(settings.shard_id, settings.shard_count).database_path(base))
+    if not is_postgres(url):
+        claim(sqlite_path(url))  # held until the process ends (the bot's own claim shares it)
     bot = create_bot(settings, settle_heap=True)
     bot.run(token, log_handler=None)
     return 0
 
 
-def _files(args: argparse.Namespace) -> tuple[list[str], list[str]]:
-    """The database files (``--db``, else the one file or each shard's) and the users file
-    the shards share (none for one file)."""
-    if args.db:
-        return [args.db], []
-    from bot.shards import shard_files
-
-    settings = load_settings()
-    files = shard_files(settings.database_path, settings.shard_count, users=True)
-    return files[: settings.shard_count], files[settings.shard_count :]
+def _url(args: argparse.Namespace) -> str:
+    """``--db``, else DATABASE_URL (or DATABASE_PATH)."""
+    return str(args.db) if args.db else load_settings().database_url
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    from bot.db import migrate, open_database
-    from bot.shards import users_schema
+    from bot.db import migrate
+    from bot.db.check import open_checked
 
-    async def go(path: str, users: bool) -> list[str]:
-        db = await open_database(path)
+    url = _url(args)
+
+    async def go() -> list[str]:
+        db = await open_checked(url)
         try:
-            if users:  # the file the shards share has one table, not the migrations
-                await db.write(users_schema)
-                return []
             return await migrate(db)
         finally:
             await db.close()
 
-    databases, users = _files(args)
-    for path in databases:
-        applied = asyncio.run(go(path, False))
-        print(f"{path}: applied {', '.join(applied)}" if applied else f"{path}: already up to date")
-    for path in users:
-        asyncio.run(go(path, True))
-        print(f"{path}: users' settings ready")
+    applied = asyncio.run(go())
+    shown = _shown(url)
+    print(f"{shown}: applied {', '.join(applied)}" if applied else f"{shown}: already up to date")
     return 0
 
 
+def _shown(url: str) -> str:
+    from bot.db import is_postgres
+
+    if is_postgres(url):
+        from bot.db.postgres import redact
+
+        return redact(url)
+    return url
+
+
 def _backup(args: argparse.Namespace) -> int:
-    from pathlib import Path
+    from bot.db import is_postgres
+    from bot.db.check import open_checked
 
-    from bot.db import open_database
+    url = _url(args)
+    if is_postgres(url):
+        raise ConfigError(
+            "backups of a PostgreSQL database are PostgreSQL's job: use pg_dump or base "
+            "backups (pg_basebackup)."
+        )
 
-    databases, users = _files(args)
-    files = databases + users
-    missing = [p for p in files if not Path(p).is_file()]
-    if missing:
-        raise ConfigError(f"no database at {', '.join(missing)}: nothing was backed up.")
-    # several files (a sharded bot): PATH is a folder that gets each one under its own name
-    targets = (
-        [args.path] if len(files) == 1 else [str(Path(args.path) / Path(p).name) for p in files]
-    )
-
-    async def go(path: str, target: str) -> None:
-        db = await open_database(path)
+    async def go() -> None:
+        db = await open_checked(url, must_exist=True, allow_newer=True)
         try:
-            await db.backup(target)
+            await db.backup(args.path)
         finally:
             await db.close()
 
-    for path, target in zip(files, targets, strict=True):
-        asyncio.run(go(path, target))
-        print(f"backed up {path} to {target}")
+    asyncio.run(go())
+    print(f"backed up {url} to {args.path}")
     return 0
 
 
@@ -123,8 +112,8 @@ DELEGATED: dict[str, Callable[[list[str]], int]] = {
     "simulate": _delegate("bot.engine.sim"),
     "audit": _delegate("bot.bank.audit"),
     "verify": _delegate("bot.engine.verify"),
-    "split": _delegate("bot.db.split"),
     "rules-doc": _delegate("bot.engine.rules_doc"),
+    "import-sqlite": _delegate("bot.db.import_sqlite"),
 }
 
 
@@ -135,13 +124,13 @@ def main(argv: list[str] | None = None) -> int:
         return DELEGATED[argv[0]](argv[1:])
     parser = argparse.ArgumentParser(prog="croupier", description="Croupier, the card-table bot.")
     sub = parser.add_subparsers(dest="command")
-    p = sub.add_parser("run", help="run the bot (default)")
-    p.add_argument("--shard", type=int, help="run only this shard (started by the launcher)")
+    sub.add_parser("run", help="run the bot (default)")
+    where = "SQLite file or postgresql:// URL (default: DATABASE_URL, else DATABASE_PATH)"
     p = sub.add_parser("migrate", help="apply pending database migrations")
-    p.add_argument("--db", help="database file (default: DATABASE_PATH)")
-    p = sub.add_parser("backup", help="online copy of the database")
+    p.add_argument("--db", help=where)
+    p = sub.add_parser("backup", help="online copy of an SQLite database")
     p.add_argument("path")
-    p.add_argument("--db", help="database file (default: DATABASE_PATH)")
+    p.add_argument("--db", help="SQLite file (default: DATABASE_URL, else DATABASE_PATH)")
     for name in DELEGATED:
         sub.add_parser(name, help=f"see `{name} --help`", add_help=False)
     args = parser.parse_args(argv)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import secrets
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -15,7 +16,9 @@ from discord.ext import commands
 from bot.bank import Bank
 from bot.bank_channel import BankChannel
 from bot.config import Settings
-from bot.db import Database, migrate, open_database
+from bot.db import Database, is_postgres, migrate, open_database, sqlite_path
+from bot.db.backups import Backups, default_folder
+from bot.db.check import check_open
 from bot.db.lock import ProcessLock, claim
 from bot.engine.shuffle import Entropy, secure_entropy
 from bot.heap import settle_after_startup
@@ -23,14 +26,8 @@ from bot.i18n import t
 from bot.prefs import Prefs
 from bot.publisher import Publisher
 from bot.scheduler import Scheduler, now
-from bot.shards import (
-    ShardLayout,
-    check_files,
-    check_layout,
-    users_database_path,
-    users_schema,
-)
-from bot.tables import TableService
+from bot.shards import layout_of
+from bot.tables import Table, TableService
 from bot.ui.card_emojis import CardEmojis
 from bot.ui.errors import refusal_text
 from bot.ui.translator import CroupierTranslator
@@ -41,8 +38,7 @@ log = logging.getLogger("croupier")
 class CroupierBot(commands.Bot):
     """Croupier: default intents only (slash commands need no privileged intent)."""
 
-    db: Database
-    users_db: Database  # user-wide settings: ``db`` itself, or the file shards share
+    db: Database  # one database for everything, user-wide settings included
     bank: Bank  # the only code that moves money
     tables: TableService  # open tables: load, act, store
     prefs: Prefs  # users' reply language
@@ -59,10 +55,10 @@ class CroupierBot(commands.Bot):
         entropy: Entropy = secure_entropy,
         settle_heap: bool = False,
     ) -> None:
-        self.layout = ShardLayout(settings.shard_id, settings.shard_count)
+        self.layout = layout_of(settings)
         shards: dict[str, Any] = {}
         if isinstance(self, discord.AutoShardedClient):
-            shards = {"shard_ids": [self.layout.shard_id], "shard_count": self.layout.shard_count}
+            shards = {"shard_ids": list(self.layout.shard_ids), "shard_count": settings.shard_count}
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -81,20 +77,16 @@ class CroupierBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Open the database, migrate, build the services, load the cogs, sync commands."""
-        base = self.settings.database_path
-        await check_files(base, self.layout)
-        path = self.layout.database_path(base)
-        self._file_lock = claim(path)
-        self.db = await open_database(path)
+        url = self.settings.database_url
+        if not is_postgres(url):  # one process per SQLite file
+            self._file_lock = claim(sqlite_path(url))
+        self.db = await open_database(url)
+        await check_open(self.db)  # damaged, or newer than this code: refused
         applied = await migrate(self.db)
         if applied:
             log.info("applied migrations: %s", ", ".join(applied))
-        await self.db.write(check_layout, self.layout, path)
-        self.users_db = self.db
-        if self.layout.sharded:
-            self.users_db = await open_database(users_database_path(base))
-            await self.users_db.write(users_schema)
-            log.info("shard %s on %s", self.layout.stamp, path)
+        if self.layout.partial:
+            log.info("shards %s of %d", self.layout.shard_ids, self.layout.shard_count)
         await self._build_services()
         await self.tree.set_translator(CroupierTranslator())
         from cogs import EXTENSIONS
@@ -103,22 +95,50 @@ class CroupierBot(commands.Bot):
             await self.load_extension(name)
         self.scheduler.start()
         # before on_ready re-renders the open tables; shard 0 uploads for all processes
-        self.card_emojis = CardEmojis(self, upload=self.layout.shard_id == 0)
+        self.card_emojis = CardEmojis(self, upload=self.layout.first)
         await self.card_emojis.start()
         if self.settle_heap:
             settle_after_startup()  # the open tables are loaded: keep them out of full GCs
-        if self.sync_commands and self.layout.shard_id == 0:  # one process syncs for all
+        if self.sync_commands and self.layout.first:  # one process syncs for all
             await self._sync()
 
     async def _build_services(self) -> None:
         """The services, then the open tables loaded into memory."""
         self.bank = Bank(self.db)
-        self.tables = TableService(self.db, self.bank, clock=now, entropy=self.entropy)
-        self.prefs = Prefs(self.users_db, shared=self.layout.sharded)
+        self.tables = TableService(
+            self.db,
+            self.bank,
+            clock=now,
+            entropy=self.entropy,
+            shards=self.layout.table_filter(),
+        )
+        # other processes may change a user's language: PostgreSQL reads it every time
+        self.prefs = Prefs(self.db, shared=self.db.dialect != "sqlite")
         self.bank_channel = BankChannel(self, self.db)
         self.publisher = Publisher(self, self.tables, self.prefs, self.bank_channel)
-        self.scheduler = Scheduler(self.tables, self.publisher)
+        self.scheduler = Scheduler(self.tables, self.publisher, self._backups())
+        # a table another process wrote is re-rendered by the next repair pass
+        self.tables.reloaded.append(self._rerender)
         await self.tables.load_open_tables()
+
+    def _backups(self) -> Backups | None:
+        """The scheduled backups (BACKUP_EVERY; SQLite only: load_settings refuses it on
+        PostgreSQL), or None."""
+        every = self.settings.backup_every
+        if every is None or self.db.dialect != "sqlite":
+            return None
+        folder = self.settings.backup_dir
+        return Backups(
+            self.db,
+            every=every,
+            keep=self.settings.backup_keep,
+            folder=Path(folder) if folder else default_folder(self.db.path),
+            start=now(),
+        )
+
+    def _rerender(self, table: Table) -> None:
+        self.publisher.dirty[table.id] = table
+        self.scheduler.rearm()
 
     async def on_ready(self) -> None:
         """After a (re)start: re-render every open table once, with a short note."""
@@ -143,8 +163,6 @@ class CroupierBot(commands.Bot):
             self.scheduler.stop()
             self.publisher.close()
         await super().close()
-        if hasattr(self, "users_db") and self.users_db is not self.db:
-            await self.users_db.close()
         if hasattr(self, "db"):
             await self.db.close()
         if self._file_lock is not None:
@@ -193,8 +211,9 @@ class CroupierBot(commands.Bot):
 
 
 class ShardedCroupierBot(CroupierBot, commands.AutoShardedBot):
-    """One process of a bot split over ``SHARD_COUNT`` processes: it connects as its one
-    shard, so Discord sends it only its own guilds' events (and shard 0 the DMs)."""
+    """A bot of ``SHARD_COUNT`` shards: it connects as the shards it serves (all of them,
+    or ``SHARD_IDS`` with the other processes on the same PostgreSQL), so Discord sends it
+    only their guilds' events (and shard 0 the DMs)."""
 
 
 async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
@@ -211,15 +230,18 @@ async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
 def create_bot(
     settings: Settings | None = None,
     *,
+    database_url: str | None = None,
     database_path: str | None = None,
     sync_commands: bool = True,
     entropy: Entropy = secure_entropy,
     settle_heap: bool = False,
 ) -> CroupierBot:
-    """Build a bot; tests pass ``database_path`` to use a temporary database."""
+    """Build a bot; tests pass ``database_url`` (an SQLite file or a postgresql:// URL;
+    ``database_path`` is the same) to use a temporary database."""
     if settings is None:
         settings = Settings(token=None)
-    if database_path is not None:
-        settings = dataclasses.replace(settings, database_path=database_path)
+    url = database_url or database_path
+    if url is not None:
+        settings = dataclasses.replace(settings, database_url=url)
     cls = ShardedCroupierBot if settings.shard_count > 1 else CroupierBot
     return cls(settings, sync_commands=sync_commands, entropy=entropy, settle_heap=settle_heap)

@@ -5,11 +5,6 @@ from __future__ import annotations
 from bot.db import Conn, Database
 
 
-async def _data_version(conn: Conn) -> object:
-    row = await conn.fetchone("PRAGMA data_version")
-    return None if row is None else row[0]
-
-
 async def _chosen(conn: Conn, user_id: int) -> str | None:
     row = await conn.fetchone("SELECT locale FROM user_prefs WHERE user_id = ?", (user_id,))
     return None if row is None or not row[0] else str(row[0])
@@ -29,34 +24,26 @@ async def _store(conn: Conn, user_id: int, locale: str | None) -> None:
 class Prefs:
     """Users' reply language (``user_prefs``), cached in memory.
 
-    With ``shared=True`` other processes (the other shards) write the same file: each
-    lookup first asks SQLite whether another connection committed since the last one
-    (``PRAGMA data_version``) and if so drops the cache, so a choice made on one shard
-    applies on every shard at once."""
+    With ``shared=True`` (PostgreSQL) other processes write the same table: a choice made
+    through one must apply in every one at once, so each lookup reads the row (one indexed
+    read) instead of the cache."""
 
     def __init__(self, db: Database, *, shared: bool = False) -> None:
         self.db = db
         self.shared = shared
         self._cache: dict[int, str | None] = {}
-        self._version: object = None
-
-    async def _drop_if_changed(self) -> None:
-        version = await self.db.read(_data_version)
-        if version != self._version:
-            self._cache.clear()
-            self._version = version
 
     async def locale(self, user_id: int) -> str | None:
         """The user's chosen language (``fr``/``en``), or None for Discord's."""
-        if self.shared:
-            await self._drop_if_changed()
-        if user_id in self._cache:
+        if not self.shared and user_id in self._cache:
             return self._cache[user_id]
         value = await self.db.read(_chosen, user_id)
-        self._cache[user_id] = value
+        if not self.shared:
+            self._cache[user_id] = value
         return value
 
     async def set_locale(self, user_id: int, locale: str | None) -> None:
         """Remember the choice (None: back to Discord's language)."""
         await self.db.write(_store, user_id, locale)
-        self._cache[user_id] = locale
+        if not self.shared:
+            self._cache[user_id] = locale

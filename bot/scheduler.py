@@ -13,6 +13,7 @@ import logging
 import discord
 from discord.ext import tasks
 
+from bot.db.backups import Backups
 from bot.publisher import Publisher
 from bot.tables import TableService
 
@@ -34,9 +35,12 @@ def now() -> float:
 class Scheduler:
     """Fires the tables' deadlines and idle timeouts, and runs the repair pass."""
 
-    def __init__(self, tables: TableService, publisher: Publisher) -> None:
+    def __init__(
+        self, tables: TableService, publisher: Publisher, backups: Backups | None = None
+    ) -> None:
         self.tables = tables
         self.publisher = publisher
+        self.backups = backups  # scheduled backups (BACKUP_EVERY), None when off
         self._last_repair = 0.0
         # timers whose firing failed: (table id, kind, version) -> (failures, next try)
         self.retries: dict[tuple[int, str, int], tuple[int, float]] = {}
@@ -65,6 +69,8 @@ class Scheduler:
         wait = MAX_SLEEP if due is None else due - current
         if self.publisher.dirty:  # a table waits for the repair pass
             wait = min(wait, self._last_repair + REPAIR_EVERY - current)
+        if self.backups is not None:
+            wait = min(wait, self.backups.due - current)
         target = current + max(TIMER_TICK, min(MAX_SLEEP, wait))
         loop = self.loop
         planned = loop.next_iteration
@@ -94,6 +100,11 @@ class Scheduler:
                 await self.publisher.repair()
             except Exception:
                 log.exception("the repair pass failed")
+        if self.backups is not None:
+            try:  # on the database's reader thread: the loop keeps serving moves
+                await self.backups.tick(now())
+            except Exception:
+                log.exception("the scheduled backup failed (tried again next interval)")
         current = now()
         due_now = [key for key, (_f, at) in self.retries.items() if at <= current]
         due = self.tables.next_due()

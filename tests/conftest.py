@@ -1,15 +1,79 @@
-"""Shared fixtures: a bot on a temporary database for SimCord, and a fresh Database."""
+"""Shared fixtures: a bot on a temporary database for SimCord, and a fresh Database.
+
+Both backends: ``backend`` is parametrized over SQLite and PostgreSQL (the PostgreSQL half
+runs when ``TEST_DATABASE_URL`` names a server, else it is skipped with one reason).
+``database_url`` is a fresh database of the backend: a file in ``tmp_path``, or a schema of
+its own on the test server (dropped after the test). Suites that run on both ask for
+``any_db`` (the bank and tables suites' ``db``) or ``database_url``.
+"""
 
 from __future__ import annotations
 
+import os
+import secrets
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
 from bot.app import CroupierBot, create_bot
-from bot.db import Database, SqliteDatabase, migrate
+from bot.db import Database, SqliteDatabase, migrate, open_database
 from bot.engine.shuffle import seeded_entropy
+
+TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
+NEEDS_PG = pytest.mark.skipif(
+    not TEST_DATABASE_URL, reason="PostgreSQL half: set TEST_DATABASE_URL to run it"
+)
+BACKENDS = [pytest.param("sqlite"), pytest.param("postgresql", marks=NEEDS_PG)]
+
+
+def pg_schema_url(schema: str) -> str:
+    """TEST_DATABASE_URL with its search path set to ``schema``."""
+    sep = "&" if "?" in TEST_DATABASE_URL else "?"
+    return f"{TEST_DATABASE_URL}{sep}search_path={schema}"
+
+
+async def pg_schema(action: str, schema: str) -> None:
+    """CREATE or DROP a schema on the test server."""
+    import asyncpg
+
+    c = await asyncpg.connect(TEST_DATABASE_URL)
+    try:
+        if action == "create":
+            await c.execute(f"CREATE SCHEMA {schema}")
+        else:
+            await c.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+    finally:
+        await c.close()
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """``sqlite`` or ``postgresql``."""
+    return str(request.param)
+
+
+@pytest.fixture
+async def database_url(backend: str, tmp_path: Path) -> AsyncIterator[str]:
+    """A fresh, empty database of the backend: a file path, or a PostgreSQL URL."""
+    if backend == "sqlite":
+        yield str(tmp_path / "croupier.sqlite3")
+        return
+    schema = f"t_{secrets.token_hex(6)}"
+    await pg_schema("create", schema)
+    try:
+        yield pg_schema_url(schema)
+    finally:
+        await pg_schema("drop", schema)
+
+
+@pytest.fixture
+async def any_db(database_url: str) -> AsyncIterator[Database]:
+    """An open, migrated database of each backend."""
+    database = await open_database(database_url)
+    await migrate(database)
+    yield database
+    await database.close()
 
 
 @pytest.fixture

@@ -165,9 +165,9 @@ def test_log_http_bodies_refuses_anything_else(monkeypatch: pytest.MonkeyPatch):
 
 
 def run_bot(tmp_path: Path, **env_extra: str) -> subprocess.CompletedProcess[str]:
-    """``python -m bot`` stopped right after its logging is set up (a shard file of
-    another layout next to the database makes it refuse to start, exit 2)."""
-    (tmp_path / "x.shard-0-of-3.sqlite3").touch()
+    """``python -m bot`` stopped right after its logging is set up (a database file that
+    is not one makes it refuse to start, exit 2)."""
+    (tmp_path / "x.sqlite3").write_bytes(b"not a database, " * 512)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LOG_", "DISCORD_"))}
     env |= {"PYTHONPATH": str(ROOT), "DISCORD_TOKEN": BOT_TOKEN, "LOG_LEVEL": "DEBUG"}
     env |= {"DATABASE_PATH": str(tmp_path / "x.sqlite3"), **env_extra}
@@ -179,7 +179,7 @@ def run_bot(tmp_path: Path, **env_extra: str) -> subprocess.CompletedProcess[str
 
 def test_python_m_bot_reads_the_switch_and_warns(tmp_path: Path):
     quiet = run_bot(tmp_path)
-    assert quiet.returncode == 2 and "shard files of another layout" in quiet.stderr
+    assert quiet.returncode == 2 and "is not a Croupier database" in quiet.stderr
     assert "LOG_HTTP_BODIES" not in quiet.stderr
     raw = run_bot(tmp_path, LOG_HTTP_BODIES="1")
     assert raw.returncode == 2

@@ -1,5 +1,4 @@
-"""The bank audit: ``python -m bot audit [--guild ID] [--db PATH]`` (every shard's file
-when ``SHARD_COUNT`` > 1 and no ``--db``).
+"""The bank audit: ``python -m bot audit [--guild ID] [--db PATH_OR_URL]``.
 
 Checks, over one guild or all of them:
 - every entry has at least two postings summing to zero (debits equal credits);
@@ -15,11 +14,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from pathlib import Path
 
 from bot.config import ConfigError, load_settings
-from bot.db import Database, open_database
-from bot.shards import shard_files
+from bot.db import Database
 
 from . import core
 from .models import AuditReport
@@ -31,7 +28,9 @@ async def audit(db: Database, guild_id: int | None = None) -> AuditReport:
 
 
 async def _run(path: str, guild_id: int | None) -> AuditReport:
-    db = await open_database(path)
+    from bot.db.check import open_checked
+
+    db = await open_checked(path, must_exist=True)
     try:
         return await audit(db, guild_id)
     finally:
@@ -45,7 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--guild", type=int, default=None, help="only this guild")
     parser.add_argument(
-        "--db", help="SQLite database (default: $DATABASE_PATH, or its shard files)"
+        "--db",
+        help="SQLite file or postgresql:// URL (default: $DATABASE_URL, else $DATABASE_PATH)",
     )
     args = parser.parse_args(argv)
     try:
@@ -53,22 +53,17 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"bank audit: {exc}", file=sys.stderr)
         return 2
-    files = [args.db] if args.db else shard_files(settings.database_path, settings.shard_count)
-    worst = 0
-    for path in files:
-        if not Path(path).is_file():
-            print(f"bank audit: no database at {path}", file=sys.stderr)
-            return 2
-        try:
-            report = asyncio.run(_run(path, args.guild))
-        except Exception as exc:  # a missing bank schema, a locked or corrupt file
-            print(f"bank audit: error: {exc}", file=sys.stderr)
-            return 2
-        if len(files) > 1:
-            print(f"== {path}")
-        print(report.format())
-        worst = max(worst, 0 if report.ok else 1)
-    return worst
+    path = args.db or settings.database_url
+    try:
+        report = asyncio.run(_run(path, args.guild))
+    except ConfigError as exc:  # not a database, damaged, newer than this code
+        print(f"bank audit: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # a missing bank schema, a locked file
+        print(f"bank audit: error: {exc}", file=sys.stderr)
+        return 2
+    print(report.format())
+    return 0 if report.ok else 1
 
 
 if __name__ == "__main__":

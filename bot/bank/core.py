@@ -21,6 +21,7 @@ from bot.engine.base import Money, MoneyKind
 
 from .errors import (
     ClaimNotHeld,
+    ClaimRace,
     Duplicate,
     InsufficientFunds,
     InvalidAmount,
@@ -366,11 +367,11 @@ async def _seat_counters(
         "INSERT INTO bank_seats (guild_id, table_id, user_id, welcome_received, own_funds,"
         " wagered, forfeited, cashed_out) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (guild_id, table_id, user_id) DO UPDATE SET"
-        " welcome_received = welcome_received + excluded.welcome_received,"
-        " own_funds = own_funds + excluded.own_funds,"
-        " wagered = wagered + excluded.wagered,"
-        " forfeited = forfeited + excluded.forfeited,"
-        " cashed_out = cashed_out + excluded.cashed_out",
+        " welcome_received = bank_seats.welcome_received + excluded.welcome_received,"
+        " own_funds = bank_seats.own_funds + excluded.own_funds,"
+        " wagered = bank_seats.wagered + excluded.wagered,"
+        " forfeited = bank_seats.forfeited + excluded.forfeited,"
+        " cashed_out = bank_seats.cashed_out + excluded.cashed_out",
         (guild_id, table_id, user_id, welcome, own, wagered, forfeited, cashed_out),
     )
 
@@ -740,8 +741,8 @@ async def _pay_claims(
         f" approved_by = ? WHERE id IN ({marks}) AND status <> 'paid'",
         (entry, approved_by, *ids),
     )
-    if replayed or updated != len(ids):  # cannot happen inside one write transaction
-        raise Duplicate("claim already paid", claim_ids=ids)
+    if replayed or updated != len(ids):  # only a concurrent payer (PostgreSQL): run again
+        raise ClaimRace("claim already paid", claim_ids=ids)
     return entry, await account_balance(c, player)
 
 
@@ -924,7 +925,8 @@ async def _ledger_problems(c: Conn, guild_id: int | None) -> list[str]:
         for entry_id, kind in await c.fetchall(
             "SELECT e.id, e.kind FROM bank_entries e JOIN bank_postings p ON p.entry_id = e.id"
             " JOIN bank_accounts a ON a.id = p.account_id" + where_e + " GROUP BY e.id"
-            " HAVING SUM(a.kind = 'issuer') <> (e.kind IN ('mint', 'burn'))",
+            " HAVING SUM(CASE WHEN a.kind = 'issuer' THEN 1 ELSE 0 END)"
+            " <> CASE WHEN e.kind IN ('mint', 'burn') THEN 1 ELSE 0 END",
             gp,
         )
     ]

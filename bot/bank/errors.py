@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from bot.db.base import Conflict
+
 
 class BankError(ValueError):
     """A refused bank operation. Nothing was posted."""
@@ -73,6 +75,11 @@ class Duplicate(BankError):
     """The idempotency key was already used for a different movement."""
 
     code = "duplicate"
+
+
+class ClaimRace(Duplicate, Conflict):
+    """Another transaction paid these claims between our read and our write (PostgreSQL,
+    two processes): the database runs the claim again, and it then finds them paid."""
 
 
 class InvalidEffect(BankError):

@@ -12,6 +12,8 @@ and the error goes to the caller. The functions are coroutines so that a network
 ``fn`` runs from its first statement to its commit without ever giving the event loop away
 (:func:`run_to_end` checks it). SQL is written with ``?`` placeholders; a new row's id
 comes from :meth:`Conn.insert` (SQLite's last row id is free, ``RETURNING id`` is not).
+A UNIQUE or CHECK constraint that refuses a statement raises :class:`IntegrityError`
+whatever the database, its message naming the column or constraint.
 """
 
 from __future__ import annotations
@@ -26,6 +28,17 @@ Params: TypeAlias = Sequence[object]
 P = ParamSpec("P")
 T = TypeVar("T")
 DbFn: TypeAlias = Callable[Concatenate["Conn", P], Coroutine[Any, Any, T]]
+
+
+class IntegrityError(Exception):
+    """A UNIQUE, CHECK or foreign key constraint refused a statement (both backends raise
+    this one; the message names the column or constraint, e.g. ``interaction_id``)."""
+
+
+class Conflict(Exception):
+    """Raised by a write function that found a concurrent transaction's work in its way
+    (two processes paying the same claims): PostgreSQL runs the function again, from a new
+    transaction that sees it; SQLite, with one writer at a time, never meets it."""
 
 
 class Memo:
@@ -109,9 +122,10 @@ class Conn:
 
 
 class Database(Protocol):
-    """What the services see of a database (SQLite today: :mod:`bot.db.sqlite`)."""
+    """What the services see of a database (:mod:`bot.db.sqlite`, :mod:`bot.db.postgres`)."""
 
-    path: str  # where it lives, for messages
+    path: str  # where it lives, for messages (a PostgreSQL URL without its password)
+    dialect: str  # "sqlite" or "postgresql": only bot/db looks at it
 
     async def write(self, fn: DbFn[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """``fn(conn, ...)`` in one write transaction; committed when it returns."""

@@ -30,7 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from .base import Conn, DbFn, Memo, P, Params, Row, T, run_to_end
+from .base import Conn, DbFn, IntegrityError, Memo, P, Params, Row, T, run_to_end
 
 BUSY_TIMEOUT_MS = 5000
 CHECKPOINT_INTERVAL = 0.5  # seconds between two background WAL checkpoints
@@ -44,8 +44,6 @@ PRAGMAS = (
     f"PRAGMA wal_autocheckpoint={AUTOCHECKPOINT_PAGES}",
 )
 log = logging.getLogger(__name__)
-# A UNIQUE or CHECK constraint refused a write (a replayed interaction id).
-IntegrityError = sqlite3.IntegrityError
 
 
 class SqliteConn(Conn):
@@ -59,16 +57,25 @@ class SqliteConn(Conn):
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement; the number of rows it changed."""
-        return self._c.execute(sql, params).rowcount
+        try:
+            return self._c.execute(sql, params).rowcount
+        except sqlite3.IntegrityError as exc:
+            raise IntegrityError(str(exc)) from exc
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
         """Run one statement once per parameter row."""
-        self._c.executemany(sql, rows)
+        try:
+            self._c.executemany(sql, rows)
+        except sqlite3.IntegrityError as exc:
+            raise IntegrityError(str(exc)) from exc
 
     async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
         """The first row, or None (the cursor goes at once: an INSERT ... RETURNING is
         finished before the COMMIT)."""
-        return self._c.execute(sql, params).fetchone()
+        try:
+            return self._c.execute(sql, params).fetchone()
+        except sqlite3.IntegrityError as exc:
+            raise IntegrityError(str(exc)) from exc
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         """Every row."""
@@ -76,7 +83,10 @@ class SqliteConn(Conn):
 
     async def insert(self, sql: str, params: Params = ()) -> int | None:
         """The new row's id (SQLite's last row id: ``RETURNING`` costs ~2 us more)."""
-        cur = self._c.execute(sql, params)
+        try:
+            cur = self._c.execute(sql, params)
+        except sqlite3.IntegrityError as exc:
+            raise IntegrityError(str(exc)) from exc
         return cur.lastrowid if cur.rowcount else None
 
 
@@ -103,7 +113,10 @@ def transaction(
     c.execute(begin)
     try:
         out = run_to_end(fn(conn, *args, **kwargs))
-        c.execute("COMMIT")
+        try:
+            c.execute("COMMIT")
+        except sqlite3.IntegrityError as exc:  # a deferred foreign key
+            raise IntegrityError(str(exc)) from exc
     except BaseException:
         if c.in_transaction:  # a failed COMMIT leaves it open too
             c.execute("ROLLBACK")
@@ -114,6 +127,8 @@ def transaction(
 
 class SqliteDatabase:
     """A database file (or ``:memory:``): see the module docstring."""
+
+    dialect = "sqlite"
 
     def __init__(self, path: str, writer: sqlite3.Connection) -> None:
         self.path = path

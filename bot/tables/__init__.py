@@ -1,7 +1,7 @@
 """Tables: open/join/act/close under a per-table lock, persisted with their postings and
 timers in one transaction. No discord imports."""
 
-from .errors import StaleAction, TableError
+from .errors import StaleAction, StaleTable, TableError
 from .games import GAMES, GameSpec
 from .models import Outcome, Table, TableSettings
 from .service import TableService
@@ -11,6 +11,7 @@ __all__ = [
     "GameSpec",
     "Outcome",
     "StaleAction",
+    "StaleTable",
     "Table",
     "TableError",
     "TableService",

@@ -13,6 +13,15 @@ class TableError(UserError):
         self.code = code
 
 
+class StaleTable(RuntimeError):
+    """The table's row is at another version than this copy: another process (a takeover
+    during a rolling restart) wrote it. The service reloads the table."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(f"table {table_id} was written by another process")
+        self.table_id = table_id
+
+
 class StaleAction(TableError):
     """A button from an older state of the table (a double click, an old message)."""
 

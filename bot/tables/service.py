@@ -5,6 +5,15 @@ stores the new snapshot and version, the money postings and the action log row (
 interaction id); the timers are re-armed in memory (at start-up they are derived from the
 rows). If anything in that transaction fails, the game is restored from the last
 committed snapshot, so memory and database never disagree.
+
+Several processes on one database (PostgreSQL): a process serves the tables of its shards'
+guilds (``owns``), but during a takeover (a rolling restart, a new shard count) two may
+hold a copy of the same table. Every write is ``UPDATE ... WHERE version = ?``: a copy that
+another process moved on is refused (:class:`StaleTable`), reloaded from the database, and
+the player's action is tried once more on the fresh table (a timer of the stale copy is
+dropped: the fresh table has its own). Chosen over an advisory lock per guild: the check is
+the row write the move does anyway (no extra round trip, no connection held per guild, no
+lock left behind by a hung process), and it works the same on SQLite.
 """
 
 from __future__ import annotations
@@ -36,7 +45,7 @@ from bot.engine.base import (
 from bot.engine.options import parse_text
 from bot.engine.shuffle import Entropy, secure_entropy
 
-from .errors import StaleAction, TableError
+from .errors import StaleAction, StaleTable, TableError
 from .games import GAMES, AnyGame, GameSpec, all_options
 from .limits import check_limits
 from .models import Outcome, Table, TableSettings
@@ -73,8 +82,8 @@ async def _write_row(
             "UPDATE tables SET state = ?, version = ?, updated_at = ? WHERE id = ? AND version = ?",
             (state_json, new_version, now, table_id, new_version - 1),
         )
-    if changed != 1:
-        raise RuntimeError(f"table {table_id} changed under the lock")
+    if changed != 1:  # another process wrote the table: this copy is stale
+        raise StaleTable(table_id)
     await c.execute(
         "INSERT INTO table_actions (table_id, version, user_id, interaction_id, action, at)"
         " VALUES (?, ?, ?, ?, ?, ?)",
@@ -104,8 +113,20 @@ async def _insert_table(c: Conn, table: Table, now: float) -> int:
     return table_id
 
 
-async def _open_rows(c: Conn) -> list[Row]:
-    return await c.fetchall("SELECT * FROM tables WHERE status = 'open' ORDER BY id")
+async def _open_rows(c: Conn, shards: tuple[int, tuple[int, ...]] | None) -> list[Row]:
+    if shards is None:
+        return await c.fetchall("SELECT * FROM tables WHERE status = 'open' ORDER BY id")
+    count, ids = shards  # Discord's routing: shard = (guild_id >> 22) % count
+    marks = ", ".join("?" * len(ids))
+    return await c.fetchall(
+        "SELECT * FROM tables WHERE status = 'open'"
+        f" AND ((guild_id / 4194304) % ?) IN ({marks}) ORDER BY id",
+        (count, *ids),
+    )
+
+
+async def _row_of(c: Conn, table_id: int) -> Row | None:
+    return await c.fetchone("SELECT * FROM tables WHERE id = ?", (table_id,))
 
 
 async def _state_of(c: Conn, table_id: int) -> Row | None:
@@ -134,8 +155,11 @@ class TableService:
         clock: Callable[[], float],
         entropy: Entropy = secure_entropy,
         starting_balance: int = DEFAULT_STARTING_BALANCE,
+        shards: tuple[int, tuple[int, ...]] | None = None,
     ) -> None:
         self.db = db
+        # (shard count, shard ids) this process serves; None: every guild
+        self.shards = shards
         self.bank = bank
         self.clock = clock
         self.entropy = entropy
@@ -154,13 +178,16 @@ class TableService:
         self._started_ms = int(clock() * 1000)
         # called with (table, outcome) after each commit (tests watch every state with it)
         self.observers: list[Callable[[Table, Outcome], None]] = []
+        # called with a table reloaded because another process wrote it (its message may
+        # show this process's stale copy: the app has the publisher re-render it)
+        self.reloaded: list[Callable[[Table], None]] = []
 
     # ------------------------------------------------------------------ loading
 
     async def load_open_tables(self) -> list[Table]:
         """Load every open table into memory and arm its timers (at start-up): the idle
         timeout counts from the last write, the deadline is the one in the snapshot."""
-        rows = await self.db.read(_open_rows)
+        rows = await self.db.read(_open_rows, self.shards)
         self._timers = []
         for row in rows:
             table = self._table_from_row(row)
@@ -198,11 +225,29 @@ class TableService:
         if table.is_open:
             self._by_channel[table.channel_id] = table.id
 
-    def _forget(self, table: Table) -> None:
+    def _forget(self, table: Table, *, keep_lock: bool = False) -> None:
         self._tables.pop(table.id, None)
         if self._by_channel.get(table.channel_id) == table.id:
             del self._by_channel[table.channel_id]
-        self._locks.pop(table.id, None)
+        if not keep_lock:
+            self._locks.pop(table.id, None)
+
+    async def _reload(self, table: Table) -> Table | None:
+        """Another process moved this table on: replace our copy with the committed row
+        (under the table's lock, which stays), or forget it if it is closed."""
+        row = await self.db.read(_row_of, table.id)
+        self._forget(table, keep_lock=True)
+        log.warning("table %s was written by another process: reloaded", table.id)
+        if row is None or row["status"] != "open":
+            self._locks.pop(table.id, None)
+            return None
+        fresh = self._table_from_row(row)
+        self._remember(fresh)
+        self._arm(fresh, row["updated_at"] + fresh.settings.idle_timer)
+        self.timers_changed.set()
+        for callback in self.reloaded:
+            callback(fresh)
+        return fresh
 
     def open_tables(self) -> list[Table]:
         """The tables in memory (every open table once loaded)."""
@@ -282,7 +327,12 @@ class TableService:
             await self._store(conn, table, events, host_id, None, join, new_version=1, now=now)
             return events
 
-        events = await self.db.write(create)
+        try:
+            events = await self.db.write(create)
+        except IntegrityError as exc:  # another process opened one here meanwhile
+            if "channel" not in str(exc):
+                raise
+            raise TableError("table_exists") from None
         table.version = 1
         self._remember(table)
         outcome = Outcome(table, events)
@@ -384,6 +434,31 @@ class TableService:
         action: Action,
         interaction_id: int | None,
         seen_version: int | None,
+        *,
+        retry: bool = True,
+    ) -> Outcome:
+        try:
+            return await self._apply_and_commit(
+                table, user_id, action, interaction_id, seen_version
+            )
+        except StaleTable:
+            fresh = await self._reload(table)
+            if fresh is None:
+                raise TableError("closed") from None
+            if not retry:
+                raise
+            # the player acted on what the table message showed: try it on the fresh copy
+            return await self._act_locked(
+                fresh, user_id, action, interaction_id, seen_version, retry=False
+            )
+
+    async def _apply_and_commit(
+        self,
+        table: Table,
+        user_id: int | None,
+        action: Action,
+        interaction_id: int | None,
+        seen_version: int | None,
     ) -> Outcome:
         if interaction_id is not None and await self._seen(interaction_id):
             return Outcome(table, [], replayed=True)
@@ -407,6 +482,8 @@ class TableService:
                 raise
             self._note_interaction(interaction_id)
             return Outcome(table, [], replayed=True)  # seen before (a restart in between)
+        except StaleTable:
+            raise  # the caller reloads the table: restoring this copy is pointless
         except BaseException:
             await self._restore(table)
             raise
@@ -598,15 +675,19 @@ class TableService:
         *row: Any,
         house: tuple[int, int] | None = None,
     ) -> None:
-        """One move: its postings through the bank, then its rows (:func:`_write_row`);
-        ``house``: (guild, amount) the treasury must hold first, else it is refused."""
+        """One move: the house's cover (``house``: (guild, amount) the treasury must hold
+        first, else it is refused), its rows (:func:`_write_row`), then its postings
+        through the bank. The row before the postings: its ``WHERE version = ?`` refuses a
+        stale copy (another process moved the table on) before the bank sees postings keyed
+        by a version already used, and on PostgreSQL its row lock queues a concurrent
+        writer of the table."""
         if house is not None:
             guild_id, needed = house
             if await self.bank.balance(guild_id, None, conn=c) < needed:
                 raise TableError("house_cannot_cover", needed=needed)
+        await _write_row(c, *row)
         if posting is not None:  # the whole move rolls back if this raises: no savepoint
             await self.bank.post_effects(c, *posting, own_savepoint=False)
-        await _write_row(c, *row)
 
     def _update_deadline(self, table: Table, now: float) -> None:
         """The deadline of the current phase (kept while the same turn goes on)."""
@@ -695,10 +776,18 @@ class TableService:
             if table is None or not table.is_open or table.version != version:
                 return None
             if kind == "idle":
-                return await self._close_locked(table, None, "idle")
+                try:
+                    return await self._close_locked(table, None, "idle", retry=False)
+                except (StaleTable, TableError):  # reloaded: the fresh copy has its own timers
+                    return None
             if ActionKind.TIMEOUT not in table.game.legal_actions(None):
                 return None
-            return await self._act_locked(table, None, Action(ActionKind.TIMEOUT), None, None)
+            try:
+                return await self._act_locked(
+                    table, None, Action(ActionKind.TIMEOUT), None, None, retry=False
+                )
+            except (StaleTable, TableError):  # reloaded: the fresh copy has its own timers
+                return None
 
     # ------------------------------------------------------------------ close
 
@@ -707,11 +796,20 @@ class TableService:
         async with self.lock(table_id):
             return await self._close_locked(self._open(table_id), actor, reason)
 
-    async def _close_locked(self, table: Table, actor: int | None, reason: str) -> Outcome:
+    async def _close_locked(
+        self, table: Table, actor: int | None, reason: str, *, retry: bool = True
+    ) -> Outcome:
         outcome = Outcome(table, [], closed=True, notes=[reason])
         try:
             self._try(table, outcome, Action(ActionKind.CLOSE))
             await self._commit(table, outcome, actor, None, Action(ActionKind.CLOSE, actor))
+        except StaleTable:
+            fresh = await self._reload(table)
+            if fresh is None:
+                raise TableError("closed") from None
+            if not retry:
+                raise
+            return await self._close_locked(fresh, actor, reason, retry=False)
         except BaseException:
             await self._restore(table)
             raise

@@ -14,6 +14,12 @@ GUILD = 1001  # the guild the ``bank`` fixture sets up (tests use the same numbe
 
 
 @pytest.fixture
+def db(any_db: Database) -> Database:
+    """The bank suite runs on both databases (tests/conftest.py ``any_db``)."""
+    return any_db
+
+
+@pytest.fixture
 async def bank(db: Database) -> AsyncIterator[Bank]:
     """A Bank with guild GUILD set up (treasury 1_000_000); the audit must be clean after."""
     service = Bank(db)

@@ -1,6 +1,6 @@
 """Child process for test_bank_crash: posts a scripted burst of table money until killed.
 
-Usage: python crash_child.py DB_PATH RUN SEED. Prints "ready" after its first commit.
+Usage: python crash_child.py DB_PATH_OR_URL RUN SEED. Prints "ready" after its first commit.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import random
 import sys
 
 from bot.bank import Bank, BankError
-from bot.db import Conn, SqliteDatabase
+from bot.db import Conn, open_database
 from bot.engine.base import HOUSE, POT, Money, MoneyKind, claim, seat, wallet
 
 GUILD = 1001
@@ -38,7 +38,7 @@ async def game_step(
 
 
 async def burst(path: str, run: int, rng: random.Random) -> None:
-    db = await SqliteDatabase.open(path)
+    db = await open_database(path)
     bank = Bank(db)
     n = 0
     while True:

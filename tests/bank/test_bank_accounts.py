@@ -15,7 +15,7 @@ from bot.bank import (
     TransferToBot,
     UnknownAccount,
 )
-from bot.db import Conn, Database
+from bot.db import Conn, Database, IntegrityError
 from tests.bank_audit import assert_audit_clean, entry_count
 from tests.sql import execute
 
@@ -138,7 +138,7 @@ async def test_ledger_is_append_only(bank: Bank, db: Database) -> None:
     ):
         with pytest.raises(Exception, match="append-only"):
             await execute(db, sql)
-    with pytest.raises(Exception, match="CHECK"):
+    with pytest.raises(IntegrityError, match=r"(?i)check"):
         await execute(db, "UPDATE bank_accounts SET balance = -1 WHERE kind = 'player'")
 
 

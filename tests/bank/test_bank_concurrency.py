@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 from bot.bank import Bank, InsufficientFunds
-from bot.db import Database, SqliteDatabase
+from bot.db import Database, open_database
 from tests.bank_audit import assert_audit_clean
 
 GUILD = 1001
@@ -34,12 +33,12 @@ async def test_200_concurrent_debits_one_connection(bank: Bank) -> None:
 
 
 async def test_200_concurrent_debits_four_connections(
-    bank: Bank, db: Database, db_path: str
+    bank: Bank, db: Database, database_url: str
 ) -> None:
     """Separate connections (as separate processes would): BEGIN IMMEDIATE + conditional
     UPDATE keep the account from going below zero."""
     await bank.mint(GUILD, 500, user_id=ALICE)
-    others = [await SqliteDatabase.open(Path(db_path)) for _ in range(3)]
+    others = [await open_database(database_url) for _ in range(3)]
     banks = [bank, *(Bank(d) for d in others)]
     try:
         results = await asyncio.gather(*(_debit(banks[i % 4], 7, i) for i in range(200)))

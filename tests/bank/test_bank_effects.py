@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 import pytest
@@ -90,7 +89,8 @@ async def test_game_row_and_postings_commit_together(bank: Bank, db: Database) -
     await bank.mint(GUILD, 100, user_id=ALICE)
 
     async def _tx(conn: Conn) -> Any:
-        await conn.execute("CREATE TABLE game_rows (id INTEGER PRIMARY KEY, v TEXT)")
+        key = "INTEGER" if db.dialect == "sqlite" else "SERIAL"
+        await conn.execute(f"CREATE TABLE game_rows (id {key} PRIMARY KEY, v TEXT)")
 
     await db.write(_tx)
     with pytest.raises(RuntimeError, match="boom"):
@@ -246,6 +246,6 @@ async def test_post_effects_outside_a_write_transaction_is_refused(
     """A connection exists only inside ``write``/``read``; a read's cannot move money."""
     await bank.mint(GUILD, 100, user_id=ALICE)
     before = await entry_count(db)
-    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+    with pytest.raises(Exception, match=r"read-?only"):
         await db.read(bank.post_effects, GUILD, TABLE, None, join(ALICE, 0), "g")
     assert await entry_count(db) == before

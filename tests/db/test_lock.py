@@ -1,4 +1,4 @@
-"""One process per database file: a second bot process, or a split of a file a bot still
+"""One process per database file: a second bot process, or an import of a file a bot still
 runs on, is refused while the first process lives, and allowed once it is gone."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from bot.config import ConfigError
+from bot.db.import_sqlite import main as import_main
 from bot.db.lock import FileInUse, ProcessLock, claim
-from bot.db.split import main as split_main
 from tests.test_cli import ROOT, run
 
 
@@ -94,7 +94,7 @@ def test_bots_of_one_process_share_the_lock_until_the_last_lets_go(tmp_path: Pat
     holder.stop()
 
 
-def test_the_bot_and_split_refuse_a_file_in_use(tmp_path: Path, capsys):
+def test_the_bot_and_import_refuse_a_file_in_use(tmp_path: Path, capsys):
     assert run("migrate", cwd=tmp_path).returncode == 0
     database = str(tmp_path / "data" / "croupier.sqlite3")
     holder = Holder(database)
@@ -104,8 +104,9 @@ def test_the_bot_and_split_refuse_a_file_in_use(tmp_path: Path, capsys):
         assert res.returncode == 2, res.stderr
         assert "in use by another Croupier process" in res.stderr
         assert "Traceback" not in res.stderr
-        assert split_main(["--shards", "2", "--db", database]) == 2
-        assert "in use by a running bot: stop it before splitting" in capsys.readouterr().err
+        to = "postgresql://nobody@127.0.0.1:1/none"  # refused before any connection
+        assert import_main([database, "--to", to]) == 2
+        assert "in use by a running bot: stop it before importing" in capsys.readouterr().err
         assert sorted(p.name for p in Path(database).parent.iterdir()) == [
             "croupier.sqlite3",
             "croupier.sqlite3.lock",

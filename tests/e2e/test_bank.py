@@ -4,11 +4,18 @@ refusals, and the table news (own funds added, forfeits) in the bank channel."""
 from __future__ import annotations
 
 import discord
+import pytest
 
 from bot.i18n import t
 from bot.ui.render.bank import amount
 from tests.bank_audit import assert_audit_clean, entry_count
 from tests.e2e.helpers import add_players, embed_text, service, thread_of
+
+
+@pytest.fixture
+def db_path(database_url: str) -> str:
+    """This module runs on both databases (tests/conftest.py ``database_url``)."""
+    return database_url
 
 
 def admin_of(env, guild, name="boss"):

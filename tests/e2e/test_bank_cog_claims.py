@@ -4,10 +4,17 @@ their approval by an admin."""
 from __future__ import annotations
 
 import discord
+import pytest
 
 from bot.ui.render.bank import amount
 from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import add_players, embed_text, service, table_of, thread_of
+
+
+@pytest.fixture
+def db_path(database_url: str) -> str:
+    """This module runs on both databases (tests/conftest.py ``database_url``)."""
+    return database_url
 
 
 def admin_of(env, guild, name="boss"):

@@ -12,6 +12,12 @@ from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import add_players, service, table_of, thread_of
 
 
+@pytest.fixture
+def db_path(database_url: str) -> str:
+    """This module runs on both databases (tests/conftest.py ``database_url``)."""
+    return database_url
+
+
 async def open_casino(env, *names, options=None):
     """A guild, a casino21 table opened by the first player, the others seated."""
     guild = env.create_guild()

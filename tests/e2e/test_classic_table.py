@@ -3,6 +3,8 @@ round summaries, claims, a clean audit."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import (
     add_players,
@@ -13,6 +15,12 @@ from tests.e2e.helpers import (
     table_of,
     thread_of,
 )
+
+
+@pytest.fixture
+def db_path(database_url: str) -> str:
+    """This module runs on both databases (tests/conftest.py ``database_url``)."""
+    return database_url
 
 
 async def test_full_classic_round_with_three_players(simcord_env):

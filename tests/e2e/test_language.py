@@ -37,7 +37,7 @@ async def test_language_fr_then_french_replies_then_auto(simcord_env):
 
     # the choice survives a restart (it is in user_prefs)
     await env.restart_bot(
-        create_bot(database_path=env.bot.settings.database_path, entropy=seeded_entropy("e2e"))
+        create_bot(database_url=env.bot.settings.database_url, entropy=seeded_entropy("e2e"))
     )
     res = await alice.member.slash(lobby, "bank balance")
     assert res.response.content.startswith("Votre solde")

@@ -23,6 +23,12 @@ from tests.e2e.recovery_helpers import (
     stacks,
 )
 
+
+@pytest.fixture
+def db_path(database_url: str) -> str:
+    """This module runs on both databases (tests/conftest.py ``database_url``)."""
+    return database_url
+
 BACK = "The croupier is back"
 
 

@@ -1,38 +1,34 @@
-"""A shard process of a sharded bot (``SHARD_COUNT=2``, shard 1) under SimCord: it gets
-only its own guilds, keeps them in its own database file, does not sync the commands
-(shard 0 does), keeps users' languages in the file every shard shares, and comes back
-from a restart on the same file."""
+"""Processes on one database: a process serving some shards of a bot (``SHARD_COUNT=2``,
+``SHARD_IDS=1``, PostgreSQL) under SimCord plays only its guilds and does not sync the
+commands; a language chosen through one process applies in the others at once; and a
+takeover mid-round (another process moved the table on) never plays from a stale copy."""
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
-
 import discord
 import pytest
-import simcord
 
 from bot.app import CroupierBot, create_bot
+from bot.bank import Bank
 from bot.config import Settings
-from bot.db import SqliteDatabase
+from bot.db import open_database
+from bot.engine.base import Action, ActionKind
 from bot.engine.shuffle import seeded_entropy
 from bot.prefs import Prefs
-from bot.shards import LAYOUT_KEY, ShardLayout, users_database_path
+from bot.scheduler import now
+from bot.shards import ShardLayout
+from bot.tables import TableService
 from tests.bank_audit import assert_audit_clean
+from tests.conftest import NEEDS_PG
 from tests.e2e.helpers import add_players, table_message, table_of, thread_of
 from tests.e2e.recovery_helpers import click_move, play_round, stacks
 from tests.sql import fetchall, fetchone
 
 
-def shard_bot(db_path: str, shard: int = 1) -> CroupierBot:
-    """A shard of 2, as ``python -m bot run --shard N`` builds it."""
-    settings = Settings(token=None, database_path=db_path, shard_count=2, shard_id=shard)
+def shard_bot(url: str, shard_ids: tuple[int, ...] | None = (1,)) -> CroupierBot:
+    """Shards ``shard_ids`` of 2 (None: every shard), as ``python -m bot`` builds it."""
+    settings = Settings(token=None, database_url=url, shard_count=2, shard_ids=shard_ids)
     return create_bot(settings, entropy=seeded_entropy("e2e"))
-
-
-@pytest.fixture
-def simcord_bot(db_path: str) -> CroupierBot:
-    return shard_bot(db_path)
 
 
 async def round_under_way(env, guild, host_name: str, guest_name: str):
@@ -54,124 +50,121 @@ def command_syncs(env) -> list:
     return [r for r in env.http_requests if r.method == "PUT" and r.path.endswith("/commands")]
 
 
-async def test_a_shard_plays_its_guilds_on_a_file_of_its_own(simcord_env, db_path):
-    env = simcord_env
-    bot = env.bot
-    assert isinstance(bot, discord.AutoShardedClient)
-    assert bot.shard_ids == [1] and bot.shard_count == 2
-    shard_file = ShardLayout(1, 2).database_path(db_path)
-    assert bot.db.path == shard_file and shard_file.endswith("croupier.shard-1-of-2.sqlite3")
-    row = await fetchone(bot.db, "SELECT value FROM bot_meta WHERE key = ?", (LAYOUT_KEY,))
-    assert row is not None and row[0] == "1/2"
+@NEEDS_PG
+class TestOneOfSeveralProcesses:
+    @pytest.fixture
+    def backend(self) -> str:
+        return "postgresql"
 
-    assert command_syncs(env) == []  # shard 0's process syncs them for the application
-    await bot.tree.sync()  # what shard 0 does
+    @pytest.fixture
+    def simcord_bot(self, database_url: str) -> CroupierBot:
+        return shard_bot(database_url)
 
-    guild = env.create_guild(shard_id=1)
-    assert bot.layout.owns(guild.id) and not ShardLayout(0, 2).owns(guild.id)
-    thread, (alice, bob), table = await round_under_way(env, guild, "alice", "bob")
-    await click_move(bob.member, table_message(thread, table), "bet:20")
-    await play_round(env, thread, [alice, bob], table)
-    after_round = stacks(table)
+    async def test_a_process_plays_its_shards_guilds(self, simcord_env, database_url):
+        env = simcord_env
+        bot = env.bot
+        assert isinstance(bot, discord.AutoShardedClient)
+        assert bot.shard_ids == [1] and bot.shard_count == 2
+        assert command_syncs(env) == []  # shard 0's process syncs them for the application
+        await bot.tree.sync()  # what shard 0 does
 
-    # a restart of the shard comes back on the same file, with the same table
-    await env.restart_bot(shard_bot(db_path))
-    assert env.bot.db.path == shard_file
-    again = table_of(env, thread)
-    assert stacks(again) == after_round
-    assert not Path(db_path).exists()  # nothing was ever written to a one-file database
-    await assert_audit_clean(env.bot.db)
-    res = await alice.member.slash(thread, "table close")
-    assert res.ephemeral
-    await assert_audit_clean(env.bot.db)
-    guilds = await fetchall(env.bot.db, "SELECT DISTINCT guild_id FROM bank_accounts")
-    assert [r[0] for r in guilds] == [guild.id]
+        guild = env.create_guild(shard_id=1)
+        assert bot.layout.owns(guild.id) and not ShardLayout(2, (0,)).owns(guild.id)
+        thread, (alice, bob), table = await round_under_way(env, guild, "alice", "bob")
+        await click_move(bob.member, table_message(thread, table), "bet:20")
+        await play_round(env, thread, [alice, bob], table)
+        after_round = stacks(table)
+
+        # a restart of the process comes back with the same table
+        await env.restart_bot(shard_bot(database_url))
+        again = table_of(env, thread)
+        assert stacks(again) == after_round
+        # the process serving shard 0 does not load it (nor fire its timers)
+        other = await open_database(database_url)
+        try:
+            shard0 = TableService(other, Bank(other), clock=now, shards=(2, (0,)))
+            assert await shard0.load_open_tables() == []
+        finally:
+            await other.close()
+        res = await alice.member.slash(thread, "table close")
+        assert res.ephemeral
+        await assert_audit_clean(env.bot.db)
+
+    async def test_a_language_chosen_through_one_process_applies_in_the_others(
+        self, simcord_env, database_url
+    ):
+        env = simcord_env
+        await env.bot.tree.sync()
+        guild = env.create_guild(shard_id=1)
+        lobby = guild.create_text_channel("casino")
+        (alice,) = add_players(env, guild, "alice")
+        # shard 0's process, as far as languages go: its own connections
+        other = await open_database(database_url)
+        shard0 = Prefs(other, shared=True)
+        try:
+            assert await shard0.locale(alice.id) is None
+            res = await alice.member.slash(lobby, "language", language="fr")
+            assert res.response.content == "Désormais, je vous réponds en français."
+            rows = await fetchall(env.bot.db, "SELECT user_id, locale FROM user_prefs")
+            assert [tuple(r) for r in rows] == [(alice.id, "fr")]
+            assert await shard0.locale(alice.id) == "fr"  # at once, no cache in the way
+            await shard0.set_locale(alice.id, "en")
+            res = await alice.member.slash(lobby, "bank balance")
+            assert res.response.content.startswith("Your balance")
+        finally:
+            await other.close()
 
 
-async def test_a_language_chosen_on_one_shard_reaches_the_others(simcord_env, db_path):
+@pytest.fixture
+def simcord_bot(database_url: str) -> CroupierBot:
+    return shard_bot(database_url, None)
+
+
+async def test_a_takeover_mid_round_never_plays_from_a_stale_copy(simcord_env, database_url):
+    """A rolling restart: bot A (under SimCord) has the table loaded mid-round; the old
+    process B (its own connections, its own copy) still gets the guest's click and plays
+    the bet. A's copy is now one move behind. The guest clicks the same bet on A's table
+    message: A's write is refused, A reloads the table, and on the committed state the bet
+    is already placed: no second bet, one refusal, the message brought up to date by the
+    repair pass; then the round goes on to a clean audit."""
     env = simcord_env
     await env.bot.tree.sync()
-    guild = env.create_guild(shard_id=1)
-    lobby = guild.create_text_channel("casino")
-    (alice,) = add_players(env, guild, "alice")
-
-    # shard 0's process, as far as languages go: its own connection to the shared file
-    other = await SqliteDatabase.open(users_database_path(db_path))
-    shard0 = Prefs(other, shared=True)
+    guild = env.create_guild()
+    thread, (host, guest), table = await round_under_way(env, guild, "host", "guest")
+    other = await open_database(database_url)
     try:
-        assert await shard0.locale(alice.id) is None  # now cached: nobody chose yet
-
-        res = await alice.member.slash(lobby, "language", language="fr")
-        assert res.response.content == "Désormais, je vous réponds en français."
-        # the choice is in the shared file, not in the shard's own
-        with sqlite3.connect(users_database_path(db_path)) as conn:
-            assert conn.execute("SELECT user_id, locale FROM user_prefs").fetchall() == [
-                (alice.id, "fr")
-            ]
-        own = await fetchone(env.bot.db, "SELECT COUNT(*) FROM user_prefs")
-        assert own is not None and own[0] == 0
-
-        # shard 0 had cached "no choice", yet sees the other process's commit at once
-        assert await shard0.locale(alice.id) == "fr"
-
-        # and the other way: shard 0 sets English, shard 1 answers in English
-        await shard0.set_locale(alice.id, "en")
-        res = await alice.member.slash(lobby, "bank balance")
-        assert res.response.content.startswith("Your balance")
+        old = TableService(other, Bank(other), clock=now, entropy=seeded_entropy("b"))
+        [copy] = await old.load_open_tables()
+        await old.act(copy.id, guest.id, Action(ActionKind.BET, guest.id, amount=20))
+        version = copy.version
     finally:
         await other.close()
+    stale = table_of(env, thread)
+    assert stale.version == version - 1  # A's copy is one move behind the database
+    balance = await env.bot.tables.bank.balance(guild.id, guest.id)
+
+    message = table_message(thread, stale)
+    res = await click_move(guest.member, message, "bet:20")
+    fresh = table_of(env, thread)
+    assert fresh is not stale and fresh.version == version  # reloaded, nothing written
+    assert res.ephemeral  # a refusal for the guest alone: the bet is already in
+    bets = await fetchall(
+        env.bot.db,
+        "SELECT COUNT(*) FROM bank_entries WHERE kind = 'bet' AND table_id = ?",
+        (table.id,),
+    )
+    assert bets[0][0] == 2  # the host's and the guest's, once each
+    assert await env.bot.tables.bank.balance(guild.id, guest.id) == balance
+    row = await fetchone(env.bot.db, "SELECT version, state FROM tables WHERE id = ?", (table.id,))
+    assert row is not None and (row[0], row[1]) == (fresh.version, fresh.snapshot_json())
+
+    await env.advance_time(20)  # the repair pass re-renders the reloaded table
+    assert table_message(thread, fresh) is not None
+    assert move_labels(table_message(thread, fresh)) != move_labels(message)
+    await play_round(env, thread, [host, guest], fresh)
+    assert any("results" in (m.content or "") for m in thread.history())
+    await assert_audit_clean(env.bot.db)
 
 
-async def test_a_casino_split_mid_round_goes_on_in_each_shard(tmp_path):
-    """The operator's path: a one-file bot with a round under way in two servers, stopped;
-    ``python -m bot split --shards 2``; then each shard process finishes its server's
-    round from the buttons of the old table messages. Nothing is lost: every balance and
-    every table is where it was, and each file's audit is clean."""
-    from bot.shards import shard_of
-    from tests.test_cli import run
-
-    db_path = str(tmp_path / "data" / "croupier.sqlite3")
-    one_file = create_bot(database_path=db_path, entropy=seeded_entropy("e2e"))
-    async with simcord.run(one_file) as env:
-        played = {}
-        for shard in (0, 1):
-            guild = env.create_guild()
-            for _ in range(10):  # ids carry the time: try again a millisecond later
-                if shard_of(guild.id, 2) == shard:
-                    break
-                await env.advance_time(0.001)
-                guild = env.create_guild()
-            assert shard_of(guild.id, 2) == shard
-            thread, players, table = await round_under_way(
-                env, guild, f"host{shard}", f"guest{shard}"
-            )
-            played[shard] = (guild, thread, players, table.id, stacks(table))
-        balances = {
-            shard: await env.bot.tables.bank.balance(guild.id, players[0].id)
-            for shard, (guild, _t, players, _id, _s) in played.items()
-        }
-
-        # the operator stops the bot (its file and lock are let go), then splits
-        await env.bot.db.close()
-        env.bot._file_lock.release()
-        res = run("split", "--shards", "2", "--db", db_path, cwd=tmp_path)
-        assert res.returncode == 0, res.stderr
-        assert "Next: set SHARD_COUNT=2" in res.stdout
-
-        for shard in (1, 0):
-            guild, thread, (host, guest), table_id, before = played[shard]
-            await env.restart_bot(shard_bot(db_path, shard))
-            assert env.bot.db.path == ShardLayout(shard, 2).database_path(db_path)
-            await env.bot.tree.sync()
-            table = table_of(env, thread)
-            assert table.id == table_id and stacks(table) == before  # mid-round, as it was
-            bank = env.bot.tables.bank
-            assert await bank.balance(guild.id, host.id) == balances[shard]
-            # the old message's buttons work on the shard: the guest bets, the round ends
-            await click_move(guest.member, table_message(thread, table), "bet:20")
-            await play_round(env, thread, [host, guest], table)
-            assert any("results" in (m.content or "") for m in thread.history())
-            await assert_audit_clean(env.bot.db)
-            # the shard's file holds its own server only
-            rows = await fetchall(env.bot.db, "SELECT DISTINCT guild_id FROM bank_accounts")
-            assert [r[0] for r in rows] == [guild.id]
+def move_labels(message) -> list[str]:
+    return [c.label for row in message.components for c in row.children]

@@ -6,8 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import classic_table, embed_text, service, table_message
+
+
+@pytest.fixture
+def db_path(database_url: str) -> str:
+    """This module runs on both databases (tests/conftest.py ``database_url``)."""
+    return database_url
+
 
 # alice 10♠ 8♠ = 18, bob 9♥ 7♥ = 16, carol 5♣ 6♦ = 11, the dealer 10♦ + K♣; then 2♦ 5♠...
 ROUND = ["TS", "9H", "5C", "TD", "8S", "7H", "6D", "KC", "2D", "5S", "4C", "3C", "2C"]
