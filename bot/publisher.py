@@ -19,7 +19,7 @@ from typing import Any
 import discord
 
 from bot.bank_channel import BankChannel
-from bot.engine.base import Event, Visibility
+from bot.engine.base import ROUND_SETTLED, Event, Visibility
 from bot.i18n import t
 from bot.prefs import Prefs
 from bot.tables import GAMES, Outcome, Table, TableError, TableService
@@ -219,8 +219,14 @@ class Publisher:
         # The player has their answer: let other tables' moves answer before this one's
         # DMs and announcements (it also lets SimCord see the move settle at once).
         await asyncio.sleep(0)
-        await self.deliver_private(outcome, interaction, locale)
+        # results first, then the next deal: the private cards of a round that started
+        # after the last one settled go out after its summary
+        events = outcome.events
+        cut = max((i for i, e in enumerate(events) if e.kind == ROUND_SETTLED), default=-1) + 1
+        await self.deliver_private(outcome, interaction, locale, events[:cut] if cut else None)
         await self.announce(outcome, actor=interaction.user.id if interaction else None)
+        if cut:
+            await self.deliver_private(outcome, interaction, locale, events[cut:])
         # own funds added and forfeits, in the bank channel
         await self.bank_channel.table_outcome(outcome)
 
@@ -257,12 +263,17 @@ class Publisher:
     # ================================================================ private cards
 
     async def deliver_private(
-        self, outcome: Outcome, interaction: discord.Interaction | None, locale: str | None
+        self,
+        outcome: Outcome,
+        interaction: discord.Interaction | None,
+        locale: str | None,
+        events: list[Event] | None = None,
     ) -> None:
-        """Send each player their private events: one DM each, ephemeral if DMs fail."""
+        """Send each player their private events (of ``events``, default all the outcome's):
+        one DM each, ephemeral if DMs fail."""
         table = outcome.table
         by_player: dict[int, list[Event]] = {}
-        for event in outcome.events:
+        for event in outcome.events if events is None else events:
             if event.visibility is Visibility.PRIVATE and event.player is not None:
                 by_player.setdefault(event.player, []).append(event)
         if not by_player:

@@ -217,7 +217,7 @@ async def test_full_game_three_players_three_rounds(simcord_env):
     assert "Round 2 — results" in summary
     assert f"🏦 Bank (<@{bob.id}>): 3♣ 5♦ **8** · over 7½" in summary
     assert f"<@{carol.id}> J♦ 7♠ **7½** — 7½! the bank pays twice the bet · **+100**" in summary
-    assert f"<@{alice.id}> **10** — over 7½: the bet goes to the bank · **−20**" in summary
+    assert f"<@{alice.id}> 6♣ 4♥ **10** — over 7½: the bet goes to the bank · **−20**" in summary
     assert f"Banker <@{bob.id}>: −80" in summary
     assert "stack 95" in seat_line(thread, table, bob)
     assert f"🏦 Bank (<@{carol.id}>)" in text(thread, table)
@@ -389,7 +389,7 @@ async def test_majority_vote_stops_the_game(simcord_env):
     summary = summaries(thread)[-1]
     assert "Nobody played this round." in summary
     final = next(t for t in reversed(public_texts(thread)) if "final ranking" in t)
-    assert "A majority voted to stop after 1 round(s)." in final
+    assert "A majority voted to stop after one round." in final
     assert "The guarantee fund returns 500 to the treasury." in final
     assert "Game over" in text(thread, table) and labels(thread, table) == []
     bank = service(env).bank
@@ -527,7 +527,7 @@ async def test_french_table_and_dms(simcord_env):
     assert "au-dessus de la banque\u00a0: la banque paie la mise" in summary
     await alice.member.slash(thread, "table close")
     final = next(t for t in reversed(public_texts(thread)) if "classement final" in t)
-    assert "La table a été fermée après 1 manche(s)." in final
+    assert "La table a été fermée après une manche." in final
     await assert_audit_clean(env.bot.db)
 
 

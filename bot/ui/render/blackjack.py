@@ -8,7 +8,7 @@ from bot.engine.base import Event, Phase
 from bot.i18n import decimal
 from bot.ui.cards import cards
 
-from .common import Ctx, GameRenderer, mention, register
+from .common import Ctx, GameRenderer, mention, register, rounded, seat_sorted
 
 
 def _total(ctx: Ctx, total: int | None, soft: bool) -> str:
@@ -88,11 +88,13 @@ class Renderer(GameRenderer):
         elif data.get("dealer_bust"):
             dealer += " · " + ctx.t("blackjack.status.bust")
         lines.append(dealer)
-        for hand in data.get("hands", []):
+        for hand in seat_sorted(ctx, data.get("hands", [])):
             net = int(hand.get("net", 0))
             exact = hand.get("exact_net")
             figure = f"{net:+d}" + (
-                f" ({ctx.t('summary.exact', exact=decimal(exact, ctx.locale))})" if exact else ""
+                f" ({ctx.t('summary.exact', exact=decimal(exact, ctx.locale))})"
+                if rounded(exact)
+                else ""
             )
             result = ctx.t("blackjack.result." + hand["result"]) if hand.get("result") else ""
             lines.append(

@@ -29,7 +29,7 @@ from bot.i18n import decimal
 from bot.ui.buttons import ButtonSpec
 from bot.ui.cards import card
 
-from .common import BLUE, GREY, Ctx, GameRenderer, mention, register
+from .common import BLUE, GREY, Ctx, GameRenderer, mention, register, rounded, seat_sorted
 
 _ROUND = (Phase.BETTING, Phase.PLAYING)
 
@@ -208,9 +208,10 @@ class Renderer(GameRenderer):
         return ctx.t("casino21.left", player=player, keep=data.get("keep", 0))
 
     def figure(self, ctx: Ctx, result: dict[str, Any]) -> str:
-        """``+15 (exact 15)``, ``+7 (exact 7.5)``, ``-10``, ``±0``."""
+        """``+15``, ``+7 (exact 7.5)``, ``-10``, ``±0``: the exact figure only when the
+        payout was rounded."""
         net = int(result["net"])
-        if result["outcome"] in ("win", "bank_bust"):
+        if result["outcome"] in ("win", "bank_bust") and rounded(result.get("gain_exact")):
             exact = decimal(result["gain_exact"], ctx.locale)
             return f"{signed(net)} ({ctx.t('summary.exact', exact=exact)})"
         return signed(net)
@@ -220,7 +221,7 @@ class Renderer(GameRenderer):
         lines = [ctx.t("summary.title", n=data.get("round", "?"))]
         bank = data.get("bank") or {}
         lines.append(self.bank_hand(ctx, bank, True))
-        for r in data.get("results", []):
+        for r in seat_sorted(ctx, data.get("results", [])):
             outcome = str(r["outcome"])
             label = ctx.t(f"casino21.result.{outcome}")
             if r.get("blackjack") and outcome != "bust":
@@ -242,7 +243,7 @@ class Renderer(GameRenderer):
 
     def final(self, ctx: Ctx, events: list[Event]) -> str:
         lines = [ctx.t("casino21.closed")]
-        for e in events:
+        for e in seat_sorted(ctx, events, lambda e: e.player):
             if e.kind == LEFT and e.data.get("reason") == "close":
                 key = "casino21.claim_forfeit" if e.data.get("forfeit") else "casino21.claim"
                 lines.append(
@@ -253,7 +254,7 @@ class Renderer(GameRenderer):
                         forfeit=e.data.get("forfeit", 0),
                     )
                 )
-        lines.append(ctx.t("table.closed_summary"))
+        lines.append(ctx.t("table.claim_hint"))
         return "\n".join(lines)
 
     # ----------------------------------------------------------------- forum pings

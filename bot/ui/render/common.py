@@ -6,9 +6,11 @@ closing), DM text. A game's renderer (``bot/ui/render/<game key>.py``) subclasse
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from decimal import Decimal
+from operator import itemgetter
+from typing import Any, TypeVar
 
 import discord
 
@@ -29,6 +31,7 @@ PHASE_COLOURS = {
     Phase.BETWEEN_ROUNDS: discord.Colour.light_grey(),
     Phase.FINISHED: discord.Colour.dark_grey(),
 }
+T = TypeVar("T")
 GREEN = discord.ButtonStyle.success
 RED = discord.ButtonStyle.danger
 BLUE = discord.ButtonStyle.primary
@@ -74,6 +77,27 @@ def seed_reveal_line(ctx: Ctx, event: Event) -> str:
         commitment=data["commitment"],
         deck=data["spec"],
     )
+
+
+def seat_sorted(
+    ctx: Ctx, items: Iterable[T], player: Callable[[T], Any] = itemgetter("player")
+) -> list[T]:
+    """``items`` in the seat order of their players; players no longer seated keep their
+    order, after the seated ones (``sorted`` is stable)."""
+    order = {s.player: i for i, s in enumerate(ctx.table.game.seats)}
+    rows = list(items)
+    return sorted(rows, key=lambda item: order.get(player(item), len(order)))
+
+
+def rounded(exact: object) -> bool:
+    """True when an exact figure (``7.5``) is not a whole number: the amount paid was
+    rounded, and the summary shows the exact one beside it."""
+    if exact is None or exact == "":
+        return False
+    try:
+        return Decimal(str(exact)) != Decimal(str(exact)).to_integral_value()
+    except ArithmeticError:
+        return True
 
 
 def mention(user_id: int | None) -> str:

@@ -1,0 +1,133 @@
+"""Issue 22: every message right for its reader, read as each person received it through
+SimCord: the order of results and deals, seats in seat order, the close posts, the exact
+figures shown only when a payout was rounded."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tests.bank_audit import assert_audit_clean
+from tests.card_markup import readable
+from tests.e2e.helpers import Player, add_players, table_of, thread_of
+from tests.e2e.test_languages import Round, rigged
+from tests.e2e.test_sept_et_demi_table import STAND, click
+
+MENTION = re.compile(r"<@(\d+)>")
+
+
+async def open_game(
+    env: Any, game: str, names: tuple[str, ...] = ("alice", "bob", "carol"), **kwargs: Any
+) -> tuple[Any, Any, Any, list[Player]]:
+    """A table of ``game`` opened by the first player, the others seated."""
+    guild = env.create_guild()
+    lobby = guild.create_text_channel("casino")
+    players = add_players(env, guild, *names)
+    await players[0].member.slash(lobby, "table open", game=game, **kwargs)
+    thread = thread_of(lobby)
+    table = table_of(env, thread)
+    join = {"blackjack": {"buy_in": 100}}.get(game, {})
+    for p in players[1:]:
+        await p.member.slash(thread, "table join", **join)
+    return guild, thread, table, players
+
+
+def posts(env: Any, channel_id: int, start: int = 0) -> list[str]:
+    """The contents of the messages the bot posted in a channel, in the order sent."""
+    return [
+        readable(env, (r.json or {}).get("content") or "")
+        for r in env.http_requests[start:]
+        if r.method == "POST" and r.path == f"/channels/{channel_id}/messages"
+    ]
+
+
+def seat_ids(table: Any) -> list[int]:
+    return [s.player for s in table.game.seats]
+
+
+def mentioned(line: str) -> list[int]:
+    return [int(m) for m in MENTION.findall(line)]
+
+
+async def test_results_are_posted_before_the_next_rounds_private_cards(simcord_env):
+    """Sept et demi starts the next round by itself: round 1's results reach the thread
+    before anyone's round 2 card reaches their DMs."""
+    env = simcord_env
+    _guild, thread, table, players = await open_game(env, "sept_et_demi")
+    alice, bob, carol = players
+    table.game.rig(["3S", "5H", "4D"])
+    await click(alice, thread, table, "Start")
+    await bob.member.slash(thread, "bet", amount=10)
+    await carol.member.slash(thread, "bet", amount=10)
+    await bob.member.slash(thread, "stand")
+    await carol.member.slash(thread, "stand")
+    start = len(env.http_requests)
+    await alice.member.slash(thread, "stand")  # the bank stops: round 1 settles, round 2 deals
+    order = []
+    dms = {p.user.dm_channel.id: p for p in (bob, carol)}
+    for r in env.http_requests[start:]:
+        ids = [int(n) for n in re.findall(r"\d+", r.path)]
+        content = (r.json or {}).get("content") or ""
+        if r.method == "POST" and ids and ids[0] == thread.id and "Round 1" in content:
+            order.append("results")
+        if r.method == "POST" and ids and ids[0] in dms and "Round 2" in content:
+            order.append("deal")
+    assert order and order[0] == "results" and order.count("results") == 1, order
+    assert "deal" in order, order
+    await alice.member.slash(thread, "table close")
+    await assert_audit_clean(env.bot.db)
+
+
+async def test_a_sept_et_demi_bust_shows_its_cards_in_the_summary_in_seat_order(simcord_env):
+    """Round 2 (bob banks): carol busts with 7♥ 7♠; the summary shows her cards, lists the
+    players in seat order (alice before carol, though carol plays first), and the final
+    post counts the rounds as a person would."""
+    env = simcord_env
+    _guild, thread, table, players = await open_game(env, "sept_et_demi")
+    alice, bob, carol = players
+    table.game.rig(["3S", "5H", "4D"])
+    await click(alice, thread, table, "Start")
+    for p in (bob, carol):
+        await p.member.slash(thread, "bet", amount=10)
+    for p in (bob, carol):
+        await p.member.slash(thread, "stand")
+    # round 2 from bob's left: carol, then alice, then the bank; carol draws 7♠ over 7♥
+    table.game.rig(["7H", "2C", "4S", "7S"])
+    await alice.member.slash(thread, "stand")  # round 1 settles, round 2 is dealt
+    assert table.game.banker == bob.id
+    for p in (carol, alice):
+        await p.member.slash(thread, "bet", amount=10)
+    await carol.member.slash(thread, "hit")
+    await alice.member.slash(thread, "stand")
+    start = len(env.http_requests)
+    await click(bob, thread, table, STAND)
+    summary = next(p for p in posts(env, thread.id, start) if "Round 2" in p)
+    lines = summary.splitlines()
+    carol_line = next(line for line in lines if line.startswith(f"<@{carol.id}>"))
+    assert "7♥" in carol_line and "7♠" in carol_line, summary
+    players_lines = [mentioned(line)[0] for line in lines if line.startswith("<@")]
+    assert players_lines == [alice.id, carol.id], summary
+    start = len(env.http_requests)
+    await alice.member.slash(thread, "table close")
+    final = "\n".join(posts(env, thread.id, start))
+    assert "after 2 rounds." in final and "(s)" not in final, final
+    await assert_audit_clean(env.bot.db)
+
+
+async def test_casino21_figures_and_close_post_say_each_thing_once(simcord_env):
+    """A whole payout shows no "(exact …)"; the close post says the table is closed once."""
+    env = simcord_env
+    _guild, thread, table, players = await open_game(env, "casino21")
+    alice = players[0]
+    table.game.rig(rigged("casino21"))
+    await Round(env, thread, table, []).click(alice, "start", None)
+    await Round(env, thread, table, players).play()
+    summary = next(p for p in posts(env, thread.id) if "Round 1" in p)
+    assert "+5" in summary and "exact" not in summary, summary
+    start = len(env.http_requests)
+    await alice.member.slash(thread, "table close")
+    final = "\n".join(posts(env, thread.id, start))
+    assert final.count("closed") == 1, final
+    assert "/bank claim" in final, final
+    await assert_audit_clean(env.bot.db)
+
