@@ -130,4 +130,3 @@ async def test_casino21_figures_and_close_post_say_each_thing_once(simcord_env):
     assert final.count("closed") == 1, final
     assert "/bank claim" in final, final
     await assert_audit_clean(env.bot.db)
-
