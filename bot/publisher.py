@@ -52,13 +52,17 @@ async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> N
         log.warning("could not answer interaction %s", interaction.id, exc_info=True)
 
 
-def render(table: Table, note: str | None = None) -> tuple[discord.Embed, TableButtons | None]:
-    """The table message's embed and buttons, in the table's language."""
+def render(
+    table: Table, note: str | None = None, closing: list[Event] | None = None
+) -> tuple[discord.Embed, TableButtons | None]:
+    """The table message's embed and buttons, in the table's language; a closed table's
+    says so, with its standings (from ``closing``, the events that closed it), and has no
+    buttons."""
     ctx = Ctx(table, table.settings.locale, note=note)
     renderer = renderer_for(table.game_key)
-    embed = fit_embed(renderer.embed(ctx))  # card pictures are long: stay within limits
     if not table.is_open:
-        return embed, None
+        return fit_embed(renderer.closed_embed(ctx, closing or [])), None
+    embed = fit_embed(renderer.embed(ctx))  # card pictures are long: stay within limits
     return embed, build_buttons(table.id, table.version, renderer.buttons(ctx))
 
 
@@ -91,6 +95,8 @@ class Publisher:
         self.wake: Callable[[], None] = lambda: None
         self.edits = TableEdits(self.edit_now)  # REST edits: one per table, bursts merged
         self._dm_warned: set[tuple[int, int]] = set()  # (table, user) told to use /hand
+        # the events that closed a table, until its message shows them (its standings)
+        self._closing: dict[int, list[Event]] = {}
         self.restored = False
 
     def channel(self, table: Table) -> discord.PartialMessageable:
@@ -107,8 +113,9 @@ class Publisher:
         """Edit the public table message to the table's current state."""
         if table.message_id is None:
             return
-        embed, view = render(table, note)
+        embed, view = render(table, note, self._closing.get(table.id))
         await self.channel(table).get_partial_message(table.message_id).edit(embed=embed, view=view)
+        self._closing.pop(table.id, None)
 
     async def refresh(self, table: Table, note: str | None = None) -> bool | None:
         """Edit the table message to the committed state by REST: True when it shows it,
@@ -210,6 +217,8 @@ class Publisher:
     ) -> None:
         """After a commit: the table message, the interaction's answer, DMs, summaries."""
         table = outcome.table
+        if not table.is_open:  # its message shows the standings the closing events give
+            self._closing[table.id] = outcome.events
         shown = False
         if interaction is not None and from_table_message and not interaction.response.is_done():
             shown = await self._show_in_response(interaction, table)
@@ -232,7 +241,7 @@ class Publisher:
 
     async def _show_in_response(self, interaction: discord.Interaction, table: Table) -> bool:
         """A click on the table message: its response edits the message itself."""
-        embed, view = render(table)
+        embed, view = render(table, None, self._closing.get(table.id))
         try:
             await interaction.response.edit_message(embed=embed, view=view)
         except discord.HTTPException:  # committed anyway: edit by REST or repair later
@@ -240,6 +249,7 @@ class Publisher:
             return False
         self.dirty.pop(table.id, None)
         self.edits.shown_by_interaction(table)
+        self._closing.pop(table.id, None)
         return True
 
     async def _show_by_rest(

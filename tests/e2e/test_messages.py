@@ -7,9 +7,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from tests.bank_audit import assert_audit_clean
 from tests.card_markup import readable
-from tests.e2e.helpers import Player, add_players, table_of, thread_of
+from tests.e2e.helpers import (
+    Player,
+    add_players,
+    embed_text,
+    table_message,
+    table_of,
+    thread_of,
+)
 from tests.e2e.test_languages import Round, rigged
 from tests.e2e.test_sept_et_demi_table import STAND, click
 
@@ -130,3 +139,51 @@ async def test_casino21_figures_and_close_post_say_each_thing_once(simcord_env):
     assert final.count("closed") == 1, final
     assert "/bank claim" in final, final
     await assert_audit_clean(env.bot.db)
+
+
+@pytest.mark.parametrize("game", ["blackjack", "casino21", "pirate21", "sept_et_demi"])
+async def test_a_closed_tables_message_says_so_with_its_standings_and_no_buttons(
+    simcord_env, game: str
+):
+    """After a round and ``/table close``, the table message (as a player sees it) says the
+    table is closed, names every player with what they left with, asks nobody to join, and
+    carries no button."""
+    env = simcord_env
+    _guild, thread, table, players = await open_game(env, game)
+    alice = players[0]
+    if game != "sept_et_demi":
+        table.game.rig(rigged(game))
+    await Round(env, thread, table, []).click(alice, "start", None)
+    await Round(env, thread, table, players).play()
+    await alice.member.slash(thread, "table close")
+    message = table_message(thread, table)
+    text = embed_text(message)
+    assert message.components == [], message.components
+    assert "closed" in text.lower() or "Final" in text or "final" in text, text
+    for p in players:
+        assert f"<@{p.id}>" in text, text
+    assert "Nobody yet" not in text and "/table join" not in text, text
+    assert "Round 2" not in text and "round 2" not in text, text
+    if game != "pirate21":
+        await assert_audit_clean(env.bot.db)
+
+
+@pytest.mark.parametrize(("game", "seats"), [("blackjack", 7), ("sept_et_demi", 8)])
+async def test_a_full_table_shows_no_join_button(simcord_env, game: str, seats: int):
+    """Once the last seat is taken, nobody is offered Join (one seat earlier, they were)."""
+    env = simcord_env
+    names = tuple(f"p{i}" for i in range(seats))
+    _guild, thread, table, players = await open_game(env, game, names[:-1])
+
+    def labels() -> list[str]:
+        message = table_message(thread, table)
+        return [c.label for row in message.components for c in row.children]
+
+    assert "Join" in labels()
+    last = add_players(env, _guild, names[-1])[0]
+    await last.member.slash(
+        thread, "table join", **({"buy_in": 100} if game == "blackjack" else {})
+    )
+    assert len(table.game.seats) == seats
+    assert "Join" not in labels() and "Start" in labels(), labels()
+    await players[0].member.slash(thread, "table close")

@@ -256,7 +256,7 @@ async def test_full_game_three_players_three_rounds(simcord_env):
     assert "🥇" in ranks[first] and "stack 400" in ranks[first]
     assert "stack 125" in ranks[second] and "stack 75" in ranks[third]
     assert "The guarantee fund returns 500 to the treasury." in final
-    assert "Game over" in text(thread, table) and labels(thread, table) == []
+    assert "final ranking" in text(thread, table) and labels(thread, table) == []
     assert service(env).table_in(thread.id) is None
 
     # DMs: each player got their own cards, nobody else's
@@ -391,7 +391,7 @@ async def test_majority_vote_stops_the_game(simcord_env):
     final = next(t for t in reversed(public_texts(thread)) if "final ranking" in t)
     assert "A majority voted to stop after one round." in final
     assert "The guarantee fund returns 500 to the treasury." in final
-    assert "Game over" in text(thread, table) and labels(thread, table) == []
+    assert "final ranking" in text(thread, table) and labels(thread, table) == []
     bank = service(env).bank
     for p in players:
         assert [c.amount for c in await bank.claims(guild.id, p.id)] == [200]

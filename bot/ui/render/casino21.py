@@ -242,7 +242,7 @@ class Renderer(GameRenderer):
         return "\n".join(lines)
 
     def final(self, ctx: Ctx, events: list[Event]) -> str:
-        lines = [ctx.t("casino21.closed")]
+        lines = [ctx.t("table.closed_title")]
         for e in seat_sorted(ctx, events, lambda e: e.player):
             if e.kind == LEFT and e.data.get("reason") == "close":
                 key = "casino21.claim_forfeit" if e.data.get("forfeit") else "casino21.claim"

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 import discord
 
 from bot.engine.base import ROUND_SETTLED, SEED_REVEALED, ActionKind, Event, Phase, Visibility
+from bot.engine.events import LEFT
 from bot.engine.registry import GAMES
 from bot.i18n import t
 from bot.tables.models import Table
@@ -130,6 +131,20 @@ class GameRenderer:
         embed.set_footer(text=self.footer(ctx)[:2048])
         return embed
 
+    def closed_embed(self, ctx: Ctx, events: list[Event]) -> discord.Embed:
+        """The table message once the table is closed: it says so, with the final standings
+        (the closing post's lines when the closing events are at hand), and no buttons."""
+        table = ctx.table
+        title = GAMES[table.game_key].name(ctx.locale)
+        if table.settings.name:
+            title = f"{title} — {table.settings.name}"
+        embed = discord.Embed(title=title, colour=PHASE_COLOURS[Phase.FINISHED])
+        final = self.final(ctx, events) if events else ""
+        text = final or ctx.t("table.closed_title")
+        embed.description = fit_text(text, DESCRIPTION)
+        embed.set_footer(text=ctx.t("table.footer", id=table.id, version=table.version))
+        return embed
+
     def status_line(self, ctx: Ctx) -> str:
         """Phase, whose turn, and the deadline as a relative time."""
         phase = ctx.t(f"phase.{ctx.phase.value}")
@@ -212,7 +227,8 @@ class GameRenderer:
         for player in game.seated():
             kinds |= game.legal_actions(player)
         specs: list[ButtonSpec] = []
-        if ctx.phase in (Phase.LOBBY, Phase.BETWEEN_ROUNDS):
+        seats_left = len(game.seats) < game.max_seats()  # a full table shows no Join
+        if ctx.phase in (Phase.LOBBY, Phase.BETWEEN_ROUNDS) and seats_left:
             specs.append(ButtonSpec("join", ctx.t("move.join"), BLUE, row=0))
         if ActionKind.START in kinds:
             key = "move.start" if ctx.phase is Phase.LOBBY else "move.next_round"
@@ -322,8 +338,16 @@ class GameRenderer:
         return "\n".join(lines)
 
     def final(self, ctx: Ctx, events: list[Event]) -> str:
-        """The message when the table ends."""
-        return ctx.t("table.closed_summary")
+        """The message when the table ends: what each player left with, in seat order."""
+        lines = [ctx.t("table.closed_title")]
+        for e in seat_sorted(ctx, events, lambda e: e.player):
+            if e.kind == LEFT and e.data.get("reason") == "close":
+                keep = int(e.data.get("keep", 0))
+                key = "table.standing" if keep else "table.standing_empty"
+                lines.append(ctx.t(key, player=mention(e.player), amount=keep))
+        if len(lines) > 1:
+            lines.append(ctx.t("table.claim_hint"))
+        return "\n".join(lines)
 
     def pings(
         self, ctx: Ctx, events: list[Event], actor: int | None
