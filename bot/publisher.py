@@ -220,10 +220,17 @@ class Publisher:
         if not table.is_open:  # its message shows the standings the closing events give
             self._closing[table.id] = outcome.events
         shown = False
+        left = None  # a player who left reads what became of their stack
+        if interaction is not None:
+            renderer = renderer_for(table.game_key)
+            ctx = Ctx(table, locale or table.settings.locale)
+            left = renderer.left_text(ctx, outcome.events, interaction.user.id)
         if interaction is not None and from_table_message and not interaction.response.is_done():
             shown = await self._show_in_response(interaction, table)
         if not shown:
-            await self._show_by_rest(table, interaction, locale, move)
+            await self._show_by_rest(table, interaction, locale, move, left)
+        elif left is not None and interaction is not None:
+            await reply(interaction, left)
         self.wake()  # a render that failed waits for the repair pass: wake up sooner
         # The player has their answer: let other tables' moves answer before this one's
         # DMs and announcements (it also lets SimCord see the move settle at once).
@@ -258,13 +265,14 @@ class Publisher:
         interaction: discord.Interaction | None,
         locale: str | None,
         move: str | None,
+        answer: str | None = None,
     ) -> None:
         """A slash command, a timer, or a click whose edit failed: a REST edit."""
         asking = None if interaction is None or interaction.response.is_done() else interaction
         if asking is not None:  # answered first: "done" never waits for the table edit,
             # which a rate limit can hold back for seconds, past the interaction's 3 s
             key = game_key_or("move.done." + (move or "ok"), table.game_key)
-            await reply(asking, t_or(key, locale, fallback="move.done.ok"))
+            await reply(asking, answer or t_or(key, locale, fallback="move.done.ok"))
         shown = await self.refresh(table) is not False  # None: the next edit shows it
         # (a table whose message is gone is closed by then, and the bank channel says so)
         if asking is not None and not shown and table.is_open:

@@ -113,9 +113,9 @@ async def test_casino21_three_players_to_the_end(simcord_env):
     assert res.ephemeral
     final = thread.history()[-1].content
     assert "The table is closed" in final
-    assert f"<@{alice.id}>: 0 waiting at the bank; 112 returns to the casino" in final
-    assert f"<@{bob.id}>: 0 waiting at the bank; 105 returns to the casino" in final
-    assert f"<@{carol.id}>: 0 waiting at the bank; 105 returns to the casino" in final
+    assert f"<@{alice.id}>: nothing waiting at the bank; 112 returns to the casino" in final
+    assert f"<@{bob.id}>: nothing waiting at the bank; 105 returns to the casino" in final
+    assert f"<@{carol.id}>: nothing waiting at the bank; 105 returns to the casino" in final
     assert service(env).table_in(thread.id) is None
     assert not table_message(thread, table).components  # no buttons on a closed table
 

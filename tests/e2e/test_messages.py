@@ -187,3 +187,47 @@ async def test_a_full_table_shows_no_join_button(simcord_env, game: str, seats: 
     assert len(table.game.seats) == seats
     assert "Join" not in labels() and "Start" in labels(), labels()
     await players[0].member.slash(thread, "table close")
+
+
+def answers(res: Any) -> list[str]:
+    """Every ephemeral text an interaction got (its response, then its follow-ups)."""
+    out = []
+    if res.response is not None and res.response.content and res.response.ephemeral:
+        out.append(res.response.content)
+    out += [m.content for m in res.followups if m.ephemeral and m.content]
+    return out
+
+
+async def test_leaving_says_how_much_goes_to_the_bank_and_how_to_collect_it(simcord_env):
+    """Black Jack, before the first round: bob leaves by the Leave button, carol by
+    ``/table leave``; each reads the stack that goes to the bank and ``/bank claim``."""
+    env = simcord_env
+    _guild, thread, table, players = await open_game(env, "blackjack")
+    _alice, bob, carol = players
+    res = await bob.member.click(table_message(thread, table), label="Leave")
+    said = answers(res)
+    assert any("100" in a and "/bank claim" in a for a in said), said
+    res = await carol.member.slash(thread, "table leave")
+    said = answers(res)
+    assert len(said) == 1 and "100" in said[0] and "/bank claim" in said[0], said
+    await assert_audit_clean(env.bot.db)
+
+
+async def test_a_forfeit_that_leaves_nothing_never_says_a_stack_waits(simcord_env):
+    """Casino 21: bob sits down (the welcome stake, 100) and leaves at once, confirming the
+    forfeit: he reads that the casino takes 100 back and nothing is left to collect, and
+    the thread says the same; nobody says a stack waits at the bank."""
+    env = simcord_env
+    _guild, thread, _table, players = await open_game(env, "casino21")
+    bob = players[1]
+    start = len(env.http_requests)
+    res = await bob.member.slash(thread, "table leave")
+    confirm = res.response.message
+    res = await bob.member.click(confirm, custom_id=confirm.components[0].children[0].custom_id)
+    said = answers(res)
+    assert said and "100" in said[-1] and "nothing" in said[-1], said
+    news = [p for p in posts(env, thread.id, start) if f"<@{bob.id}>" in p]
+    assert news and "nothing" in news[-1], news
+    for text in [*said, *news]:
+        assert "waiting at the bank" not in text and "goes to the bank" not in text, text
+    await assert_audit_clean(env.bot.db)

@@ -50,6 +50,15 @@ def signed(n: int) -> str:
     return "±0" if n == 0 else f"{n:+d}"
 
 
+# (forfeit?, something kept?) -> a closing line
+CLAIM_KEYS = {
+    (False, True): "casino21.claim",
+    (True, True): "casino21.claim_forfeit",
+    (False, False): "casino21.claim_none",
+    (True, False): "casino21.claim_forfeit_all",
+}
+
+
 class Renderer(GameRenderer):
     """The Casino 21 table."""
 
@@ -199,12 +208,14 @@ class Renderer(GameRenderer):
         if data.get("forfeit"):
             requirement = (ctx.view.get("options") or {}).get("wager_requirement", 0)
             return ctx.t(
-                "casino21.left_forfeit",
+                "casino21.left_forfeit" if data.get("keep") else "casino21.left_forfeit_all",
                 player=player,
                 forfeit=data["forfeit"],
                 keep=data["keep"],
                 requirement=requirement,
             )
+        if not data.get("keep"):
+            return ctx.t("casino21.left_empty", player=player)
         return ctx.t("casino21.left", player=player, keep=data.get("keep", 0))
 
     def figure(self, ctx: Ctx, result: dict[str, Any]) -> str:
@@ -245,7 +256,7 @@ class Renderer(GameRenderer):
         lines = [ctx.t("table.closed_title")]
         for e in seat_sorted(ctx, events, lambda e: e.player):
             if e.kind == LEFT and e.data.get("reason") == "close":
-                key = "casino21.claim_forfeit" if e.data.get("forfeit") else "casino21.claim"
+                key = CLAIM_KEYS[bool(e.data.get("forfeit")), bool(e.data.get("keep"))]
                 lines.append(
                     ctx.t(
                         key,

@@ -356,6 +356,19 @@ class GameRenderer:
         None (the default) lets the cog ping the game's ``to_act`` after a ``turn`` event."""
         return None
 
+    def left_text(self, ctx: Ctx, events: list[Event], player: int) -> str | None:
+        """What a player who just left reads: the stack that goes to the bank (and how to
+        collect it), the welcome stake returned; None when they did not leave."""
+        left = next((e for e in events if e.kind == LEFT and e.player == player), None)
+        if left is None or left.data.get("reason") != "leave" or not ctx.table.game.MONEY:
+            return None
+        keep, forfeit = int(left.data.get("keep", 0)), int(left.data.get("forfeit", 0))
+        if forfeit:
+            key = "move.left.forfeit" if keep else "move.left.forfeit_all"
+        else:
+            key = "move.left.stack" if keep else "move.left.nothing"
+        return ctx.t(key, amount=keep, forfeit=forfeit)
+
     # ----------------------------------------------------------------- private
     def private_lines(self, ctx: Ctx, events: list[Event], player: int) -> list[str]:
         """What a player's DM says about the private events addressed to them."""
