@@ -91,8 +91,7 @@ async def test_every_close_settles_each_seat_as_a_leave(simcord_env, how):
         kicked = thread.history()[-1].content
         assert (
             f"<@{bob.id}> leaves before betting 100: 105 returns to the casino,"
-            " and nothing is left to collect."
-            in kicked
+            " and nothing is left to collect." in kicked
         )
         assert service(env).table_in(thread.id) is not None
         await alice.member.slash(thread, "table close")
