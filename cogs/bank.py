@@ -213,7 +213,7 @@ class BankCog(commands.Cog, name="Bank"):
                 t(
                     "bank.balance.pending",
                     loc,
-                    n=len(pending),
+                    claims=fmt.count("claims", len(pending), loc),
                     amount=fmt.amount(sum(c.amount for c in pending), loc, cur),
                 )
             )
@@ -222,9 +222,8 @@ class BankCog(commands.Cog, name="Bank"):
                 t(
                     "bank.balance.held",
                     loc,
-                    n=len(held),
                     amount=fmt.amount(sum(c.amount for c in held), loc, cur),
-                    ids=fmt.ids_text(held),
+                    claims=fmt.claims_ref(held, loc),
                 )
             )
         await self.reply(interaction, "\n".join(lines))
@@ -251,7 +250,7 @@ class BankCog(commands.Cog, name="Bank"):
                 gl,
                 user=mention(receipt.user_id),
                 amount=fmt.amount(receipt.total, gl, cur),
-                ids=fmt.ids_text(receipt.paid),
+                claims=fmt.claims_ref(receipt.paid, gl),
             )
             public = self.receipt_embed(receipt, gl, cur, title_key="bank.receipt.title")
             await self.channel.announce(guild_id, text, embed=public)
@@ -262,7 +261,7 @@ class BankCog(commands.Cog, name="Bank"):
                 gl,
                 user=mention(receipt.user_id),
                 amount=fmt.amount(sum(c.amount for c in fresh), gl, cur),
-                ids=fmt.ids_text(fresh),
+                claims=fmt.claims_ref(fresh, gl),
             )
             if await self.channel.announce(guild_id, text):
                 self._held_posted.update(c.claim_id for c in fresh)
@@ -464,16 +463,19 @@ class BankCog(commands.Cog, name="Bank"):
     @staticmethod
     def setup_text(info: GuildInfo, channel: str, loc: str, cur: str) -> str:
         """What /bank setup answers: the bank's settings and the table limits."""
-        limit = (
-            t("bank.setup.no_limit", loc)
+        approval = (
+            t("bank.setup.no_approval", loc)
             if info.claim_approval_limit is None
-            else fmt.amount(info.claim_approval_limit, loc, cur)
+            else t(
+                "bank.setup.approval",
+                loc,
+                limit=fmt.amount(info.claim_approval_limit, loc, cur),
+            )
         )
         done = t(
             "bank.setup.done",
             loc,
             channel=channel,
-            limit=limit,
             start=fmt.amount(info.starting_balance, loc, cur),
             treasury=fmt.amount(info.treasury, loc, cur),
         )
@@ -484,7 +486,7 @@ class BankCog(commands.Cog, name="Bank"):
             fund=fmt.amount(info.max_guarantee_fund, loc, cur),
             bonus=fmt.amount(info.max_bank_bust_bonus, loc, cur),
         )
-        return f"{done}\n{limits}"
+        return f"{done}\n{approval}\n{limits}"
 
     async def mint_or_burn(
         self, interaction: discord.Interaction, kind: str, amount: int, user: discord.Member | None
@@ -593,7 +595,7 @@ class BankCog(commands.Cog, name="Bank"):
             t(
                 "bank.audit.ok" if report.ok else "bank.audit.failed",
                 loc,
-                n=len(report.problems),
+                problems=fmt.count("problems", len(report.problems), loc),
             ),
             t(
                 "bank.audit.figures",

@@ -19,6 +19,7 @@ from tests.e2e.helpers import (
     table_of,
     thread_of,
 )
+from tests.e2e.test_bank_cog_claims import admin_of, open_and_leave
 from tests.e2e.test_languages import Round, rigged
 from tests.e2e.test_sept_et_demi_table import STAND, click
 
@@ -230,4 +231,46 @@ async def test_a_forfeit_that_leaves_nothing_never_says_a_stack_waits(simcord_en
     assert news and "nothing" in news[-1], news
     for text in [*said, *news]:
         assert "waiting at the bank" not in text and "goes to the bank" not in text, text
+    await assert_audit_clean(env.bot.db)
+
+
+ODD = re.compile(r"\(s\)|\(none\)|\bno limit\b|Created by an admin|`#\d+`")
+
+
+async def test_every_bank_answer_reads_as_sentences(simcord_env):
+    """``/bank setup`` without an approval limit, then with one; a held claim and a pending
+    one in ``/bank balance``; the history's starting balance: no "(s)", no "no limit
+    (none)", no admin credited with a starting balance, dates as Discord timestamps."""
+    env = simcord_env
+    guild = env.create_guild()
+    lobby = guild.create_text_channel("casino")
+    bank_channel = guild.create_text_channel("bank")
+    _, boss = admin_of(env, guild)
+    alice, bob = add_players(env, guild, "alice", "bob")
+    read: list[str] = []
+
+    def answer(res: Any) -> str:
+        message = res.followups[-1] if res.followups else res.response
+        text = embed_text(message)
+        read.append(text)
+        return text
+
+    setup = answer(await boss.slash(lobby, "bank setup", channel=bank_channel))
+    assert "paid at once" in setup and "no approval limit" in setup, setup
+    setup = answer(
+        await boss.slash(lobby, "bank setup", channel=bank_channel, claim_approval_limit=50)
+    )
+    assert "A claim above 50" in setup and "/bank approve" in setup, setup
+    thread = await open_and_leave(lobby, alice, bob, 80)  # held: above 50
+    await bob.member.slash(thread, "table join", buy_in=20)
+    await bob.member.slash(thread, "table leave")  # pending: 20
+    balance = answer(await bob.member.slash(lobby, "bank balance"))
+    assert "waits for you at the bank (one claim)" in balance, balance
+    assert "waits for an admin's approval (claim #1)" in balance, balance
+    answer(await bob.member.slash(lobby, "bank claim"))
+    history = answer(await bob.member.slash(lobby, "bank history"))
+    assert "Starting balance" in history and re.search(r"<t:\d+:f>", history), history
+    read += [m.content for m in bank_channel.history()]
+    odd = [text for text in read if ODD.search(text)]
+    assert odd == [], odd
     await assert_audit_clean(env.bot.db)
