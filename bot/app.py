@@ -115,7 +115,7 @@ class CroupierBot(commands.Bot):
         self.bank = Bank(self.db)
         self.tables = TableService(self.db, self.bank, clock=now, entropy=self.entropy)
         self.prefs = Prefs(self.users_db, shared=self.layout.sharded)
-        self.bank_channel = BankChannel(self, self.db)
+        self.bank_channel = BankChannel(self, self.db, self.settings.default_locale)
         self.publisher = Publisher(self, self.tables, self.prefs, self.bank_channel)
         self.scheduler = Scheduler(self.tables, self.publisher)
         await self.tables.load_open_tables()
@@ -152,12 +152,15 @@ class CroupierBot(commands.Bot):
             self._file_lock = None
 
     async def locale_for(self, interaction: discord.Interaction) -> str:
-        """The language to answer in: the user's choice, else Discord's locale."""
+        """The language to answer in: the user's choice, else Discord's locale (remembered
+        for the DMs sent later with no interaction at hand), else the guild's default."""
+        given = interaction.locale
         if hasattr(self, "prefs"):
+            await self.prefs.seen(interaction.user.id, given)
             chosen = await self.prefs.locale(interaction.user.id)
             if chosen:
                 return chosen
-        return str(interaction.locale)
+        return str(given) if given else self.settings.default_locale
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

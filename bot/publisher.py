@@ -297,13 +297,16 @@ class Publisher:
         if not by_player:
             return
         renderer = renderer_for(table.game_key)
+        default = (await self.bank_channel.prefs(table.guild_id)).locale
         for player, events in by_player.items():
-            # in the player's own language when they chose one, else the table's
-            ctx = Ctx(table, await self.prefs.locale(player) or table.settings.locale)
+            actor = interaction is not None and interaction.user.id == player
+            # in the reader's language: the one they asked with, else the one they chose
+            # or Discord last gave for them, else the guild's (never the table's)
+            own = locale if actor and locale else None
+            ctx = Ctx(table, own or await self.prefs.reader_locale(player, default))
             lines = renderer.private_lines(ctx, events, player)
             if not lines:
                 continue
-            actor = interaction is not None and interaction.user.id == player
             await self.send_private(table, player, lines, interaction if actor else None)
 
     async def send_private(

@@ -35,16 +35,22 @@ GUILD_OF: dict[str, str] = {
     "tables": "guild_id",
     "table_actions": "(SELECT t.guild_id FROM tables t WHERE t.id = table_id)",
 }
-# Tables without a guild: user_prefs moves to the users file, bot_meta stays per file.
-GLOBAL_TABLES = ("user_prefs", "bot_meta")
+# Tables without a guild: user_prefs and user_locales move to the users file, bot_meta
+# stays per file.
+GLOBAL_TABLES = ("user_prefs", "user_locales", "bot_meta")
 
 # user_prefs as migration 0003 makes it (tests/test_shards.py compares the two)
 USERS_SCHEMA = "CREATE TABLE IF NOT EXISTS user_prefs (user_id INTEGER PRIMARY KEY, locale TEXT)"
+# user_locales as migration 0007 makes it
+USER_LOCALES_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS user_locales (user_id INTEGER PRIMARY KEY, locale TEXT NOT NULL)"
+)
 
 
 async def users_schema(conn: Conn) -> None:
-    """Create the one table of the file the shards share."""
+    """Create the tables of the file the shards share."""
     await conn.execute(USERS_SCHEMA)
+    await conn.execute(USER_LOCALES_SCHEMA)
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:

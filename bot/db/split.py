@@ -30,6 +30,7 @@ from bot.shards import (
     GUILD_OF,
     LAYOUT_KEY,
     SPLIT_KEY,
+    USER_LOCALES_SCHEMA,
     USERS_SCHEMA,
     ShardLayout,
     guild_ids,
@@ -328,11 +329,16 @@ def _write_users(source: str, path: str) -> None:
     conn = sqlite3.connect(_uri(path, "rwc"), uri=True, isolation_level=None, timeout=0)
     try:
         conn.execute(USERS_SCHEMA)
+        conn.execute(USER_LOCALES_SCHEMA)
         conn.execute("ATTACH DATABASE ? AS src", (_uri(source, "ro"),))
         conn.execute("BEGIN")
         conn.execute(
             "INSERT INTO main.user_prefs (user_id, locale) SELECT user_id, locale"
             " FROM src.user_prefs"
+        )
+        conn.execute(
+            "INSERT INTO main.user_locales (user_id, locale) SELECT user_id, locale"
+            " FROM src.user_locales"
         )
         conn.execute("COMMIT")
     finally:

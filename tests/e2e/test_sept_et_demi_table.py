@@ -503,6 +503,7 @@ async def test_french_table_and_dms(simcord_env):
     alice, bob = add_players(env, guild, "alice", "bob")
     res = await alice.member.slash(lobby, "language", language="fr")
     assert res.ephemeral
+    await bob.member.slash(lobby, "language", language="fr")  # his DMs: his language
     await alice.member.slash(lobby, "table open", game="sept_et_demi")
     thread = thread_of(lobby)
     table = table_of(env, thread)

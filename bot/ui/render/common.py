@@ -80,14 +80,12 @@ def seed_reveal_line(ctx: Ctx, event: Event) -> str:
     )
 
 
-def seat_sorted(
-    ctx: Ctx, items: Iterable[T], player: Callable[[T], Any] = itemgetter("player")
-) -> list[T]:
-    """``items`` in the seat order of their players; players no longer seated keep their
-    order, after the seated ones (``sorted`` is stable)."""
-    order = {s.player: i for i, s in enumerate(ctx.table.game.seats)}
-    rows = list(items)
-    return sorted(rows, key=lambda item: order.get(player(item), len(order)))
+def seat_sorted(ctx: Ctx, items: Iterable[T], player: Callable[[T], Any] | None = None) -> list[T]:
+    """``items`` (rows with a ``player``, or ``player(item)``) in the seat order of their
+    players; players no longer seated keep their order, after the seated ones."""
+    order = {p: i for i, p in enumerate(ctx.table.game.seated())}
+    who: Callable[[Any], Any] = player or itemgetter("player")
+    return sorted(items, key=lambda item: order.get(who(item), len(order)))
 
 
 def rounded(exact: object) -> bool:
@@ -227,7 +225,7 @@ class GameRenderer:
         for player in game.seated():
             kinds |= game.legal_actions(player)
         specs: list[ButtonSpec] = []
-        seats_left = len(game.seats) < game.max_seats()  # a full table shows no Join
+        seats_left = len(game.seated()) < GAMES[ctx.table.game_key].max_players  # else no Join
         if ctx.phase in (Phase.LOBBY, Phase.BETWEEN_ROUNDS) and seats_left:
             specs.append(ButtonSpec("join", ctx.t("move.join"), BLUE, row=0))
         if ActionKind.START in kinds:
