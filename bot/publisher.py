@@ -381,7 +381,9 @@ class Publisher:
                 await channel.send(fit_content(text), allowed_mentions=mentions)
             return
         to_act = table.game.to_act
-        if to_act is not None and any(e.kind == "turn" for e in outcome.events):
+        if to_act is None or to_act == actor:  # who plays on is at the table: no ping
+            return
+        if any(e.kind == "turn" for e in outcome.events):
             mentions = discord.AllowedMentions(users=[discord.Object(to_act)])
             await channel.send(
                 ctx.t("table.your_turn", player=f"<@{to_act}>"), allowed_mentions=mentions

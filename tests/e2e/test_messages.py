@@ -15,6 +15,7 @@ from tests.e2e.helpers import (
     Player,
     add_players,
     embed_text,
+    ping_requests,
     table_message,
     table_of,
     thread_of,
@@ -273,4 +274,34 @@ async def test_every_bank_answer_reads_as_sentences(simcord_env):
     read += [m.content for m in bank_channel.history()]
     odd = [text for text in read if ODD.search(text)]
     assert odd == [], odd
+    await assert_audit_clean(env.bot.db)
+
+
+async def test_blackjack_at_forum_pace_pings_whoever_must_move_once(simcord_env):
+    """Bets open: every bettor but the host who started is pinged; the dealer's ace: all
+    asked about insurance but the last bettor; each turn: its player, once (not again
+    after his own hit)."""
+    env = simcord_env
+    _guild, thread, table, players = await open_game(env, "blackjack", options="pace=forum")
+    alice, bob, carol = players
+    table.game.rig(rigged("blackjack"))  # the dealer shows an ace
+
+    async def pinged(move: Any) -> list[list[int]]:
+        start = len(env.http_requests)
+        await move
+        return [r["users"] for r in ping_requests(env, thread.id, start)]
+
+    message = table_message(thread, table)
+    assert await pinged(alice.member.click(message, label="Start")) == [sorted([bob.id, carol.id])]
+    for p in (alice, bob):
+        assert await pinged(p.member.slash(thread, "bet", amount=10)) == []
+    assert await pinged(carol.member.slash(thread, "bet", amount=10)) == [
+        sorted([alice.id, bob.id])
+    ]
+    for p in (alice, bob):
+        assert await pinged(p.member.slash(thread, "insurance")) == []
+    assert await pinged(carol.member.slash(thread, "insurance")) == [[alice.id]]
+    assert await pinged(alice.member.slash(thread, "hit")) == []  # her turn goes on
+    assert await pinged(alice.member.slash(thread, "stand")) == [[bob.id]]
+    await alice.member.slash(thread, "table close")
     await assert_audit_clean(env.bot.db)

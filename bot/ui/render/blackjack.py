@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.engine.base import Event, Phase
+from bot.engine.base import ActionKind, Event, Phase
+from bot.engine.events import ROUND_STARTED
 from bot.i18n import decimal
 from bot.ui.cards import cards
 
@@ -110,6 +111,25 @@ class Renderer(GameRenderer):
                 )
             )
         return "\n".join(lines)
+
+    # ----------------------------------------------------------------- forum pings
+    def pings(
+        self, ctx: Ctx, events: list[Event], actor: int | None
+    ) -> tuple[str, list[int]] | None:
+        """At forum pace: everyone who may bet when the bets open, everyone asked about
+        insurance when the dealer shows an ace; then (None) the player whose turn begins."""
+        kinds = {e.kind for e in events}
+        if ctx.phase is Phase.BETTING and ROUND_STARTED in kinds:
+            key, move = "blackjack.ping.bets", ActionKind.BET
+        elif ctx.phase is Phase.INSURANCE and "insurance_offered" in kinds:
+            key, move = "blackjack.ping.insurance", ActionKind.INSURANCE
+        else:
+            return None
+        game = ctx.table.game
+        players = [p for p in game.seated() if p != actor and move in game.legal_actions(p)]
+        if not players:
+            return "", []
+        return ctx.t(key, players=" ".join(mention(p) for p in players)), players
 
 
 register("blackjack", Renderer())
