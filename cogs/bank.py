@@ -1,9 +1,9 @@
 """The casino bank on Discord: /bank for players and admins, and the bank channel.
 
 Player commands: balance, claim, history, top, give. Admin commands (Manage Server): setup,
-mint, burn, approve, audit. Discord ignores ``default_permissions`` on sub-commands (only a
-top-level command carries it), so every admin command also checks Manage Server at run time
-and refuses with a translated sentence.
+mint, burn, approve, reject, audit. Discord ignores ``default_permissions`` on sub-commands
+(only a top-level command carries it), so every admin command also checks Manage Server at
+run time and refuses with a translated sentence.
 
 The bank channel (the forum's "topic de banque", ``guild_settings.bank_channel_id``) gets
 the claim receipts, the admins' approvals, mints and burns: ``bot.bank_channel``
@@ -24,7 +24,7 @@ from discord.ext import commands
 
 from bot.app import CroupierBot, send_ephemeral
 from bot.bank.errors import SelfTransfer, TransferToBot
-from bot.bank.models import MAX_AMOUNT, ClaimReceipt, GuildInfo
+from bot.bank.models import MAX_AMOUNT, ClaimLine, ClaimReceipt, GuildInfo
 from bot.errors import NotAllowed
 from bot.i18n import t
 from bot.ui.errors import refusal_text
@@ -576,6 +576,73 @@ class BankCog(commands.Cog, name="Bank"):
         )
         public = self.receipt_embed(receipt, gl, cur, title_key="bank.receipt.title")
         await self.channel.announce(guild_id, text, embed=public)
+
+    @bank_group.command(
+        name=_("reject", "name.reject"),
+        description=_(
+            "Admin: reject a claim waiting for approval, with a reason",
+            "cmd.bank_reject.description",
+        ),
+    )
+    @app_commands.describe(
+        claim_id=_("The claim's number", "cmd.bank_reject.claim_id"),
+        reason=_("Why: the player reads it", "cmd.bank_reject.reason"),
+    )
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.rename(
+        claim_id=_("claim_id", "param.claim_id"), reason=_("reason", "param.reason")
+    )
+    @answers_refusals
+    async def reject(
+        self,
+        interaction: discord.Interaction,
+        claim_id: app_commands.Range[int, 1, MAX_AMOUNT],
+        reason: app_commands.Range[str, 1, 300],
+    ) -> None:
+        """Reject a held claim: its money goes back to the treasury; the player is told."""
+        require_admin(interaction)
+        guild_id, loc, cur = await self.context(interaction)
+        line = await self.bank.reject_claim(guild_id, claim_id, interaction.user.id, reason)
+        told = await self.tell_rejected(guild_id, line, reason, cur)
+        done = t(
+            "bank.reject.done",
+            loc,
+            id=claim_id,
+            user=mention(line.user_id),
+            amount=fmt.amount(line.amount, loc, cur),
+            reason=reason,
+        )
+        await self.reply(interaction, done if told else f"{done}\n{t('bank.reject.no_dm', loc)}")
+        gl = (await self.channel.prefs(guild_id)).locale
+        text = t(
+            "bank.channel.rejected",
+            gl,
+            admin=mention(interaction.user.id),
+            id=claim_id,
+            user=mention(line.user_id),
+            amount=fmt.amount(line.amount, gl, cur),
+            reason=reason,
+        )
+        await self.channel.announce(guild_id, text)
+
+    async def tell_rejected(self, guild_id: int, line: ClaimLine, reason: str, cur: str) -> bool:
+        """DM the player, in their language, that their claim was rejected; False if the DM
+        could not be sent."""
+        default = (await self.channel.prefs(guild_id)).locale
+        loc = await self.bot.prefs.reader_locale(line.user_id, default)
+        text = t(
+            "bank.reject.dm",
+            loc,
+            id=line.claim_id,
+            amount=fmt.amount(line.amount, loc, cur),
+            reason=reason,
+        )
+        try:
+            dm = await self.bot.create_dm(discord.Object(line.user_id))
+            await dm.send(text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            return False
+        return True
 
     @bank_group.command(
         name=_("audit", "name.audit"),

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bot.i18n import t
 from tests.bank_audit import assert_audit_clean
 from tests.card_markup import readable
 from tests.e2e.helpers import (
@@ -16,6 +17,7 @@ from tests.e2e.helpers import (
     add_players,
     embed_text,
     ping_requests,
+    service,
     table_message,
     table_of,
     thread_of,
@@ -304,4 +306,43 @@ async def test_blackjack_at_forum_pace_pings_whoever_must_move_once(simcord_env)
     assert await pinged(alice.member.slash(thread, "hit")) == []  # her turn goes on
     assert await pinged(alice.member.slash(thread, "stand")) == [[bob.id]]
     await alice.member.slash(thread, "table close")
+    await assert_audit_clean(env.bot.db)
+
+
+async def test_an_admin_rejects_a_held_claim_with_a_reason(simcord_env):
+    """bob (French) leaves with 80 above the approval limit of 50: the admins read it in the
+    bank channel; a non-admin cannot reject; the admin rejects it with a reason: the 80 go
+    back to the treasury through the ledger (audit clean), bob reads why by DM in French,
+    the bank channel says so, and the claim can be neither rejected again nor collected."""
+    env = simcord_env
+    guild = env.create_guild()
+    lobby = guild.create_text_channel("casino")
+    bank_channel = guild.create_text_channel("bank")
+    _, boss = admin_of(env, guild)
+    alice, bob = add_players(env, guild, "alice", "bob")
+    await boss.slash(lobby, "bank setup", channel=bank_channel, claim_approval_limit=50)
+    await bob.member.slash(lobby, "language", language="fr")
+    await open_and_leave(lobby, alice, bob, 80)
+    await bob.member.slash(lobby, "bank claim")
+    assert "/bank reject" in bank_channel.history()[-1].content
+    bank = service(env).bank
+    treasury = await bank.balance(guild.id, None)
+
+    refused = await alice.member.slash(lobby, "bank reject", claim_id=1, reason="no")
+    assert refused.ephemeral and "Manage Server" in refused.response.content
+    res = await boss.slash(lobby, "bank reject", claim_id=1, reason="a win from a bug")
+    answer = res.followups[-1].content if res.followups else res.response.content
+    assert "#1" in answer and "treasury" in answer and "a win from a bug" in answer, answer
+    assert await bank.balance(guild.id, None) == treasury + 80
+    assert await bank.balance(guild.id, bob.id) == 920
+    dm = bob.dms()[-1].content
+    assert "refusée" in dm and "a win from a bug" in dm and "80" in dm, dm
+    posted = bank_channel.history()[-1].content
+    assert boss.mention in posted and bob.member.mention in posted and "#1" in posted
+    again = await boss.slash(lobby, "bank reject", claim_id=1, reason="twice")
+    again_text = again.followups[-1].content if again.followups else again.response.content
+    assert again_text == t("bank.error.claim_not_held", "en"), again_text
+    collect = await bob.member.slash(lobby, "bank claim")
+    assert "rien à encaisser" in (collect.response.content or ""), collect.response.content
+    assert await bank.balance(guild.id, None) == treasury + 80
     await assert_audit_clean(env.bot.db)
