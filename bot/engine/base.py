@@ -571,12 +571,12 @@ class TableGame:
         if a.kind is _K.BET:
             low, high = self.bet_range(s)
             amount = a.amount
+            if amount is not None and amount > s.stack:  # the same words in every game
+                raise IllegalAction(INSUFFICIENT_STACK, needed=amount, stack=s.stack)
             if amount is None or not low <= amount <= high:
                 raise IllegalAction(
                     BET_OUT_OF_RANGE, amount=amount, min=low, max=min(high, s.stack)
                 )
-            if amount > s.stack:
-                raise IllegalAction(INSUFFICIENT_STACK, needed=amount, stack=s.stack)
 
     def _check_vote(self, a: Action, s: Seat) -> None:
         if not self.VOTE_STOP:

@@ -346,3 +346,67 @@ async def test_an_admin_rejects_a_held_claim_with_a_reason(simcord_env):
     assert "rien à encaisser" in (collect.response.content or ""), collect.response.content
     assert await bank.balance(guild.id, None) == treasury + 80
     await assert_audit_clean(env.bot.db)
+
+
+def said(res: Any) -> str:
+    """The ephemeral sentence an interaction was answered with."""
+    assert res.ephemeral
+    message = res.followups[-1] if res.followups else res.response
+    return str(message.content)
+
+
+@pytest.mark.parametrize("game", ["blackjack", "casino21", "sept_et_demi"])
+async def test_the_same_situation_is_refused_with_the_same_words_in_every_game(
+    simcord_env, game: str
+):
+    """A bet above one's stack, a second bet, a bet once the bets are closed (by a player out
+    of the round), a move out of turn: one sentence each, the same in every game."""
+    env = simcord_env
+    options = {"casino21": "max_bet=500"}.get(game)
+    _guild, thread, table, players = await open_game(
+        env, game, **({"options": options} if options else {})
+    )
+    alice = players[0]
+    if game == "casino21":  # no ace to value: the round goes straight to the draws
+        table.game.rig(["5S", "KD", "5C", "4D", "9C", "7D", "9H", "8C", "3S", "2H"])
+    elif game == "blackjack":
+        table.game.rig(rigged(game))
+    await Round(env, thread, table, []).click(alice, "start", None)
+    game_ = table.game
+    banker = getattr(game_, "banker", None)
+    bettors = [p for p in players if p.id != banker]
+    first = next((p for p in bettors if p.id == game_.to_act), bettors[0])
+    if game == "sept_et_demi":  # bets go round: the one in turn only
+        later = bettors[-1]
+        text = said(await later.member.slash(thread, "bet", amount=10))
+        assert text == t("illegal.not_your_turn", "en"), text
+    stack = next(s.stack for s in game_.seats if s.player == first.id)
+    text = said(await first.member.slash(thread, "bet", amount=stack + 1))
+    assert text == t("illegal.insufficient_stack", "en", stack=stack), text
+    await first.member.slash(thread, "bet", amount=10)
+    text = said(await first.member.slash(thread, "bet", amount=10))
+    assert text == t("illegal.already_bet", "en"), text
+    for p in bettors:
+        if p is not first:
+            await p.member.slash(thread, "bet", amount=10)
+    for p in players:  # Black Jack's dealer shows an ace: nobody takes insurance
+        if game_.phase.value == "insurance":
+            await p.member.slash(thread, "insurance")
+    assert game_.phase.value == "playing", game_.phase
+    if game == "casino21":  # a newcomer sits down for the next round
+        (late,) = add_players(env, _guild, "dave")
+        await late.member.slash(thread, "table join")
+        outsider = late
+    elif game == "sept_et_demi":
+        outsider = next(p for p in players if p.id == banker)
+    else:
+        outsider = None
+    if outsider is not None:
+        text = said(await outsider.member.slash(thread, "bet", amount=10))
+        assert text == t("illegal.not_betting", "en"), text
+    if game != "casino21":  # one player at a time: the others wait their turn
+        waiting = next(p for p in bettors if p.id != game_.to_act)
+        text = said(await waiting.member.slash(thread, "stand"))
+        assert text == t("illegal.not_your_turn", "en"), text
+    await alice.member.slash(thread, "table close")
+    await assert_audit_clean(env.bot.db)
