@@ -121,3 +121,79 @@ async def test_a_language_choice_rules_every_private_text(simcord_env):
     assert in_language(embed_text(table_message(thread, table)), "en")
     await alice.member.slash(thread, "table close")
     await assert_audit_clean(env.bot.db)
+
+
+def reader_of(env: Any, r: Any, dms: dict[int, int]) -> int | None:
+    """Who alone reads a request's text: the user of the interaction it answers, the
+    recipient of a DM; None for what everyone in the channel reads."""
+    parts = r.path.strip("/").split("/")
+    if parts[0] == "interactions":
+        return int(env.backend.interactions[int(parts[1])].user_id)
+    if parts[0] == "webhooks":
+        interaction = env.backend.interaction_tokens.get(parts[2])
+        return None if interaction is None else int(env.backend.interactions[interaction].user_id)
+    if parts[0] == "channels" and int(parts[1]) in dms:
+        return dms[int(parts[1])]
+    return None
+
+
+@pytest.mark.parametrize("game", ["blackjack", "casino21", "pirate21", "sept_et_demi"])
+@pytest.mark.parametrize("table_locale", ["en", "fr"])
+async def test_a_round_with_readers_of_both_languages(simcord_env, game: str, table_locale: str):
+    """alice and carol speak the table's language, bob the other one (``/language``): one
+    round, then ``/hand``, a refusal, a leave and the close. Every text bob alone reads (his
+    answers, modals, follow-ups, DMs) is in his language; every public text (the table
+    message, even as the answer to his click, the posts) and every text the others read is
+    in the table's."""
+    from tests.e2e.test_languages import BUTTON, RIGS, Round, place, rigged, texts_of
+
+    env = simcord_env
+    other = "en" if table_locale == "fr" else "fr"
+    guild = env.create_guild()
+    lobby = guild.create_text_channel("casino")
+    alice, bob, carol = add_players(env, guild, "alice", "bob", "carol")
+    for p, loc in ((alice, table_locale), (bob, other), (carol, table_locale)):
+        await p.member.slash(lobby, "language", language=loc)
+    start = len(env.http_requests)
+    await alice.member.slash(lobby, "table open", game=game)
+    thread = thread_of(lobby)
+    table = table_of(env, thread)
+    join = {"blackjack": {"buy_in": 100}}.get(game, {})
+    for p in (bob, carol):
+        await p.member.slash(thread, "table join", **join)
+    if game in RIGS:
+        getattr(table.game, RIGS[game][0])(rigged(game))
+    await Round(env, thread, table, []).click(alice, "start", None)
+    order = [s for s in table.game.seated()]
+    seats = sorted((alice, bob, carol), key=lambda p: order.index(p.id))
+    await Round(env, thread, table, seats).play()
+    for p in (alice, bob, carol):
+        await p.member.slash(thread, "hand")
+    await bob.member.slash(thread, "table join")  # already seated: a refusal
+    left = await bob.member.slash(thread, "table leave")
+    confirm = left.response.message if left.response is not None else None
+    if (
+        confirm is not None
+        and confirm.components
+        and BUTTON.fullmatch(confirm.components[0].children[0].custom_id or "")
+    ):
+        await bob.member.click(confirm, custom_id=confirm.components[0].children[0].custom_id)
+    await alice.member.slash(thread, "table close")
+
+    dms = {p.user.dm_channel.id: p.id for p in (alice, bob, carol) if p.user.dm_channel}
+    wrong, bobs = [], 0
+    for r in env.http_requests[start:]:
+        if r.json is None or r.path.endswith("/commands") or "/emojis" in r.path:
+            continue
+        if r.method == "POST" and r.path.endswith("/threads"):
+            continue
+        where = place(r, set(dms), table.message_id, 0)
+        reader = None if where == "table message" else reader_of(env, r, dms)
+        expected = other if reader == bob.id else table_locale
+        for text in texts_of(r.json):
+            bobs += reader == bob.id
+            if foreign_words(text, expected):
+                wrong.append((where, reader == bob.id, text, foreign_words(text, expected)))
+    assert bobs >= 5, bobs  # bob read his answers, his DMs or his hand, his refusals...
+    assert wrong == [], "\n".join(map(str, wrong))
+    await assert_audit_clean(env.bot.db)
