@@ -410,3 +410,24 @@ async def test_the_same_situation_is_refused_with_the_same_words_in_every_game(
         assert text == t("illegal.not_your_turn", "en"), text
     await alice.member.slash(thread, "table close")
     await assert_audit_clean(env.bot.db)
+
+
+async def test_a_busted_black_jack_hand_says_bust_once(simcord_env):
+    """bob's 10♥ 10♠ takes a card over 21: his line on the table message says he is bust
+    once, with what he lost."""
+    env = simcord_env
+    _guild, thread, table, players = await open_game(env, "blackjack")
+    alice, bob, carol = players
+    table.game.rig(rigged("blackjack"))
+    await alice.member.click(table_message(thread, table), label="Start")
+    for p in players:
+        await p.member.slash(thread, "bet", amount=10)
+    for p in players:
+        await p.member.slash(thread, "insurance", take=False)
+    await alice.member.slash(thread, "stand")
+    await bob.member.slash(thread, "hit")
+    text = embed_text(table_message(thread, table))
+    line = next(line for line in text.splitlines() if "10♥" in line)
+    assert line.count("bust") == 1 and "bust -10" in line, line
+    await carol.member.slash(thread, "stand")
+    await alice.member.slash(thread, "table close")

@@ -53,10 +53,11 @@ class Renderer(GameRenderer):
         extras = [ctx.t("table.bet", amount=hand["bet"])]
         if hand.get("doubled"):
             extras.append(ctx.t("blackjack.doubled"))
-        if status:
+        result = ctx.t("blackjack.result." + hand["result"]) if hand.get("result") else ""
+        if status and status != result:  # "bust · bust -10" says it twice
             extras.append(status)
-        if hand.get("result"):
-            extras.append(f"{ctx.t('blackjack.result.' + hand['result'])} {hand['net']:+d}")
+        if result:
+            extras.append(f"{result} {hand['net']:+d}")
         return line + " · " + " · ".join(extras)
 
     def table_lines(self, ctx: Ctx) -> list[str]:
