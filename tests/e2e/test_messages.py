@@ -168,6 +168,7 @@ async def test_a_closed_tables_message_says_so_with_its_standings_and_no_buttons
         assert f"<@{p.id}>" in text, text
     assert "Nobody yet" not in text and "/table join" not in text, text
     assert "Round 2" not in text and "round 2" not in text, text
+    assert "face down" not in text, text  # no bank line of a round that will not be played
     if game != "pirate21":
         await assert_audit_clean(env.bot.db)
 
