@@ -432,3 +432,18 @@ async def test_a_busted_black_jack_hand_says_bust_once(simcord_env):
     assert line.count("bust") == 1 and "bust -10" in line, line
     await carol.member.slash(thread, "stand")
     await alice.member.slash(thread, "table close")
+
+
+async def test_sept_et_demi_closed_in_its_first_round_says_so(simcord_env):
+    """Closed while round 1 is played: the final post says during the first round, not
+    before it (the bets are refunded)."""
+    env = simcord_env
+    _guild, thread, table, players = await open_game(env, "sept_et_demi")
+    alice, bob = players[0], players[1]
+    await alice.member.click(table_message(thread, table), label="Start")
+    await bob.member.slash(thread, "bet", amount=10)
+    start = len(env.http_requests)
+    await alice.member.slash(thread, "table close")
+    final = next(p for p in posts(env, thread.id, start) if "final ranking" in p)
+    assert t("sept.end.during_first", "en") in final, final
+    await assert_audit_clean(env.bot.db)

@@ -333,8 +333,9 @@ class Renderer(GameRenderer):
     @staticmethod
     def _reason(ctx: Ctx, result: dict[str, Any]) -> str:
         reason, n = result.get("reason", "closed"), int(result.get("rounds_played", 0))
-        if reason == "closed" and n == 0:
-            return ctx.t("sept.end.before_start")
+        if reason == "closed" and n == 0:  # during the first round, or before it
+            started = int(ctx.view.get("round") or 0) >= 1
+            return ctx.t("sept.end.during_first" if started else "sept.end.before_start")
         rounds = ctx.t("count.rounds.one") if n == 1 else ctx.t("count.rounds.other", n=n)
         return ctx.t(f"sept.end.{reason}", n=n, rounds=rounds)
 
