@@ -269,8 +269,8 @@ async def test_every_bank_answer_reads_as_sentences(simcord_env):
     await bob.member.slash(thread, "table join", buy_in=20)
     await bob.member.slash(thread, "table leave")  # pending: 20
     balance = answer(await bob.member.slash(lobby, "bank balance"))
-    assert "waits for you at the bank (one claim)" in balance, balance
-    assert "waits for an admin's approval (claim #1)" in balance, balance
+    assert "to collect at the bank (one claim)" in balance, balance
+    assert "An admin has yet to approve" in balance and "(claim #1)" in balance, balance
     answer(await bob.member.slash(lobby, "bank claim"))
     history = answer(await bob.member.slash(lobby, "bank history"))
     assert "Starting balance" in history and re.search(r"<t:\d+:f>", history), history
