@@ -141,7 +141,6 @@ async def test_casino21_figures_and_close_post_say_each_thing_once(simcord_env):
     await alice.member.slash(thread, "table close")
     final = "\n".join(posts(env, thread.id, start))
     assert final.count("closed") == 1, final
-    assert "/bank claim" in final, final
     await assert_audit_clean(env.bot.db)
 
 
@@ -446,4 +445,18 @@ async def test_sept_et_demi_closed_in_its_first_round_says_so(simcord_env):
     await alice.member.slash(thread, "table close")
     final = next(p for p in posts(env, thread.id, start) if "final ranking" in p)
     assert t("sept.end.during_first", "en") in final, final
+    await assert_audit_clean(env.bot.db)
+
+
+async def test_a_close_with_nothing_to_collect_sends_nobody_to_the_bank(simcord_env):
+    """Casino 21 closed before any bet: every welcome stake returns to the casino, nobody
+    keeps anything, and nothing tells anyone to collect at the bank."""
+    env = simcord_env
+    _guild, thread, table, players = await open_game(env, "casino21")
+    start = len(env.http_requests)
+    await players[0].member.slash(thread, "table close")
+    final = "\n".join(posts(env, thread.id, start))
+    assert final.count("nothing waiting at the bank") == 3, final
+    assert "/bank claim" not in final, final
+    assert "/bank claim" not in embed_text(table_message(thread, table))
     await assert_audit_clean(env.bot.db)

@@ -265,7 +265,8 @@ class Renderer(GameRenderer):
                         forfeit=e.data.get("forfeit", 0),
                     )
                 )
-        lines.append(ctx.t("table.claim_hint"))
+        if any(e.kind == LEFT and e.data.get("keep") for e in events):  # something to collect
+            lines.append(ctx.t("table.claim_hint"))
         return "\n".join(lines)
 
     # ----------------------------------------------------------------- forum pings

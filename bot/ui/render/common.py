@@ -343,7 +343,7 @@ class GameRenderer:
                 keep = int(e.data.get("keep", 0))
                 key = "table.standing" if keep else "table.standing_empty"
                 lines.append(ctx.t(key, player=mention(e.player), amount=keep))
-        if len(lines) > 1:
+        if any(e.kind == LEFT and e.data.get("keep") for e in events):  # something to collect
             lines.append(ctx.t("table.claim_hint"))
         return "\n".join(lines)
 
