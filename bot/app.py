@@ -114,7 +114,7 @@ class CroupierBot(commands.Bot):
         )
         # other processes may change a user's language: PostgreSQL reads it every time
         self.prefs = Prefs(self.db, shared=self.db.dialect != "sqlite")
-        self.bank_channel = BankChannel(self, self.db)
+        self.bank_channel = BankChannel(self, self.db, self.settings.default_locale)
         self.publisher = Publisher(self, self.tables, self.prefs, self.bank_channel)
         self.scheduler = Scheduler(self.tables, self.publisher, self._backups())
         # a table another process wrote is re-rendered by the next repair pass
@@ -170,12 +170,15 @@ class CroupierBot(commands.Bot):
             self._file_lock = None
 
     async def locale_for(self, interaction: discord.Interaction) -> str:
-        """The language to answer in: the user's choice, else Discord's locale."""
+        """The language to answer in: the user's choice, else Discord's locale (remembered
+        for the DMs sent later with no interaction at hand), else the guild's default."""
+        given = interaction.locale
         if hasattr(self, "prefs"):
+            await self.prefs.seen(interaction.user.id, given)
             chosen = await self.prefs.locale(interaction.user.id)
             if chosen:
                 return chosen
-        return str(interaction.locale)
+        return str(given) if given else self.settings.default_locale
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

@@ -55,9 +55,10 @@ def mention(user_id: int) -> str:
 class BankChannel:
     """Posts in each guild's bank channel; ``announce`` never raises."""
 
-    def __init__(self, client: discord.Client, db: Database) -> None:
+    def __init__(self, client: discord.Client, db: Database, default_locale: str = "en") -> None:
         self.client = client
         self.db = db
+        self.default_locale = default_locale  # DEFAULT_LOCALE: a guild's until it has one
         self._guilds: dict[int, GuildPrefs] = {}
 
     async def prefs(self, guild_id: int) -> GuildPrefs:
@@ -67,11 +68,11 @@ class BankChannel:
             return cached
         row = await self.db.read(_guild_row, guild_id)
         if row is None:
-            prefs = GuildPrefs(None, "en", fmt.DEFAULT_CURRENCY)
+            prefs = GuildPrefs(None, self.default_locale, fmt.DEFAULT_CURRENCY)
         else:
             prefs = GuildPrefs(
                 int(row[0]) if row[0] is not None else None,
-                normalize(row[1]),
+                normalize(row[1] or self.default_locale),
                 row[2] or fmt.DEFAULT_CURRENCY,
             )
         self._guilds[guild_id] = prefs

@@ -21,7 +21,7 @@ import discord
 
 from bot import perms
 from bot.bank_channel import BankChannel
-from bot.engine.base import Event, Visibility
+from bot.engine.base import ROUND_SETTLED, Event, Visibility
 from bot.engine.events import MoneyKind
 from bot.i18n import t
 from bot.prefs import Prefs
@@ -64,13 +64,17 @@ async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> N
         log.warning("could not answer interaction %s", interaction.id, exc_info=True)
 
 
-def render(table: Table, note: str | None = None) -> tuple[discord.Embed, TableButtons | None]:
-    """The table message's embed and buttons, in the table's language."""
+def render(
+    table: Table, note: str | None = None, closing: list[Event] | None = None
+) -> tuple[discord.Embed, TableButtons | None]:
+    """The table message's embed and buttons, in the table's language; a closed table's
+    says so, with its standings (from ``closing``, the events that closed it), and has no
+    buttons."""
     ctx = Ctx(table, table.settings.locale, note=note)
     renderer = renderer_for(table.game_key)
-    embed = fit_embed(renderer.embed(ctx))  # card pictures are long: stay within limits
     if not table.is_open:
-        return embed, None
+        return fit_embed(renderer.closed_embed(ctx, closing or [])), None
+    embed = fit_embed(renderer.embed(ctx))  # card pictures are long: stay within limits
     return embed, build_buttons(table.id, table.version, renderer.buttons(ctx))
 
 
@@ -105,6 +109,8 @@ class Publisher:
         self.wake: Callable[[], None] = lambda: None
         self.edits = TableEdits(self.edit_now)  # REST edits: one per table, bursts merged
         self._dm_warned: set[tuple[int, int]] = set()  # (table, user) told to use /hand
+        # the events that closed a table, until its message shows them (its standings)
+        self._closing: dict[int, list[Event]] = {}
         self.restored = False
 
     def channel(self, table: Table) -> discord.PartialMessageable:
@@ -121,8 +127,9 @@ class Publisher:
         """Edit the public table message to the table's current state."""
         if table.message_id is None:
             return
-        embed, view = render(table, note)
+        embed, view = render(table, note, self._closing.get(table.id))
         await self.channel(table).get_partial_message(table.message_id).edit(embed=embed, view=view)
+        self._closing.pop(table.id, None)
 
     async def refresh(self, table: Table, note: str | None = None) -> bool | None:
         """Edit the table message to the committed state by REST: True when it shows it,
@@ -324,23 +331,38 @@ class Publisher:
     ) -> None:
         """After a commit: the table message, the interaction's answer, DMs, summaries."""
         table = outcome.table
+        if not table.is_open:  # its message shows the standings the closing events give
+            self._closing[table.id] = outcome.events
         shown = False
+        left = None  # a player who left reads what became of their stack
+        if interaction is not None:
+            renderer = renderer_for(table.game_key)
+            ctx = Ctx(table, locale or table.settings.locale)
+            left = renderer.left_text(ctx, outcome.events, interaction.user.id)
         if interaction is not None and from_table_message and not interaction.response.is_done():
             shown = await self._show_in_response(interaction, table)
         if not shown:
-            await self._show_by_rest(table, interaction, locale, move)
+            await self._show_by_rest(table, interaction, locale, move, left)
+        elif left is not None and interaction is not None:
+            await reply(interaction, left)
         self.wake()  # a render that failed waits for the repair pass: wake up sooner
         # The player has their answer: let other tables' moves answer before this one's
         # DMs and announcements (it also lets SimCord see the move settle at once).
         await asyncio.sleep(0)
-        await self.deliver_private(outcome, interaction, locale)
+        # results first, then the next deal: the private cards of a round that started
+        # after the last one settled go out after its summary
+        events = outcome.events
+        cut = max((i for i, e in enumerate(events) if e.kind == ROUND_SETTLED), default=-1) + 1
+        await self.deliver_private(outcome, interaction, locale, events[:cut] if cut else None)
         await self.announce(outcome, actor=interaction.user.id if interaction else None)
+        if cut:
+            await self.deliver_private(outcome, interaction, locale, events[cut:])
         # own funds added and forfeits, in the bank channel
         await self.bank_channel.table_outcome(outcome)
 
     async def _show_in_response(self, interaction: discord.Interaction, table: Table) -> bool:
         """A click on the table message: its response edits the message itself."""
-        embed, view = render(table)
+        embed, view = render(table, None, self._closing.get(table.id))
         try:
             await interaction.response.edit_message(embed=embed, view=view)
         except discord.HTTPException:  # committed anyway: edit by REST or repair later
@@ -348,6 +370,7 @@ class Publisher:
             return False
         self.shown(table)
         self.edits.shown_by_interaction(table)
+        self._closing.pop(table.id, None)
         return True
 
     async def _show_by_rest(
@@ -356,13 +379,14 @@ class Publisher:
         interaction: discord.Interaction | None,
         locale: str | None,
         move: str | None,
+        answer: str | None = None,
     ) -> None:
         """A slash command, a timer, or a click whose edit failed: a REST edit."""
         asking = None if interaction is None or interaction.response.is_done() else interaction
         if asking is not None:  # answered first: "done" never waits for the table edit,
             # which a rate limit can hold back for seconds, past the interaction's 3 s
             key = game_key_or("move.done." + (move or "ok"), table.game_key)
-            await reply(asking, t_or(key, locale, fallback="move.done.ok"))
+            await reply(asking, answer or t_or(key, locale, fallback="move.done.ok"))
         shown = await self.refresh(table) is not False  # None: the next edit shows it
         # (a table whose message is gone is closed by then, and the bank channel says so)
         if asking is not None and not shown and table.is_open:
@@ -371,24 +395,32 @@ class Publisher:
     # ================================================================ private cards
 
     async def deliver_private(
-        self, outcome: Outcome, interaction: discord.Interaction | None, locale: str | None
+        self,
+        outcome: Outcome,
+        interaction: discord.Interaction | None,
+        locale: str | None,
+        events: list[Event] | None = None,
     ) -> None:
-        """Send each player their private events: one DM each, ephemeral if DMs fail."""
+        """Send each player their private events (of ``events``, default all the outcome's):
+        one DM each, ephemeral if DMs fail."""
         table = outcome.table
         by_player: dict[int, list[Event]] = {}
-        for event in outcome.events:
+        for event in outcome.events if events is None else events:
             if event.visibility is Visibility.PRIVATE and event.player is not None:
                 by_player.setdefault(event.player, []).append(event)
         if not by_player:
             return
         renderer = renderer_for(table.game_key)
+        default = (await self.bank_channel.prefs(table.guild_id)).locale
         for player, events in by_player.items():
-            # in the player's own language when they chose one, else the table's
-            ctx = Ctx(table, await self.prefs.locale(player) or table.settings.locale)
+            actor = interaction is not None and interaction.user.id == player
+            # in the reader's language: the one they asked with, else the one they chose
+            # or Discord last gave for them, else the guild's (never the table's)
+            own = locale if actor and locale else None
+            ctx = Ctx(table, own or await self.prefs.reader_locale(player, default))
             lines = renderer.private_lines(ctx, events, player)
             if not lines:
                 continue
-            actor = interaction is not None and interaction.user.id == player
             await self.send_private(table, player, lines, interaction if actor else None)
 
     async def send_private(
@@ -463,7 +495,9 @@ class Publisher:
                 await channel.send(fit_content(text), allowed_mentions=mentions)
             return
         to_act = table.game.to_act
-        if to_act is not None and any(e.kind == "turn" for e in outcome.events):
+        if to_act is None or to_act == actor:  # who plays on is at the table: no ping
+            return
+        if any(e.kind == "turn" for e in outcome.events):
             mentions = discord.AllowedMentions(users=[discord.Object(to_act)])
             await channel.send(
                 ctx.t("table.your_turn", player=f"<@{to_act}>"), allowed_mentions=mentions

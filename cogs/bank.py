@@ -1,9 +1,9 @@
 """The casino bank on Discord: /bank for players and admins, and the bank channel.
 
 Player commands: balance, claim, history, top, give. Admin commands (Manage Server): setup,
-mint, burn, approve, audit. Discord ignores ``default_permissions`` on sub-commands (only a
-top-level command carries it), so every admin command also checks Manage Server at run time
-and refuses with a translated sentence.
+mint, burn, approve, reject, audit. Discord ignores ``default_permissions`` on sub-commands
+(only a top-level command carries it), so every admin command also checks Manage Server at
+run time and refuses with a translated sentence.
 
 The bank channel (the forum's "topic de banque", ``guild_settings.bank_channel_id``) gets
 the claim receipts, the admins' approvals, mints and burns: ``bot.bank_channel``
@@ -24,7 +24,7 @@ from discord.ext import commands
 
 from bot.app import CroupierBot, send_ephemeral
 from bot.bank.errors import SelfTransfer, TransferToBot
-from bot.bank.models import MAX_AMOUNT, ClaimReceipt, GuildInfo
+from bot.bank.models import MAX_AMOUNT, ClaimLine, ClaimReceipt, GuildInfo
 from bot.errors import NotAllowed
 from bot.i18n import t
 from bot.ui.errors import refusal_text
@@ -213,7 +213,7 @@ class BankCog(commands.Cog, name="Bank"):
                 t(
                     "bank.balance.pending",
                     loc,
-                    n=len(pending),
+                    claims=fmt.count("claims", len(pending), loc),
                     amount=fmt.amount(sum(c.amount for c in pending), loc, cur),
                 )
             )
@@ -222,9 +222,8 @@ class BankCog(commands.Cog, name="Bank"):
                 t(
                     "bank.balance.held",
                     loc,
-                    n=len(held),
                     amount=fmt.amount(sum(c.amount for c in held), loc, cur),
-                    ids=fmt.ids_text(held),
+                    claims=fmt.claims_ref(held, loc),
                 )
             )
         await self.reply(interaction, "\n".join(lines))
@@ -251,7 +250,7 @@ class BankCog(commands.Cog, name="Bank"):
                 gl,
                 user=mention(receipt.user_id),
                 amount=fmt.amount(receipt.total, gl, cur),
-                ids=fmt.ids_text(receipt.paid),
+                claims=fmt.claims_ref(receipt.paid, gl),
             )
             public = self.receipt_embed(receipt, gl, cur, title_key="bank.receipt.title")
             await self.channel.announce(guild_id, text, embed=public)
@@ -262,7 +261,7 @@ class BankCog(commands.Cog, name="Bank"):
                 gl,
                 user=mention(receipt.user_id),
                 amount=fmt.amount(sum(c.amount for c in fresh), gl, cur),
-                ids=fmt.ids_text(fresh),
+                claims=fmt.claims_ref(fresh, gl),
             )
             if await self.channel.announce(guild_id, text):
                 self._held_posted.update(c.claim_id for c in fresh)
@@ -464,16 +463,19 @@ class BankCog(commands.Cog, name="Bank"):
     @staticmethod
     def setup_text(info: GuildInfo, channel: str, loc: str, cur: str) -> str:
         """What /bank setup answers: the bank's settings and the table limits."""
-        limit = (
-            t("bank.setup.no_limit", loc)
+        approval = (
+            t("bank.setup.no_approval", loc)
             if info.claim_approval_limit is None
-            else fmt.amount(info.claim_approval_limit, loc, cur)
+            else t(
+                "bank.setup.approval",
+                loc,
+                limit=fmt.amount(info.claim_approval_limit, loc, cur),
+            )
         )
         done = t(
             "bank.setup.done",
             loc,
             channel=channel,
-            limit=limit,
             start=fmt.amount(info.starting_balance, loc, cur),
             treasury=fmt.amount(info.treasury, loc, cur),
         )
@@ -484,7 +486,7 @@ class BankCog(commands.Cog, name="Bank"):
             fund=fmt.amount(info.max_guarantee_fund, loc, cur),
             bonus=fmt.amount(info.max_bank_bust_bonus, loc, cur),
         )
-        return f"{done}\n{limits}"
+        return f"{done}\n{approval}\n{limits}"
 
     async def mint_or_burn(
         self, interaction: discord.Interaction, kind: str, amount: int, user: discord.Member | None
@@ -576,6 +578,73 @@ class BankCog(commands.Cog, name="Bank"):
         await self.channel.announce(guild_id, text, embed=public)
 
     @bank_group.command(
+        name=_("reject", "name.reject"),
+        description=_(
+            "Admin: reject a claim waiting for approval, with a reason",
+            "cmd.bank_reject.description",
+        ),
+    )
+    @app_commands.describe(
+        claim_id=_("The claim's number", "cmd.bank_reject.claim_id"),
+        reason=_("Why: the player reads it", "cmd.bank_reject.reason"),
+    )
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.rename(
+        claim_id=_("claim_id", "param.claim_id"), reason=_("reason", "param.reason")
+    )
+    @answers_refusals
+    async def reject(
+        self,
+        interaction: discord.Interaction,
+        claim_id: app_commands.Range[int, 1, MAX_AMOUNT],
+        reason: app_commands.Range[str, 1, 300],
+    ) -> None:
+        """Reject a held claim: its money goes back to the treasury; the player is told."""
+        require_admin(interaction)
+        guild_id, loc, cur = await self.context(interaction)
+        line = await self.bank.reject_claim(guild_id, claim_id, interaction.user.id, reason)
+        told = await self.tell_rejected(guild_id, line, reason, cur)
+        done = t(
+            "bank.reject.done",
+            loc,
+            id=claim_id,
+            user=mention(line.user_id),
+            amount=fmt.amount(line.amount, loc, cur),
+            reason=reason,
+        )
+        await self.reply(interaction, done if told else f"{done}\n{t('bank.reject.no_dm', loc)}")
+        gl = (await self.channel.prefs(guild_id)).locale
+        text = t(
+            "bank.channel.rejected",
+            gl,
+            admin=mention(interaction.user.id),
+            id=claim_id,
+            user=mention(line.user_id),
+            amount=fmt.amount(line.amount, gl, cur),
+            reason=reason,
+        )
+        await self.channel.announce(guild_id, text)
+
+    async def tell_rejected(self, guild_id: int, line: ClaimLine, reason: str, cur: str) -> bool:
+        """DM the player, in their language, that their claim was rejected; False if the DM
+        could not be sent."""
+        default = (await self.channel.prefs(guild_id)).locale
+        loc = await self.bot.prefs.reader_locale(line.user_id, default)
+        text = t(
+            "bank.reject.dm",
+            loc,
+            id=line.claim_id,
+            amount=fmt.amount(line.amount, loc, cur),
+            reason=reason,
+        )
+        try:
+            dm = await self.bot.create_dm(discord.Object(line.user_id))
+            await dm.send(text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            return False
+        return True
+
+    @bank_group.command(
         name=_("audit", "name.audit"),
         description=_("Admin: check the books", "cmd.bank_audit.description"),
     )
@@ -593,7 +662,7 @@ class BankCog(commands.Cog, name="Bank"):
             t(
                 "bank.audit.ok" if report.ok else "bank.audit.failed",
                 loc,
-                n=len(report.problems),
+                problems=fmt.count("problems", len(report.problems), loc),
             ),
             t(
                 "bank.audit.figures",

@@ -5,8 +5,9 @@
 For each game and language: the sandbox (``sandbox/``, SimCord's browser preview)
 with 4 players who chose that language, a round dealt and a few moves played, then a
 screenshot of the page as Debian's Chromium (``/usr/bin/chromium``, driven by Playwright)
-shows it, viewing as the host: ``<game>-<language>.png``. The shuffles are seeded, so the
-pictures are the same at every run. Needs ``pip install -e '.[dev,sandbox]'`` and
+shows it, viewing as the host: ``<game>-<language>.png``; with ``--closed``, also the
+table after a whole round and its close: ``<game>-<language>-closed.png``. The shuffles
+are seeded, so the pictures are the same at every run. Needs ``pip install -e '.[dev,sandbox]'`` and
 ``apt-get install chromium``.
 """
 
@@ -76,11 +77,26 @@ async def play_a_little(sandbox: Any, hits: int = 2) -> None:
             return
 
 
-async def shoot(game: str, language: str, out: Path, tmp: Path) -> Path:
-    """One screenshot."""
+async def play_and_close(sandbox: Any) -> None:
+    """A whole round (every bet, hits until the round ends), then the host closes the
+    table: its final post and the closed table message, with its standings."""
+    await play_a_little(sandbox, hits=99)
+    table = sandbox.env.bot.tables.table_in(sandbox.tables.id)
+    for _ in range(40):  # whoever must still move stands, until the round is settled
+        if table.game.phase in (Phase.BETWEEN_ROUNDS, Phase.FINISHED) or (table.round_no or 0) > 1:
+            break
+        player = next((p for p in sandbox.players if p.id == table.game.to_act), None)
+        if player is None:
+            break
+        await player.member.slash(sandbox.tables, "stand")
+    await sandbox.host.member.slash(sandbox.tables, "table close")
+
+
+async def shoot(game: str, language: str, out: Path, tmp: Path, closed: bool = False) -> Path:
+    """One screenshot (``closed``: after a round and the close, ``-closed.png``)."""
     from playwright.async_api import async_playwright
 
-    path = out / f"{game}-{language}.png"
+    path = out / f"{game}-{language}{'-closed' if closed else ''}.png"
     async with (
         running_sandbox(
             players=4,
@@ -93,7 +109,7 @@ async def shoot(game: str, language: str, out: Path, tmp: Path) -> Path:
         ) as sandbox,
         async_playwright() as pw,
     ):
-        await play_a_little(sandbox)
+        await (play_and_close(sandbox) if closed else play_a_little(sandbox))
         await sandbox.preview.refresh()
         browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
@@ -118,6 +134,8 @@ async def main_async(args: argparse.Namespace) -> None:
         for game in args.games:
             for language in args.languages:
                 print(await shoot(game, language, args.out, Path(tmp)))
+                if args.closed:
+                    print(await shoot(game, language, args.out, Path(tmp), closed=True))
 
 
 def main() -> None:
@@ -125,6 +143,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=GAMES.names())
     parser.add_argument("--languages", nargs="+", default=["en", "fr"], choices=["en", "fr"])
+    parser.add_argument(
+        "--closed", action="store_true", help="also each table after a round and its close"
+    )
     asyncio.run(main_async(parser.parse_args()))
 
 

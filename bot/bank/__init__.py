@@ -25,7 +25,9 @@ Model (schema: bot/db/migrations/0002_bank.sql)
   opens a claim row: ``pending``, or ``held`` when above the guild's
   ``claim_approval_limit``. ``claim`` pays every pending claim of the user in one
   ``claim_paid`` entry, exactly once; ``approve_claim`` (an admin other than the claimant)
-  pays a held claim at once.
+  pays a held claim at once; ``reject_claim`` (an admin, with a reason) sends a held
+  claim's money back to the treasury (an ``admin_adjust`` entry claims -> house) and
+  closes it as ``rejected`` (migration 0008).
 """
 
 from .audit import audit

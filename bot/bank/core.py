@@ -773,7 +773,7 @@ async def claim(
             for line in rows:
                 if line.user_id != user_id:
                     raise NotYourClaim("not your claim", claim_id=line.claim_id)
-            open_claims = [line for line in rows if line.status != "paid"]
+            open_claims = [line for line in rows if line.status in ("pending", "held")]
         pay = [line for line in open_claims if line.status == "pending"]
         held = tuple(line for line in open_claims if line.status == "held")
         if not pay:
@@ -812,6 +812,50 @@ async def approve_claim(c: Conn, guild_id: int, claim_id: int, admin_id: int) ->
             line.claim_id, line.user_id, line.table_id, line.amount, "paid", line.created_at
         )
         return ClaimReceipt(line.user_id, (paid,), (), line.amount, balance, entry)
+
+
+async def reject_claim(
+    c: Conn, guild_id: int, claim_id: int, admin_id: int, reason: str
+) -> ClaimLine:
+    """An admin rejects a held claim: what waited in the claims account goes back to the
+    treasury (one entry), and the claim is closed as rejected, with the reason."""
+    check_id(guild_id, "guild_id")
+    check_id(claim_id, "claim_id")
+    check_id(admin_id, "user_id")
+    async with c.savepoint():
+        row = await c.fetchone(
+            f"SELECT {_CLAIM_COLUMNS} FROM bank_claims WHERE guild_id = ? AND id = ?",
+            (guild_id, claim_id),
+        )
+        if row is None:
+            raise UnknownClaim("no such claim", claim_id=claim_id)
+        line = _claim_line(row)
+        if line.status != "held":
+            raise ClaimNotHeld(
+                "claim is not waiting for approval", claim_id=claim_id, status=line.status
+            )
+        entry, _replayed = await post_entry(
+            c,
+            guild_id,
+            "admin_adjust",
+            f"claim_rejected:{guild_id}:{claim_id}",
+            await system_account(c, guild_id, "claims"),
+            await system_account(c, guild_id, "house"),
+            line.amount,
+            table_id=line.table_id,
+            actor=admin_id,
+            reason=f"claim {claim_id} rejected: {reason}"[:500],
+        )
+        updated = await c.execute(
+            "UPDATE bank_claims SET status = 'rejected', rejected_entry_id = ?,"
+            " approved_by = ?, reject_reason = ? WHERE id = ? AND status = 'held'",
+            (entry, admin_id, reason[:500], claim_id),
+        )
+        if updated != 1:  # cannot happen inside one write transaction
+            raise Duplicate("claim already closed", claim_ids=[claim_id])
+        return ClaimLine(
+            line.claim_id, line.user_id, line.table_id, line.amount, "rejected", line.created_at
+        )
 
 
 # -------------------------------------------------------------------------------- reads
@@ -962,7 +1006,8 @@ async def _guild_totals(c: Conn, g: int, problems: list[str]) -> tuple[int, int,
     )
     owed = await _one(
         c,
-        "SELECT COALESCE(SUM(amount), 0) FROM bank_claims WHERE guild_id = ? AND status <> 'paid'",
+        "SELECT COALESCE(SUM(amount), 0) FROM bank_claims"
+        " WHERE guild_id = ? AND status IN ('pending', 'held')",
         (g,),
     )
     if circulating != minted - burned:

@@ -276,6 +276,18 @@ class Bank:
         """An admin who is not the claimant approves a held claim; it is paid at once."""
         return await self._call(conn, core.approve_claim, guild_id, claim_id, admin_id)
 
+    async def reject_claim(
+        self,
+        guild_id: int,
+        claim_id: int,
+        admin_id: int,
+        reason: str,
+        *,
+        conn: Conn | None = None,
+    ) -> ClaimLine:
+        """An admin rejects a held claim: its money goes back to the treasury."""
+        return await self._call(conn, core.reject_claim, guild_id, claim_id, admin_id, reason)
+
     # ---------------------------------------------------------------------------- audit
 
     async def audit(self, guild_id: int | None = None, *, conn: Conn | None = None) -> AuditReport:

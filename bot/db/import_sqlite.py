@@ -47,8 +47,10 @@ ID_COLUMNS: dict[str, dict[str, str]] = {
         "table_id": "table",
         "entry_id": "entry",
         "paid_entry_id": "entry",
+        "rejected_entry_id": "entry",
     },
     "user_prefs": {},
+    "user_locales": {},
 }
 KIND_TABLE = {
     "table": "tables",

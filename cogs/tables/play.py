@@ -17,6 +17,9 @@ from bot.ui.limits import fit_content
 from bot.ui.render import Ctx, renderer_for
 from bot.ui.wording import t_or
 
+# moves refused outside the bets with the same words in every game: "Bets are closed."
+BETTING_MOVES = frozenset({"bet", "sit_out", "bet_modal"})
+
 
 def table_here(bot: CroupierBot, interaction: discord.Interaction) -> Table:
     """The open table of the channel or thread the command was used in."""
@@ -64,6 +67,8 @@ async def run_move(
             await confirm_leave(bot, interaction, table_id, exc, locale)
         elif move == "join" and exc.code == "wrong_phase":  # say when a seat can be taken
             await refuse(interaction, TableError("join_between_rounds"), locale)
+        elif move in BETTING_MOVES and exc.code == "wrong_phase":  # the same in every game
+            await refuse(interaction, IllegalAction("not_betting"), locale)
         else:
             await refuse(interaction, exc, locale)
         return

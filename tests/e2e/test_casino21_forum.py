@@ -121,9 +121,9 @@ async def test_casino21_forum_table(simcord_env):
     assert len(summary) == 1
     s = summary[0]
     assert "Bank: 10♥ 7♣ **17**" in s
-    assert f"<@{alice.id}> 4♣ 3♦ A♥(1) 2♠ A♦(11) **21** · bet 10 · wins **+5 (exact 5)**" in s
-    assert f"<@{bob.id}> K♠ Q♠ **20** · bet 100 · wins **+50 (exact 50)**" in s
-    assert f"<@{carol.id}> 9♠ 9♣ **18** · bet 10 · wins **+5 (exact 5)**" in s
+    assert f"<@{alice.id}> 4♣ 3♦ A♥(1) 2♠ A♦(11) **21** · bet 10 · wins **+5**" in s
+    assert f"<@{bob.id}> K♠ Q♠ **20** · bet 100 · wins **+50**" in s
+    assert f"<@{carol.id}> 9♠ 9♣ **18** · bet 10 · wins **+5**" in s
 
     text = embed_text(table_message(post, table))
     assert "round 2" in text and "1st turn" in text

@@ -45,7 +45,7 @@ async def test_closing_before_the_wagering_requirement_pays_no_welcome_stake(sim
     assert res.ephemeral
     final = thread.history()[-1].content
     assert "The table is closed" in final
-    assert f"<@{bob.id}>: 0 waiting at the bank; 100 returns to the casino" in final
+    assert f"<@{bob.id}>: nothing waiting at the bank; 100 returns to the casino" in final
     for p in (alice, bob):
         res = await p.member.slash(thread, "bank claim")
         assert res.response.content == t("bank.claim.nothing", "en")
@@ -95,7 +95,10 @@ async def test_every_close_settles_each_seat_as_a_leave(simcord_env, how):
         res = await alice.member.slash(thread, "table kick", player=bob.member)
         assert res.ephemeral
         kicked = thread.history()[-1].content
-        assert f"<@{bob.id}> leaves before betting 100: 105 returns to the casino, 0" in kicked
+        assert (
+            f"<@{bob.id}> leaves before betting 100: 105 returns to the casino,"
+            " and nothing is left to collect." in kicked
+        )
         assert service(env).table_in(thread.id) is not None
         await alice.member.slash(thread, "table close")
     else:
@@ -122,7 +125,7 @@ async def test_a_close_after_the_wagering_requirement_pays_the_whole_stack(simco
     await alice.member.slash(thread, "table close")
     final = thread.history()[-1].content
     assert f"<@{bob.id}>: 150 waiting at the bank" in final
-    assert f"<@{alice.id}>: 0 waiting at the bank; 100 returns to the casino" in final
+    assert f"<@{alice.id}>: nothing waiting at the bank; 100 returns to the casino" in final
     bank = service(env).bank
     assert [(c.user_id, c.amount) for c in await bank.claims(guild.id)] == [(bob.id, 150)]
     await assert_audit_clean(env.bot.db)

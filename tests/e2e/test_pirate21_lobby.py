@@ -29,6 +29,7 @@ async def test_lobby_in_french_eight_players_no_money_and_close(simcord_env):
     players = add_players(env, guild, *names)
     alice, bob = players[:2]
     await alice.member.slash(lobby, "language", language="fr")
+    await bob.member.slash(lobby, "language", language="fr")  # his DMs: his language
     await alice.member.slash(lobby, "table open", game="pirate21", name="Tortuga")
     thread = thread_of(lobby)
     table = table_of(env, thread)

@@ -222,7 +222,7 @@ async def test_full_standard_game_three_players(simcord_env):
     assert f"🥉 <@{alice.id}> — 🪙 0" in final
     assert "share the win" in final and "Shuffle seed revealed" in final
     t = text(thread, table)
-    assert "Game over" in t and "Ranking" in t and labels(thread, table) == []
+    assert "game over" in t and "🥇" in t and labels(thread, table) == []
     assert service(env).table_in(thread.id) is None  # closed
 
     # no money anywhere: no journal entry, no seat, no claim for this table

@@ -217,7 +217,7 @@ async def test_full_game_three_players_three_rounds(simcord_env):
     assert "Round 2 — results" in summary
     assert f"🏦 Bank (<@{bob.id}>): 3♣ 5♦ **8** · over 7½" in summary
     assert f"<@{carol.id}> J♦ 7♠ **7½** — 7½! the bank pays twice the bet · **+100**" in summary
-    assert f"<@{alice.id}> **10** — over 7½: the bet goes to the bank · **−20**" in summary
+    assert f"<@{alice.id}> 6♣ 4♥ **10** — over 7½: the bet goes to the bank · **−20**" in summary
     assert f"Banker <@{bob.id}>: −80" in summary
     assert "stack 95" in seat_line(thread, table, bob)
     assert f"🏦 Bank (<@{carol.id}>)" in text(thread, table)
@@ -256,7 +256,7 @@ async def test_full_game_three_players_three_rounds(simcord_env):
     assert "🥇" in ranks[first] and "stack 400" in ranks[first]
     assert "stack 125" in ranks[second] and "stack 75" in ranks[third]
     assert "The guarantee fund returns 500 to the treasury." in final
-    assert "Game over" in text(thread, table) and labels(thread, table) == []
+    assert "final ranking" in text(thread, table) and labels(thread, table) == []
     assert service(env).table_in(thread.id) is None
 
     # DMs: each player got their own cards, nobody else's
@@ -389,9 +389,9 @@ async def test_majority_vote_stops_the_game(simcord_env):
     summary = summaries(thread)[-1]
     assert "Nobody played this round." in summary
     final = next(t for t in reversed(public_texts(thread)) if "final ranking" in t)
-    assert "A majority voted to stop after 1 round(s)." in final
+    assert "A majority voted to stop after one round." in final
     assert "The guarantee fund returns 500 to the treasury." in final
-    assert "Game over" in text(thread, table) and labels(thread, table) == []
+    assert "final ranking" in text(thread, table) and labels(thread, table) == []
     bank = service(env).bank
     for p in players:
         assert [c.amount for c in await bank.claims(guild.id, p.id)] == [200]
@@ -503,6 +503,7 @@ async def test_french_table_and_dms(simcord_env):
     alice, bob = add_players(env, guild, "alice", "bob")
     res = await alice.member.slash(lobby, "language", language="fr")
     assert res.ephemeral
+    await bob.member.slash(lobby, "language", language="fr")  # his DMs: his language
     await alice.member.slash(lobby, "table open", game="sept_et_demi")
     thread = thread_of(lobby)
     table = table_of(env, thread)
@@ -527,7 +528,7 @@ async def test_french_table_and_dms(simcord_env):
     assert "au-dessus de la banque\u00a0: la banque paie la mise" in summary
     await alice.member.slash(thread, "table close")
     final = next(t for t in reversed(public_texts(thread)) if "classement final" in t)
-    assert "La table a été fermée après 1 manche(s)." in final
+    assert "La table a été fermée après une manche." in final
     await assert_audit_clean(env.bot.db)
 
 

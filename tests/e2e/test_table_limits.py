@@ -111,7 +111,7 @@ async def test_admins_set_the_limits_with_bank_setup(simcord_env):
     text = answer(res)
     limits = {"welcome": amount(1000, "en"), "fund": amount(2000, "en"), "bonus": amount(10, "en")}
     assert t("bank.setup.limits", "en", **limits) in text
-    assert "welcome stake at most 1,000" in text
+    assert "welcome stake of at most 1,000" in text
     info = await service(env).bank.guild(guild.id)
     assert (info.max_welcome_stake, info.max_guarantee_fund, info.max_bank_bust_bonus) == (
         1000,

@@ -527,7 +527,8 @@ class SeptEtDemi(TableGame[SeptSeat]):
                 out.append({k: v for k, v in by_player[p].items() if k != "mult"})
             elif s.status == BUST:
                 bust = {"player": p, "rule": "bust", "outcome": "loss", "bet": s.bet}
-                out.append({**bust, "net": -s.bet, "total": self.points(s.shown)})
+                cards = list(s.shown)  # shown when it went over: the summary shows it again
+                out.append({**bust, "net": -s.bet, "total": self.points(s.shown), "cards": cards})
         return out
 
     # ------------------------------------------------------------------ the end

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
 from bot.bank.models import ClaimLine, ClaimReceipt, HistoryItem
 from bot.i18n import has, normalize, t
@@ -79,21 +80,52 @@ def receipt_lines(receipt: ClaimReceipt, locale: str | None, currency: str | Non
     return lines
 
 
+# the mints a player's history shows, by their reason: not an admin's doing
+MINT_REASONS = {"starting balance": "starting_balance", "initial treasury": "initial_treasury"}
+
+
 def history_line(item: HistoryItem, locale: str | None, currency: str | None) -> str:
-    """One movement: ``#12 · 2024-05-01 20:31 · Claim paid · +100 flouz (table #3)``."""
-    when = item.created_at[:16].replace("T", " ")
-    where = table_label(item.table_id, locale)
+    """One movement: ``<date> — Buy-in at table #3: **-100 flouz** (entry #12)``; the
+    date is a Discord timestamp, shown in each reader's own time zone and language."""
+    kind = item.kind
+    if kind == "mint":
+        kind = MINT_REASONS.get(item.reason or "", kind)
+    where = ""
+    if item.table_id is not None:
+        where = " " + t("bank.history.at_table", locale, table=item.table_id)
     return t(
         "bank.history.line",
         locale,
         id=item.entry_id,
-        when=when,
-        kind=kind_label(item.kind, locale),
+        when=when_text(item.created_at),
+        kind=kind_label(kind, locale),
         amount=signed(item.amount, locale, currency),
-        where=f" ({where})" if where else "",
+        where=where,
     )
+
+
+def when_text(created_at: str) -> str:
+    """A stored UTC time as a Discord timestamp (``<t:…:f>``), else as written."""
+    try:
+        moment = datetime.fromisoformat(created_at.replace("Z", "+00:00"))
+    except ValueError:
+        return created_at[:16].replace("T", " ")
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return f"<t:{int(moment.timestamp())}:f>"
 
 
 def ids_text(lines: Sequence[ClaimLine]) -> str:
     """``#3, #5``."""
     return ", ".join(f"#{line.claim_id}" for line in lines)
+
+
+def count(what: str, n: int, locale: str | None) -> str:
+    """``one claim`` / ``3 claims`` (keys ``count.<what>.one|other``)."""
+    return t(f"count.{what}.{'one' if n == 1 else 'other'}", locale, n=n)
+
+
+def claims_ref(lines: Sequence[ClaimLine], locale: str | None) -> str:
+    """``claim #3`` / ``claims #3, #5``."""
+    form = "one" if len(lines) == 1 else "other"
+    return t(f"count.claim_ids.{form}", locale, ids=ids_text(lines))

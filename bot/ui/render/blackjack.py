@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.engine.base import Event, Phase
+from bot.engine.base import ActionKind, Event, Phase
+from bot.engine.events import ROUND_STARTED
 from bot.i18n import decimal
 from bot.ui.cards import cards
 
-from .common import Ctx, GameRenderer, mention, register
+from .common import Ctx, GameRenderer, mention, register, rounded, seat_sorted
 
 
 def _total(ctx: Ctx, total: int | None, soft: bool) -> str:
@@ -52,10 +53,11 @@ class Renderer(GameRenderer):
         extras = [ctx.t("table.bet", amount=hand["bet"])]
         if hand.get("doubled"):
             extras.append(ctx.t("blackjack.doubled"))
-        if status:
+        result = ctx.t("blackjack.result." + hand["result"]) if hand.get("result") else ""
+        if status and status != result:  # "bust · bust -10" says it twice
             extras.append(status)
-        if hand.get("result"):
-            extras.append(f"{ctx.t('blackjack.result.' + hand['result'])} {hand['net']:+d}")
+        if result:
+            extras.append(f"{result} {hand['net']:+d}")
         return line + " · " + " · ".join(extras)
 
     def table_lines(self, ctx: Ctx) -> list[str]:
@@ -88,11 +90,13 @@ class Renderer(GameRenderer):
         elif data.get("dealer_bust"):
             dealer += " · " + ctx.t("blackjack.status.bust")
         lines.append(dealer)
-        for hand in data.get("hands", []):
+        for hand in seat_sorted(ctx, data.get("hands", [])):
             net = int(hand.get("net", 0))
             exact = hand.get("exact_net")
             figure = f"{net:+d}" + (
-                f" ({ctx.t('summary.exact', exact=decimal(exact, ctx.locale))})" if exact else ""
+                f" ({ctx.t('summary.exact', exact=decimal(exact, ctx.locale))})"
+                if rounded(exact)
+                else ""
             )
             result = ctx.t("blackjack.result." + hand["result"]) if hand.get("result") else ""
             lines.append(
@@ -108,6 +112,25 @@ class Renderer(GameRenderer):
                 )
             )
         return "\n".join(lines)
+
+    # ----------------------------------------------------------------- forum pings
+    def pings(
+        self, ctx: Ctx, events: list[Event], actor: int | None
+    ) -> tuple[str, list[int]] | None:
+        """At forum pace: everyone who may bet when the bets open, everyone asked about
+        insurance when the dealer shows an ace; then (None) the player whose turn begins."""
+        kinds = {e.kind for e in events}
+        if ctx.phase is Phase.BETTING and ROUND_STARTED in kinds:
+            key, move = "blackjack.ping.bets", ActionKind.BET
+        elif ctx.phase is Phase.INSURANCE and "insurance_offered" in kinds:
+            key, move = "blackjack.ping.insurance", ActionKind.INSURANCE
+        else:
+            return None
+        game = ctx.table.game
+        players = [p for p in game.seated() if p != actor and move in game.legal_actions(p)]
+        if not players:
+            return "", []
+        return ctx.t(key, players=" ".join(mention(p) for p in players)), players
 
 
 register("blackjack", Renderer())

@@ -29,7 +29,7 @@ from bot.i18n import decimal
 from bot.ui.buttons import ButtonSpec
 from bot.ui.cards import card
 
-from .common import BLUE, GREY, Ctx, GameRenderer, mention, register
+from .common import BLUE, GREY, Ctx, GameRenderer, mention, register, rounded, seat_sorted
 
 _ROUND = (Phase.BETTING, Phase.PLAYING)
 
@@ -48,6 +48,15 @@ def hand_text(codes: Iterable[str | None], values: Iterable[int | None]) -> str:
 def signed(n: int) -> str:
     """``+5``, ``-10``, ``±0``."""
     return "±0" if n == 0 else f"{n:+d}"
+
+
+# (forfeit?, something kept?) -> a closing line
+CLAIM_KEYS = {
+    (False, True): "casino21.claim",
+    (True, True): "casino21.claim_forfeit",
+    (False, False): "casino21.claim_none",
+    (True, False): "casino21.claim_forfeit_all",
+}
 
 
 class Renderer(GameRenderer):
@@ -199,18 +208,21 @@ class Renderer(GameRenderer):
         if data.get("forfeit"):
             requirement = (ctx.view.get("options") or {}).get("wager_requirement", 0)
             return ctx.t(
-                "casino21.left_forfeit",
+                "casino21.left_forfeit" if data.get("keep") else "casino21.left_forfeit_all",
                 player=player,
                 forfeit=data["forfeit"],
                 keep=data["keep"],
                 requirement=requirement,
             )
+        if not data.get("keep"):
+            return ctx.t("casino21.left_empty", player=player)
         return ctx.t("casino21.left", player=player, keep=data.get("keep", 0))
 
     def figure(self, ctx: Ctx, result: dict[str, Any]) -> str:
-        """``+15 (exact 15)``, ``+7 (exact 7.5)``, ``-10``, ``±0``."""
+        """``+15``, ``+7 (exact 7.5)``, ``-10``, ``±0``: the exact figure only when the
+        payout was rounded."""
         net = int(result["net"])
-        if result["outcome"] in ("win", "bank_bust"):
+        if result["outcome"] in ("win", "bank_bust") and rounded(result.get("gain_exact")):
             exact = decimal(result["gain_exact"], ctx.locale)
             return f"{signed(net)} ({ctx.t('summary.exact', exact=exact)})"
         return signed(net)
@@ -220,7 +232,7 @@ class Renderer(GameRenderer):
         lines = [ctx.t("summary.title", n=data.get("round", "?"))]
         bank = data.get("bank") or {}
         lines.append(self.bank_hand(ctx, bank, True))
-        for r in data.get("results", []):
+        for r in seat_sorted(ctx, data.get("results", [])):
             outcome = str(r["outcome"])
             label = ctx.t(f"casino21.result.{outcome}")
             if r.get("blackjack") and outcome != "bust":
@@ -241,10 +253,10 @@ class Renderer(GameRenderer):
         return "\n".join(lines)
 
     def final(self, ctx: Ctx, events: list[Event]) -> str:
-        lines = [ctx.t("casino21.closed")]
-        for e in events:
+        lines = [ctx.t("table.closed_title")]
+        for e in seat_sorted(ctx, events, lambda e: e.player):
             if e.kind == LEFT and e.data.get("reason") == "close":
-                key = "casino21.claim_forfeit" if e.data.get("forfeit") else "casino21.claim"
+                key = CLAIM_KEYS[bool(e.data.get("forfeit")), bool(e.data.get("keep"))]
                 lines.append(
                     ctx.t(
                         key,
@@ -253,7 +265,8 @@ class Renderer(GameRenderer):
                         forfeit=e.data.get("forfeit", 0),
                     )
                 )
-        lines.append(ctx.t("table.closed_summary"))
+        if any(e.kind == LEFT and e.data.get("keep") for e in events):  # something to collect
+            lines.append(ctx.t("table.claim_hint"))
         return "\n".join(lines)
 
     # ----------------------------------------------------------------- forum pings

@@ -6,13 +6,16 @@ closing), DM text. A game's renderer (``bot/ui/render/<game key>.py``) subclasse
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from decimal import Decimal
+from operator import itemgetter
+from typing import Any, TypeVar
 
 import discord
 
 from bot.engine.base import ROUND_SETTLED, SEED_REVEALED, ActionKind, Event, Phase, Visibility
+from bot.engine.events import LEFT
 from bot.engine.registry import GAMES
 from bot.i18n import t
 from bot.tables.models import Table
@@ -29,6 +32,7 @@ PHASE_COLOURS = {
     Phase.BETWEEN_ROUNDS: discord.Colour.light_grey(),
     Phase.FINISHED: discord.Colour.dark_grey(),
 }
+T = TypeVar("T")
 GREEN = discord.ButtonStyle.success
 RED = discord.ButtonStyle.danger
 BLUE = discord.ButtonStyle.primary
@@ -76,6 +80,25 @@ def seed_reveal_line(ctx: Ctx, event: Event) -> str:
     )
 
 
+def seat_sorted(ctx: Ctx, items: Iterable[T], player: Callable[[T], Any] | None = None) -> list[T]:
+    """``items`` (rows with a ``player``, or ``player(item)``) in the seat order of their
+    players; players no longer seated keep their order, after the seated ones."""
+    order = {p: i for i, p in enumerate(ctx.table.game.seated())}
+    who: Callable[[Any], Any] = player or itemgetter("player")
+    return sorted(items, key=lambda item: order.get(who(item), len(order)))
+
+
+def rounded(exact: object) -> bool:
+    """True when an exact figure (``7.5``) is not a whole number: the amount paid was
+    rounded, and the summary shows the exact one beside it."""
+    if exact is None or exact == "":
+        return False
+    try:
+        return Decimal(str(exact)) != Decimal(str(exact)).to_integral_value()
+    except ArithmeticError:
+        return True
+
+
 def mention(user_id: int | None) -> str:
     """A user mention (renders as a name in embeds, pings nobody there)."""
     return f"<@{user_id}>" if user_id is not None else "—"
@@ -104,6 +127,20 @@ class GameRenderer:
         embed.description = fit_text("\n".join(line for line in lines if line), DESCRIPTION)
         add_fields(embed, self.fields(ctx))  # a long seat list goes on in more fields
         embed.set_footer(text=self.footer(ctx)[:2048])
+        return embed
+
+    def closed_embed(self, ctx: Ctx, events: list[Event]) -> discord.Embed:
+        """The table message once the table is closed: it says so, with the final standings
+        (the closing post's lines when the closing events are at hand), and no buttons."""
+        table = ctx.table
+        title = GAMES[table.game_key].name(ctx.locale)
+        if table.settings.name:
+            title = f"{title} — {table.settings.name}"
+        embed = discord.Embed(title=title, colour=PHASE_COLOURS[Phase.FINISHED])
+        final = self.final(ctx, events) if events else ""
+        text = final or ctx.t("table.closed_title")
+        embed.description = fit_text(text, DESCRIPTION)
+        embed.set_footer(text=ctx.t("table.footer", id=table.id, version=table.version))
         return embed
 
     def status_line(self, ctx: Ctx) -> str:
@@ -186,7 +223,8 @@ class GameRenderer:
             return []
         kinds = set(game.seated_legal())
         specs: list[ButtonSpec] = []
-        if ctx.phase in (Phase.LOBBY, Phase.BETWEEN_ROUNDS):
+        seats_left = len(game.seated()) < GAMES[ctx.table.game_key].max_players  # else no Join
+        if ctx.phase in (Phase.LOBBY, Phase.BETWEEN_ROUNDS) and seats_left:
             specs.append(ButtonSpec("join", ctx.t("move.join"), BLUE, row=0))
         if ActionKind.START in kinds:
             key = "move.start" if ctx.phase is Phase.LOBBY else "move.next_round"
@@ -296,8 +334,16 @@ class GameRenderer:
         return "\n".join(lines)
 
     def final(self, ctx: Ctx, events: list[Event]) -> str:
-        """The message when the table ends."""
-        return ctx.t("table.closed_summary")
+        """The message when the table ends: what each player left with, in seat order."""
+        lines = [ctx.t("table.closed_title")]
+        for e in seat_sorted(ctx, events, lambda e: e.player):
+            if e.kind == LEFT and e.data.get("reason") == "close":
+                keep = int(e.data.get("keep", 0))
+                key = "table.standing" if keep else "table.standing_empty"
+                lines.append(ctx.t(key, player=mention(e.player), amount=keep))
+        if any(e.kind == LEFT and e.data.get("keep") for e in events):  # something to collect
+            lines.append(ctx.t("table.claim_hint"))
+        return "\n".join(lines)
 
     def pings(
         self, ctx: Ctx, events: list[Event], actor: int | None
@@ -305,6 +351,19 @@ class GameRenderer:
         """Forum pace: (text, users to ping) after these events; ("", []) pings nobody.
         None (the default) lets the cog ping the game's ``to_act`` after a ``turn`` event."""
         return None
+
+    def left_text(self, ctx: Ctx, events: list[Event], player: int) -> str | None:
+        """What a player who just left reads: the stack that goes to the bank (and how to
+        collect it), the welcome stake returned; None when they did not leave."""
+        left = next((e for e in events if e.kind == LEFT and e.player == player), None)
+        if left is None or left.data.get("reason") != "leave" or not ctx.table.game.MONEY:
+            return None
+        keep, forfeit = int(left.data.get("keep", 0)), int(left.data.get("forfeit", 0))
+        if forfeit:
+            key = "move.left.forfeit" if keep else "move.left.forfeit_all"
+        else:
+            key = "move.left.stack" if keep else "move.left.nothing"
+        return ctx.t(key, amount=keep, forfeit=forfeit)
 
     # ----------------------------------------------------------------- private
     def private_lines(self, ctx: Ctx, events: list[Event], player: int) -> list[str]:

@@ -14,7 +14,7 @@ from bot.engine.hands import SEPT_ET_DEMI, format_half_points
 from bot.ui.buttons import ButtonSpec
 from bot.ui.cards import card, cards
 
-from .common import GREEN, Ctx, GameRenderer, mention, register
+from .common import GREEN, Ctx, GameRenderer, mention, register, seat_sorted
 
 BANK = "🏦"
 FUND = "🛡️"
@@ -267,10 +267,9 @@ class Renderer(GameRenderer):
         fund's payments and any shortfall, the banker's net, players out."""
         data = dict(event.data)
         showdown = {e.data["player"]: list(e.data["cards"]) for e in batch if e.kind == "showdown"}
-        if ctx.view.get("round") == data.get("round"):  # busted hands are still in the view
-            for p in ctx.view.get("seats") or []:
-                if p.get("status") == "bust" and p.get("shown"):
-                    showdown.setdefault(p["player"], list(p["shown"]))
+        for row in data.get("results", []):  # a bust's hand, shown when it went over
+            if row.get("cards"):
+                showdown.setdefault(row["player"], list(row["cards"]))
         bank_total = int(data.get("bank_total", 0))
         bank = f"{cards(data.get('bank_cards', []))} {half(bank_total)}"
         if bank_total > SEPT_ET_DEMI:
@@ -280,7 +279,8 @@ class Renderer(GameRenderer):
             ctx.t("summary.title", n=data.get("round", "?")),
             f"{BANK} " + ctx.t("sept.bank", banker=banker, cards=bank),
         ]
-        lines += [self._result_line(ctx, row, showdown) for row in data.get("results", [])]
+        results = seat_sorted(ctx, data.get("results", []))
+        lines += [self._result_line(ctx, row, showdown) for row in results]
         if not data.get("results"):
             lines.append(ctx.t("sept.nobody_played"))
         net = signed(int(data.get("banker_net", 0)))
@@ -332,7 +332,12 @@ class Renderer(GameRenderer):
 
     @staticmethod
     def _reason(ctx: Ctx, result: dict[str, Any]) -> str:
-        return ctx.t(f"sept.end.{result.get('reason', 'closed')}", n=result.get("rounds_played", 0))
+        reason, n = result.get("reason", "closed"), int(result.get("rounds_played", 0))
+        if reason == "closed" and n == 0:  # during the first round, or before it
+            started = int(ctx.view.get("round") or 0) >= 1
+            return ctx.t("sept.end.during_first" if started else "sept.end.before_start")
+        rounds = ctx.t("count.rounds.one") if n == 1 else ctx.t("count.rounds.other", n=n)
+        return ctx.t(f"sept.end.{reason}", n=n, rounds=rounds)
 
     @staticmethod
     def _ranking_lines(ctx: Ctx, result: dict[str, Any]) -> list[str]:

@@ -1,0 +1,7 @@
+-- The last language Discord gave for each user (an interaction's locale): what a DM sent
+-- with no interaction at hand (a timer, another player's move) is written in when the
+-- user chose none with /language. Written only when it changes.
+CREATE TABLE user_locales (
+    user_id INTEGER PRIMARY KEY,
+    locale  TEXT NOT NULL
+);
