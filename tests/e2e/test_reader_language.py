@@ -73,7 +73,7 @@ async def test_a_french_client_reads_french_at_an_english_table(simcord_env, cli
     # a restart forgets nothing: bob's next card comes after his bet timed out, on alice's
     # move; he does nothing after the restart
     await env.restart_bot(
-        create_bot(database_path=env.bot.settings.database_path, entropy=seeded_entropy("e2e"))
+        create_bot(database_url=env.bot.settings.database_url, entropy=seeded_entropy("e2e"))
     )
     table = table_of(env, thread)
     await carol.member.slash(thread, "bet", amount=10)
