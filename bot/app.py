@@ -37,9 +37,16 @@ from bot.ui.translator import CroupierTranslator
 
 log = logging.getLogger("croupier")
 
+# Slash commands, buttons, modals and autocomplete arrive as interactions (no intent);
+# DMs, threads and forum posts are REST calls. ``guilds`` keeps the guild and channel
+# cache that interactions resolve ``interaction.guild``/``channel`` from (GUILD_CREATE,
+# CHANNEL_*, THREAD_*). No message intent: a lost table message is noticed by the 404 of
+# its next edit (bot/publisher.py), not by MESSAGE_DELETE.
+INTENTS = discord.Intents(guilds=True)
+
 
 class CroupierBot(commands.Bot):
-    """Croupier: default intents only (slash commands need no privileged intent)."""
+    """Croupier: the ``guilds`` intent only (see ``INTENTS``)."""
 
     db: Database
     users_db: Database  # user-wide settings: ``db`` itself, or the file shards share
@@ -65,7 +72,7 @@ class CroupierBot(commands.Bot):
             shards = {"shard_ids": [self.layout.shard_id], "shard_count": self.layout.shard_count}
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=INTENTS,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
             **shards,
