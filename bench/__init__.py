@@ -18,7 +18,7 @@ BENCHES = {
     "engine": ("bench.engine", "simulated rounds per second per game"),
     "bank": ("bench.bank", "bank postings vs raw sqlite3"),
     "noise": ("bench.noise", "how steady the machine's CPU is (context for tails)"),
-    "cost": ("bench.cost", "instructions per move (valgrind's callgrind)"),
+    "cost": ("bench.cost", "instructions per move, Croupier and a floor bot (callgrind)"),
 }
 
 
