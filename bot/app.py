@@ -3,6 +3,7 @@ replies. The services are typed attributes built in ``setup_hook``; cogs reach t
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import secrets
@@ -84,6 +85,7 @@ class CroupierBot(commands.Bot):
         # test processes start hundreds of bots and skip it
         self.settle_heap = settle_heap
         self._file_lock: ProcessLock | None = None
+        self._warm_up: asyncio.Task[int] | None = None  # see TableService.warm_up
         self.tree.error(self.on_app_command_error)
 
     async def setup_hook(self) -> None:
@@ -128,8 +130,11 @@ class CroupierBot(commands.Bot):
         await self.tables.load_open_tables()
 
     async def on_ready(self) -> None:
-        """After a (re)start: re-render every open table once, with a short note."""
+        """After a (re)start: warm the open tables up in the background, and re-render
+        every one once, with a short note."""
         if hasattr(self, "publisher"):
+            if self._warm_up is None:
+                self._warm_up = asyncio.create_task(self.tables.warm_up())
             await self.publisher.restore()
 
     async def _sync(self) -> None:
@@ -144,6 +149,8 @@ class CroupierBot(commands.Bot):
 
     async def close(self) -> None:
         """Stop the services, then the gateway, then the database."""
+        if self._warm_up is not None:
+            self._warm_up.cancel()
         if hasattr(self, "card_emojis"):
             await self.card_emojis.stop()
         if hasattr(self, "scheduler"):
