@@ -127,11 +127,15 @@ def per_move(
     return sent
 
 
-def compare(game: str, args: argparse.Namespace, valgrind: bool) -> dict[str, Any]:
-    """Croupier and the floor bot through SimCord, and their ratio."""
+def compare(
+    game: str, args: argparse.Namespace, valgrind: bool, floor: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Croupier and the floor bot through SimCord, and their ratio (``floor``: the floor
+    bot's figures when already measured: they do not depend on the game)."""
     key = "instructions_per_move" if valgrind else "cpu_per_move"
     crou = per_move("croupier", game, args.tables, args.moves, args.intents, valgrind)
-    floor = per_move("floor", game, args.tables, args.moves, args.intents, valgrind)
+    if floor is None:
+        floor = per_move("floor", game, args.tables, args.moves, args.intents, valgrind)
     return {
         "game": game,
         "intents": args.intents,
@@ -189,7 +193,7 @@ def main(argv: list[str]) -> int:
         print("| game | Croupier | floor bot | ratio | calls/move | response bytes |")
         print("|---|--:|--:|--:|--:|--:|")
     for game in games:
-        row = compare(game, args, valgrind)
+        row = compare(game, args, valgrind, rows[0]["floor"] if rows else None)
         rows.append(row)
         if not args.json:
             crou, floor = row["croupier"], row["floor"]
