@@ -14,7 +14,7 @@ BENCHES = {
     "discord": ("bench.discord_calls", "REST calls per move / round on SimCord"),
     "latency": ("bench.latency", "interaction -> response time with 1..1000 tables"),
     "memory": ("bench.memory", "memory per open table (tracemalloc, RSS)"),
-    "startup": ("bench.memory", "reload + re-render N open tables"),
+    "startup": ("bench.memory", "reload + re-render N open tables, warm-up, first deal"),
     "engine": ("bench.engine", "simulated rounds per second per game"),
     "bank": ("bench.bank", "bank postings vs raw sqlite3"),
     "noise": ("bench.noise", "how steady the machine's CPU is (context for tails)"),

@@ -19,7 +19,10 @@ runs both with ``Intents.default()`` (what Croupier declared before issue 27).
 handler ``cogs.tables.moves.on_click`` called directly, no discord.py nor SimCord), the
 bot's own path. The background checkpointer is stopped in both (it runs on its own
 thread, not on the event loop). Without valgrind (``--no-valgrind``) it prints CPU time
-per move instead: quick, but as noisy as any timing here.
+per move instead: quick, but as noisy as any timing here, and its ratio means little:
+SimCord's settlement idles ~50 ms after each floor click (its last callbacks are a
+finished task's done-callbacks), so the floor's next click runs on cold caches (~2 ms of
+CPU for 5.3 M instructions, where Croupier's back-to-back clicks take ~1.1 ms for 7.4 M).
 
 Run it on an otherwise idle machine. There, three runs of 200 Black Jack moves were within
 0.02 % of each other (±3,000 instructions per move). Beside other busy processes, the
@@ -147,6 +150,11 @@ def compare(
     }
 
 
+def _figure(value: float) -> str:
+    """Instructions as a whole number, CPU seconds (below 1) in milliseconds."""
+    return f"{value:,.0f}" if value >= 1 else f"{1000 * value:.3f} ms"
+
+
 def _stub(games: tuple[str, ...], args: argparse.Namespace, valgrind: bool) -> int:
     """Croupier alone on the stubbed transport (the services' path, no discord.py)."""
     key = "instructions_per_move" if valgrind else "cpu_per_move"
@@ -154,7 +162,7 @@ def _stub(games: tuple[str, ...], args: argparse.Namespace, valgrind: bool) -> i
     print("| game | per move |\n|---|--:|")
     for game in games:
         got = per_move("stub", game, args.tables, args.moves, args.intents, valgrind)
-        print(f"| {game} | {got[key]:,.6g} |", flush=True)
+        print(f"| {game} | {_figure(got[key])} |", flush=True)
     return 0
 
 
@@ -198,8 +206,8 @@ def main(argv: list[str]) -> int:
         if not args.json:
             crou, floor = row["croupier"], row["floor"]
             print(
-                f"| {game} | {row['croupier_instructions_per_move']:,.6g}"
-                f" | {row['floor_instructions_per_move']:,.6g} | {row['ratio']:.2f}"
+                f"| {game} | {_figure(row['croupier_instructions_per_move'])}"
+                f" | {_figure(row['floor_instructions_per_move'])} | {row['ratio']:.2f}"
                 f" | {crou['calls_per_move']:.2f} / {floor['calls_per_move']:.2f}"
                 f" | {crou['response_bytes']:.0f} / {floor['response_bytes']:.0f} |",
                 flush=True,
