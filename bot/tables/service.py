@@ -175,7 +175,11 @@ class TableService:
             if table.is_open and shoe is not None:
                 # a loaded shoe shuffles at its first draw (start-up stays fast): here,
                 # between other work, instead of inside a player's deal
-                shoe.order  # noqa: B018
+                try:
+                    shoe.order  # noqa: B018
+                except Exception:  # the deal would meet it again; never break the start
+                    log.exception("could not warm table %s up", table.id)
+                    continue
                 warmed += 1
                 if warmed % batch == 0:
                     await asyncio.sleep(0)  # ~1 ms slices: moves and READY go first

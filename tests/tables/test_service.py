@@ -268,3 +268,25 @@ async def test_warm_up_shuffles_the_loaded_shoes_before_any_deal(service, db, mo
         await fresh.act(table.id, player, Action(ActionKind.BET, player, 10))
     assert table.game.phase is not Phase.BETTING and table.game.round == 2
     assert shuffles == [312]
+
+
+async def test_a_table_that_fails_to_warm_up_is_skipped_and_the_others_warmed(
+    service, db, caplog
+):
+    class Broken:
+        @property
+        def order(self):
+            raise RuntimeError("corrupt shoe")
+
+    tables = []
+    for channel in (601, 602):
+        table = await open_classic(service, channel=channel)
+        await service.join(table.id, BOB + channel, 100)
+        await service.act(table.id, HOST, Action(ActionKind.START, HOST))
+        for player in (HOST, BOB + channel):
+            await service.act(table.id, player, Action(ActionKind.BET, player, 10))
+        tables.append(table)
+    tables[0].game.shoe = Broken()
+    assert await service.warm_up() == 1
+    assert tables[1].game.shoe._order is not None  # the other one is warm
+    assert "could not warm table" in caplog.text
