@@ -270,9 +270,7 @@ async def test_warm_up_shuffles_the_loaded_shoes_before_any_deal(service, db, mo
     assert shuffles == [312]
 
 
-async def test_a_table_that_fails_to_warm_up_is_skipped_and_the_others_warmed(
-    service, db, caplog
-):
+async def test_a_table_that_fails_to_warm_up_is_skipped_and_the_others_warmed(service, db, caplog):
     class Broken:
         @property
         def order(self):
