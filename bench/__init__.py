@@ -14,12 +14,12 @@ BENCHES = {
     "discord": ("bench.discord_calls", "REST calls per move / round on SimCord"),
     "latency": ("bench.latency", "interaction -> response time with 1..1000 tables"),
     "memory": ("bench.memory", "memory per open table (tracemalloc, RSS)"),
-    "startup": ("bench.memory", "reload + re-render N open tables"),
+    "startup": ("bench.memory", "reload + re-render N open tables, warm-up, first deal"),
     "engine": ("bench.engine", "simulated rounds per second per game"),
     "bank": ("bench.bank", "bank postings vs raw sqlite3"),
     "backends": ("bench.backends", "SQLite vs PostgreSQL: postings/s, a move's p99"),
     "noise": ("bench.noise", "how steady the machine's CPU is (context for tails)"),
-    "cost": ("bench.cost", "instructions per move (valgrind's callgrind)"),
+    "cost": ("bench.cost", "instructions per move, Croupier and a floor bot (callgrind)"),
 }
 
 

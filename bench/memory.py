@@ -20,6 +20,8 @@ import argparse
 import asyncio
 import gc
 import json
+import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -28,10 +30,12 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
+from bot.engine.base import Phase
 from bot.engine.registry import GAMES
 from bot.publisher import render
 
-from .harness import open_tables, world
+from .drive import Player
+from .harness import click, next_click, open_tables, world
 
 
 def rss_kib() -> int:
@@ -42,23 +46,25 @@ def rss_kib() -> int:
     return 0
 
 
-async def build(path: Path, count: int, game: str) -> int:
-    """A database with ``count`` open tables of ``game`` (copies of one played table).
-    Returns the size of one snapshot in bytes."""
+async def build(path: Path, count: int, game: str, real: int = 1) -> int:
+    """A database with ``count`` open tables of ``game``: ``real`` tables opened and
+    started through the service (playable: their money is in the ledger), the others
+    copies of the first one. Returns the size of one snapshot in bytes."""
     db, bot, _ = await world(path)
     try:
-        [table] = await open_tables(bot, 1, game, 3, first_channel=1)
+        first, *_ = await open_tables(bot, min(real, count), game, 3, first_channel=1)
         cols = (
             "guild_id, parent_id, message_id, game, host_id, settings, state, version,"
             " status, created_at, updated_at"
         )
         sql = (
-            f"WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < ?)"
-            f" INSERT INTO tables (channel_id, {cols}) SELECT i, {cols} FROM tables, n"
+            f"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)"
+            f" INSERT INTO tables (channel_id, {cols}) SELECT 1000000 + i, {cols} FROM tables, n"
             f" WHERE tables.id = ?"
         )
-        await db.write(lambda conn: conn.execute(sql, (count, table.id)))
-        return len(table.snapshot_json())
+        if count > real:
+            await db.write(lambda conn: conn.execute(sql, (count - real, first.id)))
+        return len(first.snapshot_json())
     finally:
         await db.close()
 
@@ -100,15 +106,52 @@ async def child(path: Path, mode: str) -> dict[str, Any]:
                 "rss0": rss0,
                 "state": state,
             }
-        began = time.perf_counter()
+        began, cpu0 = time.perf_counter(), time.thread_time()
         tables = await service.load_open_tables()
-        loaded = time.perf_counter()
+        loaded, cpu1 = time.perf_counter(), time.thread_time()
         for table in tables:
             render(table, note="back")
-        done = time.perf_counter()
-        return {"tables": len(tables), "load": loaded - began, "render": done - loaded}
+        done, cpu2 = time.perf_counter(), time.thread_time()
+        if mode == "startup":  # as the bot does once ready (startup-cold: as it did before)
+            await service.warm_up()
+        warm = time.perf_counter() - done
+        deals = await deal_times(bot, tables, DEALS)
+        return {
+            "tables": len(tables),
+            "load": loaded - began,
+            "render": done - loaded,
+            "warm-up": warm,
+            "load cpu": cpu1 - cpu0,
+            "render cpu": cpu2 - cpu1,
+            **{f"{k} deal ms": 1000 * statistics.median(v) for k, v in deals.items()},
+        }
     finally:
         await db.close()
+
+
+DEALS = 300  # tables whose first deal after the restart is timed
+
+
+async def deal_times(bot: Any, tables: list[Any], count: int) -> dict[str, list[float]]:
+    """CPU seconds of the move that deals the cards (the last bet) at ``count`` tables:
+    the first deal after the restart, then the next round's, played through the click
+    handler with the bench strategy."""
+    out: dict[str, list[float]] = {"first": [], "next": []}
+    for table in tables[:count]:
+        strategy, seats = Player(), table.game.seated()
+        for key in out:
+            for _ in range(100):
+                phase = table.game.phase
+                interaction, name, arg = next_click(bot, table, strategy, seats)
+                began = time.thread_time()
+                await click(bot, interaction, table.id, table.version, name, arg)
+                took = time.thread_time() - began
+                if phase is Phase.BETTING and table.game.phase is not Phase.BETTING:
+                    out[key].append(took)
+                    break
+            else:
+                raise RuntimeError(f"no deal at table {table.id}")
+    return out
 
 
 def run_child(path: Path, mode: str) -> dict[str, Any]:
@@ -140,46 +183,72 @@ def _main(argv: list[str], mode: str) -> int:
     default = "1000,10000" if mode == "memory" else "10000"
     ap.add_argument("--tables", default=default)
     ap.add_argument("--games", default="blackjack" if mode == "startup" else ",".join(GAMES))
+    if mode == "startup":
+        ap.add_argument("--cold", action="store_true", help="also without the warm-up (before)")
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        if mode == "memory":
-            print(
-                "memory bench: open tables loaded by TableService.load_open_tables (3 players,"
-                " round started); tracemalloc = Python allocations kept, RSS = process growth"
-            )
-            print(
-                "| game | tables | RSS at 0 tables KiB | snapshot B | tracemalloc KiB |"
-                " per table KiB | RSS growth KiB | per table KiB (RSS) |"
-            )
-            print("|---|--:|--:|--:|--:|--:|--:|--:|")
-        else:
-            print("startup bench: load_open_tables + render of each table (embed + buttons)")
-            print("| game | tables | load s | render s | total s | tables/s |")
-            print("|---|--:|--:|--:|--:|--:|")
+        runs = _memory if mode == "memory" else _startup
+        first = True
         for game in args.games.split(","):
             for n in (int(x) for x in args.tables.split(",")):
-                path = Path(tmp) / f"{game}-{n}.sqlite3"
-                size = asyncio.run(build(path, n, game))
-                r = run_child(path, mode)
-                if mode == "memory":
-                    r.update(run_child(path, "rss"))
-                if mode == "memory":
-                    print(
-                        f"| {game} | {r['tables']} | {r['rss0']} | {size} |"
-                        f" {r['traced'] / 1024:.0f} |"
-                        f" {r['traced'] / 1024 / r['tables']:.2f} | {r['rss']} |"
-                        f" {r['rss'] / r['tables']:.2f} |",
-                        flush=True,
-                    )
-                else:
-                    total = r["load"] + r["render"]
-                    print(
-                        f"| {game} | {r['tables']} | {r['load']:.2f} | {r['render']:.2f} |"
-                        f" {total:.2f} | {r['tables'] / total:.0f} |",
-                        flush=True,
-                    )
+                runs(Path(tmp), game, n, args, first)
+                first = False
     return 0
+
+
+def _memory(folder: Path, game: str, n: int, args: argparse.Namespace, first: bool) -> None:
+    """One row of the memory bench."""
+    if first:
+        print(
+            "memory bench: open tables loaded by TableService.load_open_tables (3 players,"
+            " round started); tracemalloc = Python allocations kept, RSS = process growth"
+        )
+        print(
+            "| game | tables | RSS at 0 tables KiB | snapshot B | tracemalloc KiB |"
+            " per table KiB | RSS growth KiB | per table KiB (RSS) |"
+        )
+        print("|---|--:|--:|--:|--:|--:|--:|--:|")
+    path = folder / f"{game}-{n}.sqlite3"
+    size = asyncio.run(build(path, n, game))
+    r = run_child(path, "memory")
+    r.update(run_child(path, "rss"))
+    print(
+        f"| {game} | {r['tables']} | {r['rss0']} | {size} |"
+        f" {r['traced'] / 1024:.0f} |"
+        f" {r['traced'] / 1024 / r['tables']:.2f} | {r['rss']} |"
+        f" {r['rss'] / r['tables']:.2f} |",
+        flush=True,
+    )
+
+
+def _startup(folder: Path, game: str, n: int, args: argparse.Namespace, first: bool) -> None:
+    """The startup bench's rows for one game and table count (each run on its own copy
+    of the same database: the timed deals change it)."""
+    if first:
+        print(
+            "startup bench: load_open_tables + render of each table (embed + buttons), the"
+            f" warm-up, then CPU of the dealing move, median of {DEALS} tables"
+        )
+        print(
+            "| game | tables | warm-up | load s | render s | total s | CPU s (load + render) |"
+            " warm-up s | first deal ms | next deal ms |"
+        )
+        print("|---|--:|---|--:|--:|--:|--:|--:|--:|--:|")
+    built = folder / f"{game}-{n}.sqlite3"
+    asyncio.run(build(built, n, game, DEALS))
+    for mode in ("startup-cold", "startup") if args.cold else ("startup",):
+        path = folder / f"{mode}-{game}-{n}.sqlite3"
+        shutil.copyfile(built, path)
+        r = run_child(path, mode)
+        total = r["load"] + r["render"]
+        print(
+            f"| {game} | {r['tables']} | {'no' if mode == 'startup-cold' else 'yes'} |"
+            f" {r['load']:.2f} | {r['render']:.2f} | {total:.2f} |"
+            f" {r['load cpu']:.2f} + {r['render cpu']:.2f} | {r['warm-up']:.2f} |"
+            f" {r['first deal ms']:.3f} | {r['next deal ms']:.3f} |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ replies. The services are typed attributes built in ``setup_hook``; cogs reach t
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import secrets
@@ -34,9 +35,16 @@ from bot.ui.translator import CroupierTranslator
 
 log = logging.getLogger("croupier")
 
+# Slash commands, buttons, modals and autocomplete arrive as interactions (no intent);
+# DMs, threads and forum posts are REST calls. ``guilds`` keeps the guild and channel
+# cache that interactions resolve ``interaction.guild``/``channel`` from (GUILD_CREATE,
+# CHANNEL_*, THREAD_*). No message intent: a lost table message is noticed by the 404 of
+# its next edit (bot/publisher.py), not by MESSAGE_DELETE.
+INTENTS = discord.Intents(guilds=True)
+
 
 class CroupierBot(commands.Bot):
-    """Croupier: default intents only (slash commands need no privileged intent)."""
+    """Croupier: the ``guilds`` intent only (see ``INTENTS``)."""
 
     db: Database  # one database for everything, user-wide settings included
     bank: Bank  # the only code that moves money
@@ -61,7 +69,7 @@ class CroupierBot(commands.Bot):
             shards = {"shard_ids": list(self.layout.shard_ids), "shard_count": settings.shard_count}
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=INTENTS,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
             **shards,
@@ -73,6 +81,7 @@ class CroupierBot(commands.Bot):
         # test processes start hundreds of bots and skip it
         self.settle_heap = settle_heap
         self._file_lock: ProcessLock | None = None
+        self._warm_up: asyncio.Task[int] | None = None  # see TableService.warm_up
         self.tree.error(self.on_app_command_error)
 
     async def setup_hook(self) -> None:
@@ -141,8 +150,11 @@ class CroupierBot(commands.Bot):
         self.scheduler.rearm()
 
     async def on_ready(self) -> None:
-        """After a (re)start: re-render every open table once, with a short note."""
+        """After a (re)start: warm the open tables up in the background, and re-render
+        every one once, with a short note."""
         if hasattr(self, "publisher"):
+            if self._warm_up is None:
+                self._warm_up = asyncio.create_task(self.tables.warm_up())
             await self.publisher.restore()
 
     async def _sync(self) -> None:
@@ -157,6 +169,8 @@ class CroupierBot(commands.Bot):
 
     async def close(self) -> None:
         """Stop the services, then the gateway, then the database."""
+        if self._warm_up is not None:
+            self._warm_up.cancel()
         if hasattr(self, "card_emojis"):
             await self.card_emojis.stop()
         if hasattr(self, "scheduler"):

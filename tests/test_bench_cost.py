@@ -20,3 +20,40 @@ def test_reads_the_instruction_total_from_callgrind() -> None:
     stderr = "==9893== Events    : Ir\n==9893== Collected : 2114706106\n==9893==\n"
     found = _COLLECTED.search(stderr)
     assert found is not None and int(found[1]) == 2114706106
+
+
+async def test_croupier_moves_through_simcord_are_button_clicks(tmp_path: Path) -> None:
+    from bench.cost_simcord import croupier_moves
+
+    # raises when a click is not applied; every Black Jack move of the strategy is a button
+    sent = await croupier_moves(tmp_path, "blackjack", tables=2, moves=30, intents="croupier")
+    assert sent["moves"] == 30 and sent["slash_moves"] == 0
+    assert 1.0 <= sent["calls_per_move"] < 2.0  # the response, sometimes a round summary
+    assert sent["response_bytes"] > 800
+
+
+async def test_the_floor_bot_answers_each_click_with_one_edit_of_the_same_size() -> None:
+    from bench.cost_simcord import floor_moves
+
+    sent = await floor_moves(tables=3, moves=12, intents="croupier")
+    assert sent["calls_per_move"] == 1.0  # the interaction response, nothing else
+    assert 1150 < sent["response_bytes"] < 1450  # a Black Jack table message's size
+
+
+def test_compare_reports_both_figures_and_their_ratio(monkeypatch: pytest.MonkeyPatch) -> None:
+    import argparse
+
+    import bench.cost as cost
+
+    totals = {("croupier", 10): 1_000, ("croupier", 20): 1_700}
+    totals |= {("floor", 10): 800, ("floor", 20): 1_300}
+
+    def run(which: str, game: str, tables: int, moves: int, intents: str, valgrind: bool):
+        return totals[(which, moves)], {"moves": moves, "cpu_per_move": 0.0}
+
+    monkeypatch.setattr(cost, "_run", run)
+    args = argparse.Namespace(tables=2, moves=10, intents="croupier")
+    row = cost.compare("blackjack", args, valgrind=True)
+    assert row["croupier_instructions_per_move"] == 70.0  # (1700 - 1000) / 10
+    assert row["floor_instructions_per_move"] == 50.0
+    assert row["ratio"] == pytest.approx(1.4)

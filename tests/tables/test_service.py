@@ -232,3 +232,59 @@ async def test_a_cash_out_over_the_guild_limit_is_held(service, db):
     await service.act(table.id, HOST, Action(ActionKind.LEAVE, HOST))
     claims = {c.user_id: (c.amount, c.status) for c in await service.bank.claims(GUILD)}
     assert claims == {HOST: (200, "held"), BOB: (100, "pending")}
+
+
+async def test_warm_up_shuffles_the_loaded_shoes_before_any_deal(service, db, monkeypatch):
+    import bot.engine.shuffle as shuffle
+
+    shuffles: list[int] = []
+    real = shuffle.shuffled
+
+    def counted(items, seed):
+        shuffles.append(len(items))
+        return real(items, seed)
+
+    monkeypatch.setattr(shuffle, "shuffled", counted)
+    dealt = await open_classic(service)  # a round played: its shoe is in the snapshot
+    await service.join(dealt.id, BOB, 100)
+    await service.act(dealt.id, HOST, Action(ActionKind.START, HOST))
+    for player in (HOST, BOB):
+        await service.act(dealt.id, player, Action(ActionKind.BET, player, 10))
+    assert dealt.game.shoe is not None and dealt.game.phase is Phase.PLAYING
+    await open_classic(service, channel=501)  # a lobby: no shoe yet
+    fresh = TableService(db, service.bank, clock=service.clock, entropy=seeded_entropy("svc"))
+    loaded = {t.id: t for t in await fresh.load_open_tables()}
+    shuffles.clear()
+    assert await fresh.warm_up() == 1
+    assert shuffles == [312]  # the six-deck shoe, shuffled once, now
+    table = loaded[dealt.id]
+    while table.game.phase is Phase.PLAYING:  # the round's moves, then the next deal
+        player = table.game.to_act
+        await fresh.act(table.id, player, Action(ActionKind.STAND, player))
+    if table.game.phase is Phase.BETWEEN_ROUNDS:
+        await fresh.act(table.id, HOST, Action(ActionKind.START, HOST))
+    assert table.game.phase is Phase.BETTING
+    for player in (HOST, BOB):
+        await fresh.act(table.id, player, Action(ActionKind.BET, player, 10))
+    assert table.game.phase is not Phase.BETTING and table.game.round == 2
+    assert shuffles == [312]
+
+
+async def test_a_table_that_fails_to_warm_up_is_skipped_and_the_others_warmed(service, db, caplog):
+    class Broken:
+        @property
+        def order(self):
+            raise RuntimeError("corrupt shoe")
+
+    tables = []
+    for channel in (601, 602):
+        table = await open_classic(service, channel=channel)
+        await service.join(table.id, BOB + channel, 100)
+        await service.act(table.id, HOST, Action(ActionKind.START, HOST))
+        for player in (HOST, BOB + channel):
+            await service.act(table.id, player, Action(ActionKind.BET, player, 10))
+        tables.append(table)
+    tables[0].game.shoe = Broken()
+    assert await service.warm_up() == 1
+    assert tables[1].game.shoe._order is not None  # the other one is warm
+    assert "could not warm table" in caplog.text

@@ -1,0 +1,164 @@
+"""The moves ``bench cost`` counts, through SimCord: Croupier and the floor bot.
+
+Both bots run against SimCord in the same way: members click a button of a table message,
+SimCord sends the INTERACTION_CREATE through the gateway, discord.py routes it to a
+``DynamicItem`` and the bot answers with one interaction response that edits the message
+(plus, for Croupier, whatever else the move sends: DMs, announcements). Everything in the
+process is counted: SimCord's simulated Discord, discord.py and the bot.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import discord
+
+from .discord_calls import SLASH, SLASH_NAMES
+from .drive import Player
+
+
+def intents_named(name: str) -> discord.Intents:
+    """``croupier``: what the bot declares; ``default``: ``Intents.default()`` (before)."""
+    from bot.app import INTENTS
+
+    return discord.Intents.default() if name == "default" else INTENTS
+
+
+def _message(channel: Any, message_id: int) -> Any:
+    for msg in channel.history():
+        if msg.id == message_id:
+            return msg
+    raise RuntimeError("table message not found")
+
+
+def _shown(env: Any, message: Any) -> list[str]:
+    """The custom_ids the message shows now, read in SimCord's store (no copy)."""
+    stored = env.backend.get_message(message.channel.id, message.id)
+    return [c.get("custom_id") or "" for row in stored.components for c in row["components"]]
+
+
+class CroupierTables:
+    """Tables opened with ``/table open`` in threads, played with the bench strategy."""
+
+    def __init__(self, env: Any, game: str) -> None:
+        self.env = env
+        self.game = game
+        self.guild = env.create_guild()
+        self.lobby = self.guild.create_text_channel("casino")
+        self.members: dict[int, Any] = {}
+        self.slash_moves = 0
+
+    async def open(self, n: int) -> tuple[Any, Any, Player, Any]:
+        """Open a table with three new members seated, and start it."""
+        members = [self.guild.add_member(self.env.create_user(f"p{n}-{i}")) for i in range(3)]
+        self.members.update((int(m.id), m) for m in members)
+        await members[0].slash(self.lobby, "table open", game=self.game)
+        thread = self.lobby.threads[-1]
+        table = self.env.bot.tables.table_in(thread.id)
+        for m in members[1:]:
+            await m.slash(thread, "table join")
+        # a click acts on the message as SimCord stores it now: this handle is only its id
+        msg = _message(thread, table.message_id)
+        await self.start(table, msg)
+        return thread, table, Player(), msg
+
+    async def start(self, table: Any, msg: Any) -> None:
+        """The host starts the next round."""
+        host = self.members[table.game.host]
+        await host.click(msg, custom_id=f"cr:{table.id}:{table.version}:start")
+
+    async def move(self, thread: Any, table: Any, strategy: Player, msg: Any) -> None:
+        """One move: a click on the table message (a slash command if no button shows it)."""
+        move = strategy.next_move(table.game, table.game.seated())
+        if move is None:
+            await self.start(table, msg)
+            return
+        player, name, arg = move
+        prefix = f"cr:{table.id}:{table.version}:"
+        cid = prefix + name + ("" if arg is None else f":{arg}")
+        shown = _shown(self.env, msg)
+        bets = sorted(int(b[len(prefix) + 4 :]) for b in shown if b.startswith(prefix + "bet:"))
+        if name == "bet" and cid not in shown and bets:  # the smallest amount offered
+            cid = f"{prefix}bet:{bets[0]}"
+        member = self.members[player]
+        if cid in shown:
+            await member.click(msg, custom_id=cid)
+            return
+        self.slash_moves += 1
+        cmd, opt = SLASH.get(name, (SLASH_NAMES.get(name, name), None))
+        kwargs: dict[str, Any] = {opt: arg} if opt else {}
+        if name == "no_insurance":
+            kwargs = {"take": False}
+        await member.slash(thread, cmd, **kwargs)
+
+
+async def croupier_moves(
+    folder: Path, game: str, tables: int, moves: int, intents: str
+) -> dict[str, Any]:
+    """Croupier: ``moves`` moves on ``tables`` tables in turn (a finished game's table is
+    replaced by a new one); what the moves sent."""
+    import simcord
+
+    import bot.app
+    from bot.engine.shuffle import seeded_entropy
+
+    bot.app.INTENTS = intents_named(intents)  # read when the bot is built
+    croupier = bot.app.create_bot(
+        database_path=str(folder / "cost.sqlite3"), entropy=seeded_entropy("bench")
+    )
+    async with simcord.run(croupier) as env:
+        checkpointer = env.bot.db._checkpointer  # its own thread: not the move's work
+        if checkpointer is not None:
+            checkpointer.stop()
+        driver = CroupierTables(env, game)
+        opened = [await driver.open(n) for n in range(tables)]
+        first, cpu = len(env.http_requests), time.process_time()
+        for n in range(moves):
+            slot = n % len(opened)
+            thread, table, strategy, msg = opened[slot]
+            if not table.is_open:
+                opened[slot] = thread, table, strategy, msg = await driver.open(tables + n)
+            version = table.version
+            await driver.move(thread, table, strategy, msg)
+            if table.version == version:
+                raise RuntimeError(f"a move was not applied at table {table.id}")
+        cpu = time.process_time() - cpu
+        return _sent(env.http_requests[first:], moves, cpu, slash=driver.slash_moves)
+
+
+async def floor_moves(tables: int, moves: int, intents: str) -> dict[str, Any]:
+    """The floor bot: ``moves`` clicks on ``tables`` messages in turn."""
+    import simcord
+
+    from .floor import FloorBot, fixed_embed, fixed_view
+
+    async with simcord.run(FloorBot(intents_named(intents))) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("casino")
+        member = guild.add_member(env.create_user("p"))
+        view = fixed_view()
+        target = env.bot.get_partial_messageable(channel.id)
+        sent = [await target.send(embed=fixed_embed(), view=view) for _ in range(tables)]
+        messages = [_message(channel, m.id) for m in sent]
+        first, cpu = len(env.http_requests), time.process_time()
+        for n in range(moves):
+            await member.click(messages[n % tables], custom_id="fl:0")
+        cpu = time.process_time() - cpu
+        return _sent(env.http_requests[first:], moves, cpu, slash=0)
+
+
+def _sent(requests: list[Any], moves: int, cpu: float, slash: int) -> dict[str, Any]:
+    """Calls per move, the interaction responses' mean body size, CPU seconds per move."""
+    responses = [r for r in requests if r.path.endswith("/callback")]
+    size: Callable[[Any], int] = lambda r: len(json.dumps(r.json, ensure_ascii=False))  # noqa: E731
+    return {
+        "moves": moves,
+        "cpu_per_move": cpu / moves,
+        "slash_moves": slash,
+        "calls_per_move": len(requests) / moves,
+        "response_bytes": sum(map(size, responses)) / max(1, len(responses)),
+    }
