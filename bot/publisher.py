@@ -192,7 +192,8 @@ class Publisher:
     async def tell_host_blocked(self, table: Table, exc: discord.HTTPException) -> None:
         """Tell the table's host by DM, in their language, what the bot lacks there."""
         host = table.game.host or table.host_id
-        locale = await self.prefs.locale(host) or table.settings.locale
+        default = (await self.bank_channel.prefs(table.guild_id)).locale
+        locale = await self.prefs.reader_locale(host, default)  # a DM: the reader's
         game = GAMES[table.game_key].name(locale)
         where = f"<#{table.channel_id}>"
         lacking = self.missing_permissions(table)
@@ -306,12 +307,13 @@ class Publisher:
             for m in event.money:
                 if m.kind is MoneyKind.CASH_OUT and m.player is not None:
                     claims[m.player] = claims.get(m.player, 0) + m.amount
-        currency = (await self.bank_channel.prefs(table.guild_id)).currency
+        guild = await self.bank_channel.prefs(table.guild_id)
         for player, claim in claims.items():
-            locale = await self.prefs.locale(player) or table.settings.locale
+            locale = await self.prefs.reader_locale(player, guild.locale)  # a DM: the reader's
             game = GAMES[table.game_key].name(locale)
             key = "table.gone_dm" if claim else "table.gone_dm_nothing"
-            text = t(key, locale, game=game, id=table.id, amount=amount(claim, locale, currency))
+            claimed = amount(claim, locale, guild.currency)
+            text = t(key, locale, game=game, id=table.id, amount=claimed)
             try:
                 dm = await self.client.create_dm(discord.Object(player))
                 await dm.send(text)

@@ -197,3 +197,25 @@ async def test_a_round_with_readers_of_both_languages(simcord_env, game: str, ta
     assert bobs >= 5, bobs  # bob read his answers, his DMs or his hand, his refusals...
     assert wrong == [], "\n".join(map(str, wrong))
     await assert_audit_clean(env.bot.db)
+
+
+async def test_a_lost_table_tells_each_player_in_their_own_language(simcord_env, client_locales):
+    """The DM that a deleted thread closed the table (issue 26 point 7) is a private text
+    too: bob's Discord speaks French and he chose nothing, so his is French; alice's is
+    English; the table is English."""
+    env = simcord_env
+    guild = env.create_guild()
+    lobby = guild.create_text_channel("casino")
+    alice, bob = add_players(env, guild, "alice", "bob")
+    client_locales[bob.id] = "fr"
+    await alice.member.slash(lobby, "table open", game="blackjack")
+    thread = thread_of(lobby)
+    table = table_of(env, thread)
+    await bob.member.slash(thread, "table join")
+    env.backend.delete_channel(thread.id)  # a moderator deletes the thread
+    await env.advance_time(1)
+    assert not table.is_open
+    bob_dm, alice_dm = bob.dms()[-1].content, alice.dms()[-1].content
+    assert in_language(bob_dm, "fr"), bob_dm
+    assert in_language(alice_dm, "en"), alice_dm
+    await assert_audit_clean(env.bot.db)
