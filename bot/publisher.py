@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -38,6 +39,11 @@ log = logging.getLogger(__name__)
 
 NO_PINGS = discord.AllowedMentions.none()
 GONE_CODES = {10003, 10008}  # Unknown Channel, Unknown Message
+# The bot asks for no message intent (issue 27), so no MESSAGE_DELETE reaches it: a table
+# message deleted while its table stands still is found by fetching it. Each table message
+# not seen (edited, posted) for MESSAGE_CHECK_AGE is fetched once, a share of them per
+# sweep: about one GET per idle table per hour (0.3 requests/s at 1,000 idle tables).
+MESSAGE_CHECK_AGE = 3600.0
 # seconds before the next try of a table the bot may not reach (403), by failures so far:
 # an admin's role change can take minutes, a channel locked on purpose days
 BLOCKED_RETRY = (15.0, 30.0, 60.0, 120.0, 300.0, 600.0)
@@ -111,6 +117,7 @@ class Publisher:
         self._dm_warned: set[tuple[int, int]] = set()  # (table, user) told to use /hand
         # the events that closed a table, until its message shows them (its standings)
         self._closing: dict[int, list[Event]] = {}
+        self.seen_at: dict[int, float] = {}  # table -> when its message was last seen there
         self.restored = False
 
     def channel(self, table: Table) -> discord.PartialMessageable:
@@ -175,6 +182,30 @@ class Publisher:
         """The table message shows the committed state: nothing left to repair."""
         self.dirty.pop(table.id, None)
         self.blocked.pop(table.id, None)
+        self.seen_at[table.id] = clock()
+
+    async def sweep(self, every: float) -> None:
+        """Fetch the table messages not seen for MESSAGE_CHECK_AGE (the share due in one
+        sweep run ``every`` seconds) and close the tables whose message or thread is gone."""
+        current = clock()
+        tables = [t for t in self.tables.open_tables() if t.message_id is not None]
+        due = [
+            t
+            for t in tables
+            if t.id not in self.dirty and current - self.seen_at.get(t.id, 0.0) >= MESSAGE_CHECK_AGE
+        ]
+        due.sort(key=lambda t: self.seen_at.get(t.id, 0.0))
+        share = max(1, math.ceil(len(tables) * every / MESSAGE_CHECK_AGE))
+        for table in due[:share]:
+            assert table.message_id is not None
+            try:
+                await self.channel(table).fetch_message(table.message_id)
+            except discord.HTTPException as exc:
+                if is_gone(exc) and table.is_open:
+                    log.warning("table %s: its message is gone (%s): closing it", table.id, exc)
+                    await self.close_gone(table)
+                    continue
+            self.seen_at[table.id] = current  # there, or not readable now: again in an hour
 
     async def repair(self) -> None:
         """Re-render every table whose last render failed (a blocked one when its backoff

@@ -22,6 +22,7 @@ log = logging.getLogger(__name__)
 TIMER_TICK = 1.0  # the shortest sleep of the timer loop
 MAX_SLEEP = 300.0  # the longest: the loop sleeps until the next timer, re-armed on changes
 REPAIR_EVERY = 15.0  # seconds between two retries of table messages whose edit failed
+SWEEP_EVERY = 300.0  # seconds between two checks that idle tables' messages still exist
 # seconds before the next try of a timer whose firing failed (a database error), by
 # failures so far: it is tried again until it fires
 FIRE_RETRY = (1.0, 2.0, 5.0, 15.0, 30.0, 60.0)
@@ -42,6 +43,7 @@ class Scheduler:
         self.publisher = publisher
         self.backups = backups  # scheduled backups (BACKUP_EVERY), None when off
         self._last_repair = 0.0
+        self._last_sweep = now()
         # timers whose firing failed: (table id, kind, version) -> (failures, next try)
         self.retries: dict[tuple[int, str, int], tuple[int, float]] = {}
         self.loop = tasks.loop(seconds=TIMER_TICK)(self._run)
@@ -71,6 +73,7 @@ class Scheduler:
             wait = min(wait, self._last_repair + REPAIR_EVERY - current)
         if self.backups is not None:
             wait = min(wait, self.backups.due - current)
+        wait = min(wait, self._last_sweep + SWEEP_EVERY - current)
         target = current + max(TIMER_TICK, min(MAX_SLEEP, wait))
         loop = self.loop
         planned = loop.next_iteration
@@ -93,13 +96,20 @@ class Scheduler:
             self.rearm(after_tick=True)
 
     async def tick(self) -> None:
-        """The repair pass when it is time, then every timer due now, each published."""
+        """The repair pass and the sweep of idle table messages when it is time, the
+        scheduled backup, then every timer due now, each published."""
         if self.publisher.dirty and now() - self._last_repair >= REPAIR_EVERY:
             self._last_repair = now()
             try:
                 await self.publisher.repair()
             except Exception:
                 log.exception("the repair pass failed")
+        if now() - self._last_sweep >= SWEEP_EVERY:
+            self._last_sweep = now()
+            try:
+                await self.publisher.sweep(SWEEP_EVERY)
+            except Exception:
+                log.exception("the check of the table messages failed")
         if self.backups is not None:
             try:  # on the database's reader thread: the loop keeps serving moves
                 await self.backups.tick(now())
