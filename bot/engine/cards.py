@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from .enums import FastEnum
@@ -104,6 +104,16 @@ class Card:
         if self.rank is Rank.JOKER:
             return "🃏"
         return f"{self.rank.label}{self.suit.symbol}"
+
+
+def card_codes(cards: Iterable[Card]) -> list[str]:
+    """The cards as their codes (``["AS", "10H"]``), the form snapshots and events hold."""
+    return [c.code for c in cards]
+
+
+def parse_cards(codes: Iterable[str]) -> list[Card]:
+    """The cards of their codes (the inverse of :func:`card_codes`)."""
+    return [Card.parse(c) for c in codes]
 
 
 _PARSED: dict[str, Card] = {}  # code -> the shared Card (codes and labels as typed)

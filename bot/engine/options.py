@@ -88,6 +88,25 @@ class OptionError(InvalidOptions):
         self.spec = spec
 
 
+def bet_options(least: int, most: int, top: int) -> tuple[OptionSpec, OptionSpec]:
+    """``min_bet`` and ``max_bet`` (not below ``min_bet``): their defaults and their top."""
+    return (
+        OptionSpec(
+            "min_bet", OptionKind.INT, least, "smallest bet", "mise minimale", min=1, max=top
+        ),
+        OptionSpec(
+            "max_bet",
+            OptionKind.INT,
+            most,
+            "largest bet",
+            "mise maximale",
+            min=1,
+            max=top,
+            at_least=("min_bet", 1),
+        ),
+    )
+
+
 _MENTION = re.compile(r"<@!?([0-9]+)>|([0-9]+)", re.ASCII)
 
 

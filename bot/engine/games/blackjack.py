@@ -27,7 +27,7 @@ from ..cards import Card, Rank
 from ..errors import NOT_YOUR_TURN, SHARED_CODES, UNKNOWN_ACTION, WRONG_PHASE, refuse
 from ..events import ROUND_SETTLED, ROUND_STARTED, TURN, Event, Money, Visibility, exact_figure
 from ..hands import BJTotal, bj_total, bj_value, is_blackjack
-from ..options import GameOptions, OptionKind, OptionSpec
+from ..options import GameOptions, OptionKind, OptionSpec, bet_options
 from ..phases import Phase
 from ..upgrades import blackjack_v1
 
@@ -50,17 +50,7 @@ BLACKJACK_OPTIONS: tuple[OptionSpec, ...] = (
         min=0.5,
         max=0.9,
     ),
-    OptionSpec("min_bet", _I, 10, "smallest bet", "mise minimale", min=1, max=1_000_000_000),
-    OptionSpec(
-        "max_bet",
-        OptionKind.INT,
-        500,
-        "largest bet",
-        "mise maximale",
-        min=1,
-        max=1_000_000_000,
-        at_least=("min_bet", 1),
-    ),
+    *bet_options(10, 500, 1_000_000_000),
     OptionSpec(
         "max_hands",
         OptionKind.INT,

@@ -47,7 +47,7 @@ from ..events import (
     exact_figure,
 )
 from ..hands import card_value, fallback_ace, valued_blackjack
-from ..options import GameOptions, OptionKind, OptionSpec
+from ..options import GameOptions, OptionKind, OptionSpec, bet_options
 from ..phases import Phase
 from ..upgrades import casino21_v1
 
@@ -91,17 +91,7 @@ CASINO21_OPTIONS: tuple[OptionSpec, ...] = (
         min=1,
         max=MAX_DECKS,
     ),
-    OptionSpec("min_bet", _I, 1, "smallest bet", "mise minimale", min=1, max=_MONEY_MAX),
-    OptionSpec(
-        "max_bet",
-        OptionKind.INT,
-        100,
-        "largest bet",
-        "mise maximale",
-        min=1,
-        max=_MONEY_MAX,
-        at_least=("min_bet", 1),
-    ),
+    *bet_options(1, 100, _MONEY_MAX),
     OptionSpec(
         "bank_bust_bonus",
         OptionKind.INT,

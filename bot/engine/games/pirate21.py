@@ -26,7 +26,7 @@ shuffled deck, so ``verify(seed, commitment, spec)`` reprints every pile.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
@@ -35,6 +35,8 @@ from ..base import Refusal, Seat, TableGame
 from ..cards import (
     DEFAULT_PIRATE_DECK,
     Card,
+    card_codes,
+    parse_cards,
     parse_pirate_deck,
     pirate_deck_spec,
     pirate_deck_text,
@@ -47,7 +49,7 @@ from ..errors import (
     WRONG_PHASE,
     refuse,
 )
-from ..events import ROUND_SETTLED, ROUND_STARTED, TURN, Event, Visibility
+from ..events import ROUND_SETTLED, ROUND_STARTED, TURN, Event, private_event, public_event
 from ..hands import bj_total, is_blackjack
 from ..options import GameOptions, OptionKind, OptionSpec, check_values, player_option
 from ..phases import Phase
@@ -165,22 +167,7 @@ END_REASONS: tuple[str, ...] = (
 )
 
 
-def _codes(cards: Sequence[Card]) -> list[str]:
-    return [c.code for c in cards]
-
-
-def _cards(codes: Sequence[str]) -> list[Card]:
-    return [Card.parse(c) for c in codes]
-
-
-def _pub(kind: str, about: int | None = None, /, **data: Any) -> Event:
-    return Event(kind, Visibility.PUBLIC, about, data)
-
-
-def _priv(kind: str, to: int, /, **data: Any) -> Event:
-    return Event(kind, Visibility.PRIVATE, to, data)
-
-
+_codes, _cards, _pub, _priv = card_codes, parse_cards, public_event, private_event
 _K = ActionKind
 # Members read on every check, bound once (see base.py).
 _LOBBY, _PLAYING = Phase.LOBBY, Phase.PLAYING
