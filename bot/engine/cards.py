@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from .enums import FastEnum
+from .options import OptionError
 
 
 class Suit(FastEnum):
@@ -105,6 +106,16 @@ class Card:
         return f"{self.rank.label}{self.suit.symbol}"
 
 
+def card_codes(cards: Iterable[Card]) -> list[str]:
+    """The cards as their codes (``["AS", "10H"]``), the form snapshots and events hold."""
+    return [c.code for c in cards]
+
+
+def parse_cards(codes: Iterable[str]) -> list[Card]:
+    """The cards of their codes (the inverse of :func:`card_codes`)."""
+    return [Card.parse(c) for c in codes]
+
+
 _PARSED: dict[str, Card] = {}  # code -> the shared Card (codes and labels as typed)
 _PARSED_MAX = 4096
 
@@ -191,3 +202,76 @@ def build_deck(spec: str) -> list[Card]:
     if name not in DECKS:
         raise ValueError(f"unknown deck {name!r}")
     return DECKS[name]() * n
+
+
+# --------------------------------------------------------------------------- Pirate 21 decks
+
+DEFAULT_PIRATE_DECK: dict[str, int] = {"numbers": 36, "pirates": 14, "flags": 4}
+_PIRATE_DECK_MAX: dict[str, int] = {"numbers": 360, "pirates": 140, "flags": 40}
+PIRATE_DECK_MIN_SIZE = 4
+
+
+def _count(value: object) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    text = value.strip() if isinstance(value, str) else ""
+    return int(text) if text.isascii() and text.isdigit() else None  # ASCII digits only
+
+
+def _deck_error(code: str, **params: object) -> OptionError:
+    return OptionError(code, None, option="deck", **params)
+
+
+def _deck_words(value: object) -> dict[str, object] | None:
+    """The counts given, by name (None: the default deck)."""
+    if value is None or isinstance(value, Mapping):
+        return None if value is None else {str(k): v for k, v in value.items()}
+    if not isinstance(value, str):
+        raise _deck_error("bad_deck", value=repr(value))
+    text = value.strip().lower()
+    if text in ("", "pirate54", "standard", "default"):
+        return None
+    if "=" not in text:
+        parts = text.split("/")
+        if len(parts) != 3:
+            raise _deck_error("bad_deck", value=value)
+        return dict(zip(DEFAULT_PIRATE_DECK, parts, strict=True))
+    pairs = [part.partition("=") for part in text.split(",")]
+    if not all(sep for _, sep, _ in pairs):
+        raise _deck_error("bad_deck", value=value)
+    return {key.strip(): val.strip() for key, _, val in pairs}
+
+
+def parse_pirate_deck(value: object) -> dict[str, int]:
+    """Validate the ``deck`` option: None, ``"pirate54"``, ``"36/14/4"`` (numbers/pirates/
+    flags, the form people type), ``"numbers=36,pirates=14,flags=4"`` (missing keys keep
+    their default) or a dict with those keys (the stored form). Raises
+    :class:`~bot.engine.options.OptionError`."""
+    counts = dict(DEFAULT_PIRATE_DECK)
+    for name, count in (_deck_words(value) or {}).items():
+        if name not in DEFAULT_PIRATE_DECK:
+            raise _deck_error("bad_deck_key", key=name)
+        n, most = _count(count), _PIRATE_DECK_MAX[name]
+        if n is None or not 0 <= n <= most:
+            raise _deck_error("bad_deck_count", kind=name, value=str(count), min=0, max=most)
+        counts[name] = n
+    size = sum(counts.values())
+    if size < PIRATE_DECK_MIN_SIZE:
+        raise _deck_error("deck_too_small", size=size, min=PIRATE_DECK_MIN_SIZE)
+    return counts
+
+
+def build_pirate_deck(counts: Mapping[str, int]) -> list[Card]:
+    """The unshuffled deck for these counts: exactly ``pirate54()`` for the default counts,
+    else numbers, Pirates and Flags each cycled over their cards in a fixed order."""
+    return pirate_deck(counts["numbers"], counts["pirates"], counts["flags"])
+
+
+def pirate_deck_text(counts: Mapping[str, int]) -> str:
+    """The deck counts as typed: ``36/14/4`` (numbers/pirates/flags)."""
+    return "/".join(str(counts[k]) for k in ("numbers", "pirates", "flags"))
+
+
+def pirate_deck_spec(counts: Mapping[str, int]) -> str:
+    """The deck spec ``verify`` takes for these counts (``pirate54``, ``pirate:N/P/F``)."""
+    return pirate_spec(counts["numbers"], counts["pirates"], counts["flags"])

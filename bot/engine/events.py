@@ -157,6 +157,16 @@ class Event:
         return False
 
 
+def public_event(kind: str, about: int | None = None, /, **data: Any) -> Event:
+    """An event everyone sees, about ``about`` (a player) or the table."""
+    return Event(kind, Visibility.PUBLIC, about, data)
+
+
+def private_event(kind: str, to: int, /, **data: Any) -> Event:
+    """An event only player ``to`` sees."""
+    return Event(kind, Visibility.PRIVATE, to, data)
+
+
 def reveal_event(seed: bytes, spec: str) -> Event:
     """The PUBLIC event that reveals a retired deck's seed, with the same data in every game:
     the seed, its commitment and the deck spec, which is what ``python -m bot verify`` takes

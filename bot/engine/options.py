@@ -88,6 +88,55 @@ class OptionError(InvalidOptions):
         self.spec = spec
 
 
+def bet_options(least: int, most: int, top: int) -> tuple[OptionSpec, OptionSpec]:
+    """``min_bet`` and ``max_bet`` (not below ``min_bet``): their defaults and their top."""
+    return (
+        OptionSpec(
+            "min_bet", OptionKind.INT, least, "smallest bet", "mise minimale", min=1, max=top
+        ),
+        OptionSpec(
+            "max_bet",
+            OptionKind.INT,
+            most,
+            "largest bet",
+            "mise maximale",
+            min=1,
+            max=top,
+            at_least=("min_bet", 1),
+        ),
+    )
+
+
+_MENTION = re.compile(r"<@!?([0-9]+)>|([0-9]+)", re.ASCII)
+
+
+def player_option(name: str, en: str, fr: str) -> OptionSpec:
+    """An option naming a player (none: unset), written as an id or a mention ``<@id>``."""
+
+    def parse(value: object) -> int:
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            return value
+        found = _MENTION.fullmatch(value.strip()) if isinstance(value, str) else None
+        if found is None:
+            raise OptionError("option_bad_value", spec, value=str(value))
+        return int(found[1] or found[2])
+
+    spec = OptionSpec(
+        name,
+        OptionKind.FORM,
+        None,
+        en,
+        fr,
+        none=True,
+        form=parse,
+        show=lambda pid: f"<@{pid}>",
+        examples=("none",),
+        allowed_en="a player (a mention or an id)",
+        allowed_fr="un joueur (mention ou identifiant)",
+    )
+    return spec
+
+
 # --------------------------------------------------------------------------- text
 
 

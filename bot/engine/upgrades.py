@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .cards import Card, build_deck
-from .game_options import Pirate21Options
+from .cards import Card, build_deck, parse_pirate_deck, pirate_deck_spec
 from .phases import ROUND_PHASES, Phase
 from .shuffle import Shoe, shuffled
 
@@ -139,7 +138,7 @@ def pirate21_v1(data: Mapping[str, Any]) -> dict[str, Any]:
     order = [int(p) for p in data["order"] or data["players"]]
     coins = {int(p): int(n) for p, n in data["coins"]}
     playing = Phase(data["phase"]) is Phase.PLAYING
-    spec = Pirate21Options.from_dict(data["options"]).deck_spec
+    spec = pirate_deck_spec(parse_pirate_deck(data["options"].get("deck")))
     in_round = [int(p) for p in data["in_round"]]
     rigged = data.get("rigged")
     return {

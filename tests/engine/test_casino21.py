@@ -19,8 +19,7 @@ from bot.engine.base import (
     Phase,
     Visibility,
 )
-from bot.engine.game_options import Casino21Options
-from bot.engine.games.casino21 import ILLEGAL_CODES, Casino21, settle_outcome
+from bot.engine.games.casino21 import ILLEGAL_CODES, Casino21, Casino21Options, settle_outcome
 from bot.engine.hands import fallback_ace
 from bot.engine.shuffle import commitment, seeded_entropy, verify
 

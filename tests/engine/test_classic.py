@@ -21,8 +21,7 @@ from bot.engine.base import (
     Phase,
     Visibility,
 )
-from bot.engine.game_options import BlackjackOptions
-from bot.engine.games.blackjack import ILLEGAL_CODES, MAX_SEATS, BlackjackGame
+from bot.engine.games.blackjack import ILLEGAL_CODES, MAX_SEATS, BlackjackGame, BlackjackOptions
 from bot.engine.registry import GAMES
 from bot.engine.shuffle import verify
 

@@ -8,8 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot.engine.base import Action, ActionKind, Event, Visibility
-from bot.engine.game_options import BlackjackOptions
-from bot.engine.games.blackjack import BlackjackGame
+from bot.engine.games.blackjack import BlackjackGame, BlackjackOptions
 from bot.engine.shuffle import seeded_entropy
 
 K = ActionKind

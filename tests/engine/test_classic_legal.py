@@ -6,8 +6,7 @@ import contextlib
 import random
 
 from bot.engine.base import Action, ActionKind, IllegalAction
-from bot.engine.game_options import BlackjackOptions
-from bot.engine.games.blackjack import BlackjackGame
+from bot.engine.games.blackjack import BlackjackGame, BlackjackOptions
 from bot.engine.shuffle import seeded_entropy
 
 

@@ -20,8 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.engine.base import Action, ActionKind, Event, IllegalAction, Phase, Visibility
-from bot.engine.game_options import BlackjackOptions
-from bot.engine.games.blackjack import ILLEGAL_CODES, BlackjackGame
+from bot.engine.games.blackjack import ILLEGAL_CODES, BlackjackGame, BlackjackOptions
 from bot.engine.shuffle import seeded_entropy
 
 K = ActionKind

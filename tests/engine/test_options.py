@@ -7,16 +7,14 @@ from typing import Any
 
 import pytest
 
-from bot.engine.game_options import BLACKJACK_OPTIONS as CLASSIC
-from bot.engine.game_options import CASINO21_OPTIONS as CASINO21
-from bot.engine.game_options import PIRATE21_OPTIONS as PIRATE21
-from bot.engine.game_options import SEPT_ET_DEMI_OPTIONS as SEPT
-from bot.engine.game_options import (
-    BlackjackOptions,
-    Casino21Options,
-    Pirate21Options,
-    SeptEtDemiOptions,
-)
+from bot.engine.games.blackjack import BLACKJACK_OPTIONS as CLASSIC
+from bot.engine.games.blackjack import BlackjackOptions
+from bot.engine.games.casino21 import CASINO21_OPTIONS as CASINO21
+from bot.engine.games.casino21 import Casino21Options
+from bot.engine.games.pirate21 import PIRATE21_OPTIONS as PIRATE21
+from bot.engine.games.pirate21 import Pirate21Options
+from bot.engine.games.sept_et_demi import SEPT_ET_DEMI_OPTIONS as SEPT
+from bot.engine.games.sept_et_demi import SeptEtDemiOptions
 from bot.engine.options import (
     OptionError,
     allowed_short,

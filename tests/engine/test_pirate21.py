@@ -19,9 +19,9 @@ from bot.engine.base import (
     Phase,
     Visibility,
 )
-from bot.engine.cards import pirate54
-from bot.engine.game_options import Pirate21Options, build_pirate_deck, parse_deck
-from bot.engine.games.pirate21 import ILLEGAL_CODES, Pirate21
+from bot.engine.cards import build_pirate_deck, pirate54
+from bot.engine.cards import parse_pirate_deck as parse_deck
+from bot.engine.games.pirate21 import ILLEGAL_CODES, Pirate21, Pirate21Options
 from bot.engine.shuffle import commitment, seeded_entropy, shuffled, verify
 
 A = ActionKind

@@ -25,8 +25,7 @@ from bot.engine.base import (
     Phase,
     Visibility,
 )
-from bot.engine.game_options import SeptEtDemiOptions
-from bot.engine.games.sept_et_demi import ILLEGAL_CODES, SeptEtDemi
+from bot.engine.games.sept_et_demi import ILLEGAL_CODES, SeptEtDemi, SeptEtDemiOptions
 from bot.engine.shuffle import seeded_entropy, verify
 
 K = ActionKind

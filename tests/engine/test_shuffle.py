@@ -169,8 +169,7 @@ def test_a_long_shuffle_matches_the_reference() -> None:
 
 
 def test_pirate_deck_specs_name_every_pile_verify_can_rebuild() -> None:
-    from bot.engine.cards import pirate54, pirate_spec
-    from bot.engine.game_options import build_pirate_deck
+    from bot.engine.cards import build_pirate_deck, pirate54, pirate_spec
 
     assert pirate_spec(36, 14, 4) == "pirate54"
     assert build_deck("pirate:36/14/4") == pirate54()

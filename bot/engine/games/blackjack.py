@@ -26,12 +26,95 @@ from ..base import BuyIn, Refusal, Seat, TableGame
 from ..cards import Card, Rank
 from ..errors import NOT_YOUR_TURN, SHARED_CODES, UNKNOWN_ACTION, WRONG_PHASE, refuse
 from ..events import ROUND_SETTLED, ROUND_STARTED, TURN, Event, Money, Visibility, exact_figure
-from ..game_options import PAYOUT_RATIOS, BlackjackOptions
 from ..hands import BJTotal, bj_total, bj_value, is_blackjack
+from ..options import GameOptions, OptionKind, OptionSpec, bet_options
 from ..phases import Phase
 from ..upgrades import blackjack_v1
 
 MAX_SEATS = 7
+
+# --------------------------------------------------------------------------- options
+
+_I = OptionKind.INT
+PAYOUT_RATIOS: dict[str, tuple[int, int]] = {"3:2": (3, 2), "6:5": (6, 5), "1:1": (1, 1)}
+
+#: The options of a Black Jack table (RULES.md section 1): ``/table open``, ``/rules``.
+BLACKJACK_OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec("decks", _I, 6, "decks in the shoe", "paquets dans le sabot", min=1, max=8),
+    OptionSpec(
+        "penetration",
+        OptionKind.FLOAT,
+        0.75,
+        "share of the shoe dealt before a reshuffle",
+        "part du sabot distribuée avant de rebattre",
+        min=0.5,
+        max=0.9,
+    ),
+    *bet_options(10, 500, 1_000_000_000),
+    OptionSpec(
+        "max_hands",
+        OptionKind.INT,
+        4,
+        "hands a player may hold by splitting",
+        "mains qu'un joueur peut tenir en séparant",
+        min=2,
+        max=4,
+    ),
+    OptionSpec(
+        "split_aces_one_card",
+        OptionKind.BOOL,
+        True,
+        "split aces get one card each",
+        "les as séparés ne reçoivent qu'une carte chacun",
+    ),
+    OptionSpec("double", OptionKind.BOOL, True, "doubling allowed", "doubler est permis"),
+    OptionSpec("surrender", OptionKind.BOOL, False, "surrender allowed", "abandonner est permis"),
+    OptionSpec(
+        "dealer_peeks",
+        OptionKind.BOOL,
+        True,
+        "the dealer checks for blackjack under an ace or a ten",
+        "le croupier vérifie son Black Jack sous un as ou un dix",
+    ),
+    OptionSpec(
+        "dealer_hits_soft_17",
+        OptionKind.BOOL,
+        False,
+        "the dealer draws on a soft 17",
+        "le croupier tire sur un 17 souple",
+    ),
+    OptionSpec(
+        "blackjack_pays",
+        OptionKind.CHOICE,
+        "3:2",
+        "what a blackjack pays",
+        "ce que paie un Black Jack",
+        choices=tuple(PAYOUT_RATIOS),
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class BlackjackOptions(GameOptions):
+    """Per-table options of Black Jack (RULES.md section 1), typed, with their defaults."""
+
+    SPECS = BLACKJACK_OPTIONS
+    #: options of earlier versions still found in stored snapshots (the table settings
+    #: hold the timers now): read and dropped
+    LEGACY = ("bet_seconds", "turn_seconds")
+
+    decks: int = 6
+    penetration: float = 0.75
+    min_bet: int = 10
+    max_bet: int = 500
+    max_hands: int = 4
+    split_aces_one_card: bool = True
+    double: bool = True
+    surrender: bool = False
+    dealer_peeks: bool = True
+    dealer_hits_soft_17: bool = False
+    blackjack_pays: str = "3:2"
+
 
 #: Every ``IllegalAction.code`` this game raises, for the UI's translations.
 ILLEGAL_CODES: frozenset[str] = SHARED_CODES | {

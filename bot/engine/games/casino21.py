@@ -46,13 +46,89 @@ from ..events import (
     Visibility,
     exact_figure,
 )
-from ..game_options import CASINO21_MAX_PLAYERS, Casino21Options
 from ..hands import card_value, fallback_ace, valued_blackjack
+from ..options import GameOptions, OptionKind, OptionSpec, bet_options
 from ..phases import Phase
 from ..upgrades import casino21_v1
 
-MAX_PLAYERS = CASINO21_MAX_PLAYERS
+MAX_PLAYERS = 8
 MAX_DRAW = 10  # most cards one DRAW may ask for
+
+# --------------------------------------------------------------------------- options
+
+_I = OptionKind.INT
+MAX_DECKS = 8
+_MONEY_MAX = 1_000_000
+
+#: The options of a Casino 21 table (RULES.md section 2): ``/table open``, ``/rules``.
+CASINO21_OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "welcome_stake",
+        OptionKind.INT,
+        100,
+        "stake the casino gives each player who sits down",
+        "mise de bienvenue offerte par le casino à chaque joueur",
+        min=0,
+        max=_MONEY_MAX,
+        cap="max_welcome_stake",
+    ),
+    OptionSpec(
+        "wager_requirement",
+        OptionKind.INT,
+        100,
+        "total to bet before leaving with winnings",
+        "total à miser avant de repartir avec ses gains",
+        min=0,
+        max=_MONEY_MAX,
+        open_at_least=("welcome_stake", "wager_below_stake"),
+    ),
+    OptionSpec(
+        "decks",
+        OptionKind.INT,
+        1,
+        "52-card decks, shuffled each round",
+        "paquets de 52 cartes, battus à chaque manche",
+        min=1,
+        max=MAX_DECKS,
+    ),
+    *bet_options(1, 100, _MONEY_MAX),
+    OptionSpec(
+        "bank_bust_bonus",
+        OptionKind.INT,
+        5,
+        "paid with the bet back when the bank busts (half: half the bet)",
+        "payé avec la mise quand la banque saute (half : la moitié de la mise)",
+        min=0,
+        max=_MONEY_MAX,
+        choices=("half",),
+        cap="max_bank_bust_bonus",
+    ),
+    OptionSpec(
+        "max_players",
+        OptionKind.INT,
+        MAX_PLAYERS,
+        "players at the table, host included",
+        "joueurs à la table, hôte compris",
+        min=1,
+        max=MAX_PLAYERS,
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Casino21Options(GameOptions):
+    """Per-table options of Casino 21 (RULES.md section 2), typed, with their defaults."""
+
+    SPECS = CASINO21_OPTIONS
+
+    welcome_stake: int = 100
+    wager_requirement: int = 100
+    decks: int = 1
+    min_bet: int = 1
+    max_bet: int = 100
+    bank_bust_bonus: int | str = 5  # a fixed amount, or "half" (half the bet)
+    max_players: int = MAX_PLAYERS
+
 
 #: Every ``IllegalAction.code`` this game raises, for the UI's translations.
 ILLEGAL_CODES: frozenset[str] = SHARED_CODES | {

@@ -26,12 +26,21 @@ shuffled deck, so ``verify(seed, commitment, spec)`` reprints every pile.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from ..actions import Action, ActionKind
 from ..base import Refusal, Seat, TableGame
-from ..cards import Card
+from ..cards import (
+    DEFAULT_PIRATE_DECK,
+    Card,
+    card_codes,
+    parse_cards,
+    parse_pirate_deck,
+    pirate_deck_spec,
+    pirate_deck_text,
+)
 from ..errors import (
     NOT_ENOUGH_PLAYERS,
     NOT_YOUR_TURN,
@@ -40,15 +49,103 @@ from ..errors import (
     WRONG_PHASE,
     refuse,
 )
-from ..events import ROUND_SETTLED, ROUND_STARTED, TURN, Event, Visibility
-from ..game_options import Pirate21Options
+from ..events import ROUND_SETTLED, ROUND_STARTED, TURN, Event, private_event, public_event
 from ..hands import bj_total, is_blackjack
+from ..options import GameOptions, OptionKind, OptionSpec, check_values, player_option
 from ..phases import Phase
 from ..shuffle import Entropy
 from ..upgrades import pirate21_v1
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
+
+# --------------------------------------------------------------------------- options
+
+VARIANTS = ("standard", "shared")
+
+#: The options of a Pirate 21 table (RULES.md section 3): ``/table open``, ``/rules``.
+PIRATE21_OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "variant",
+        OptionKind.CHOICE,
+        "standard",
+        "standard, or shared: the treasure is divided among the players",
+        "standard, ou shared : le trésor est partagé entre les joueurs",
+        choices=VARIANTS,
+    ),
+    OptionSpec(
+        "treasure",
+        OptionKind.INT,
+        10,
+        "gold coins in the treasure",
+        "pièces d'or du trésor",
+        min=1,
+        max=1000,
+    ),
+    OptionSpec(
+        "coins_per_player",
+        OptionKind.INT,
+        None,
+        "shared variant: coins given to each player instead of dividing the treasure",
+        "variante partagée : pièces données à chaque joueur au lieu de diviser le trésor",
+        min=1,
+        max=1000,
+        none=True,
+    ),
+    player_option(
+        "dealer",
+        "the player who deals, fixed for the game (none: the host)",
+        "le joueur qui donne, pour toute la partie (none : l'hôte)",
+    ),
+    OptionSpec(
+        "deck",
+        OptionKind.FORM,
+        DEFAULT_PIRATE_DECK,
+        "the cards: numbers/pirates/flags",
+        "les cartes : nombres/pirates/drapeaux",
+        form=parse_pirate_deck,
+        show=pirate_deck_text,
+        examples=("36/14/4", "18/7/2", "72/28/8"),
+        allowed_en="numbers/pirates/flags counts, e.g. `36/14/4`",
+        allowed_fr="les nombres de cartes nombres/pirates/drapeaux, par ex. `36/14/4`",
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Pirate21Options(GameOptions):
+    """Per-table options of Pirate 21 (RULES.md section 3), typed, with their defaults."""
+
+    SPECS = PIRATE21_OPTIONS
+
+    variant: str = "standard"
+    treasure: int = 10
+    coins_per_player: int | None = None  # None: the shared treasure is divided
+    dealer: int | None = None
+    deck: tuple[tuple[str, int], ...] = tuple(DEFAULT_PIRATE_DECK.items())
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Pirate21Options:
+        """Validate typed options (``deck`` as counts or as typed); raises
+        :class:`~bot.engine.errors.InvalidOptions` on the first problem."""
+        values = check_values(cls.SPECS, data, ignore=cls.LEGACY)
+        values["deck"] = tuple(values["deck"].items())
+        return cls(**values)
+
+    @property
+    def deck_counts(self) -> dict[str, int]:
+        """The deck counts as a dict."""
+        return dict(self.deck)
+
+    @property
+    def deck_spec(self) -> str:
+        """The deck spec ``verify`` takes (``pirate54``, ``pirate:N/P/F``)."""
+        return pirate_deck_spec(self.deck_counts)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form (what ``/rules`` shows); ``from_dict`` accepts it back."""
+        return {**GameOptions.to_dict(self), "deck": self.deck_counts}
+
 
 #: Every ``IllegalAction.code`` this game raises, for the UI's translations.
 ILLEGAL_CODES: frozenset[str] = SHARED_CODES | {
@@ -70,22 +167,7 @@ END_REASONS: tuple[str, ...] = (
 )
 
 
-def _codes(cards: Sequence[Card]) -> list[str]:
-    return [c.code for c in cards]
-
-
-def _cards(codes: Sequence[str]) -> list[Card]:
-    return [Card.parse(c) for c in codes]
-
-
-def _pub(kind: str, about: int | None = None, /, **data: Any) -> Event:
-    return Event(kind, Visibility.PUBLIC, about, data)
-
-
-def _priv(kind: str, to: int, /, **data: Any) -> Event:
-    return Event(kind, Visibility.PRIVATE, to, data)
-
-
+_codes, _cards, _pub, _priv = card_codes, parse_cards, public_event, private_event
 _K = ActionKind
 # Members read on every check, bound once (see base.py).
 _LOBBY, _PLAYING = Phase.LOBBY, Phase.PLAYING

@@ -48,14 +48,75 @@ from ..events import (
     Visibility,
     wallet,
 )
-from ..game_options import DECK_SPECS, SeptEtDemiOptions
 from ..hands import SEPT32_HALF_POINTS, SEPT40_HALF_POINTS, SEPT_ET_DEMI, format_half_points
+from ..options import GameOptions, OptionKind, OptionSpec
 from ..phases import ROUND_PHASES, Phase
 from ..upgrades import sept_et_demi_v1
 
 GAME = "sept_et_demi"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
+
+# --------------------------------------------------------------------------- options
+
+DECK_SPECS: dict[str, str] = {"40": "sept40", "32": "sept32"}
+
+#: The options of a Sept et demi table (RULES.md section 4): ``/table open``, ``/rules``.
+SEPT_ET_DEMI_OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "deck",
+        OptionKind.CHOICE,
+        "40",
+        "40 cards (ace to 7, heads ½) or 32 (7 to ace)",
+        "40 cartes (as à 7, figures ½) ou 32 (7 à as)",
+        choices=tuple(DECK_SPECS),
+    ),
+    OptionSpec(
+        "buy_in",
+        OptionKind.INT,
+        200,
+        "chips each player brings, at least twice min_bet",
+        "jetons apportés par chaque joueur, au moins deux fois min_bet",
+        min=2,
+        max=10**12,
+        at_least=("min_bet", 2),
+    ),
+    OptionSpec("min_bet", OptionKind.INT, 1, "smallest bet", "mise minimale", min=1, max=10**9),
+    OptionSpec(
+        "guarantee_fund",
+        OptionKind.INT,
+        500,
+        "fund the casino sets aside to pay when a banker cannot",
+        "fonds mis de côté par le casino quand un banquier ne peut pas payer",
+        min=0,
+        max=10**12,
+        cap="max_guarantee_fund",
+    ),
+    OptionSpec(
+        "rounds",
+        OptionKind.INT,
+        None,
+        "rounds before the game ends (none: no limit)",
+        "manches avant la fin de la partie (none : sans limite)",
+        min=1,
+        max=10**6,
+        none=True,
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SeptEtDemiOptions(GameOptions):
+    """Per-table options of Sept et demi (RULES.md section 4), typed, with their defaults."""
+
+    SPECS = SEPT_ET_DEMI_OPTIONS
+
+    deck: str = "40"  # "40" or "32"
+    buy_in: int = 200
+    min_bet: int = 1
+    guarantee_fund: int = 500
+    rounds: int | None = None  # None: no round limit
+
 
 #: Every ``IllegalAction.code`` this game raises, for the UI's translations.
 ILLEGAL_CODES: frozenset[str] = SHARED_CODES | {

@@ -27,8 +27,7 @@ from typing import Any
 
 from ..base import Action, ActionKind, Event, Phase
 from ..cards import Card, pack52
-from ..game_options import PAYOUT_RATIOS, BlackjackOptions
-from ..games.blackjack import BlackjackGame, dealer_should_hit
+from ..games.blackjack import PAYOUT_RATIOS, BlackjackGame, BlackjackOptions, dealer_should_hit
 from ..hands import bj_total
 from ..shuffle import seeded_entropy
 from .base import Mean, Simulator, rate, text_rows, timing

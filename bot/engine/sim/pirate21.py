@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..base import ROUND_SETTLED, Action, ActionKind, Event, Phase
-from ..game_options import VARIANTS
-from ..games.pirate21 import Pirate21
+from ..games.pirate21 import VARIANTS, Pirate21
 from ..shuffle import seeded_entropy
 from .base import Simulator, per_second, picked, positive_int, rate, text_rows, timing
 

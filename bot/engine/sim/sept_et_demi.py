@@ -30,8 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..base import ROUND_SETTLED, Action, ActionKind, Event, Phase
-from ..game_options import DECK_SPECS
-from ..games.sept_et_demi import SeptEtDemi
+from ..games.sept_et_demi import DECK_SPECS, SeptEtDemi
 from ..hands import SEPT_ET_DEMI, format_half_points
 from ..shuffle import seeded_entropy
 from .base import Mean, Simulator, picked, positive_int, rate, text_rows, timing

@@ -11,8 +11,7 @@ import pytest
 
 from bot.engine.base import Action, ActionKind
 from bot.engine.cards import Card
-from bot.engine.game_options import BlackjackOptions
-from bot.engine.games.blackjack import BlackjackGame
+from bot.engine.games.blackjack import BlackjackGame, BlackjackOptions
 from bot.engine.shuffle import seeded_entropy
 from bot.engine.sim import SIMULATORS, find, main
 from bot.engine.sim.basic_strategy import (

@@ -10,8 +10,8 @@ from functools import cache
 
 import pytest
 
-from bot.engine.cards import Rank
-from bot.engine.game_options import build_pirate_deck, parse_deck
+from bot.engine.cards import Rank, build_pirate_deck
+from bot.engine.cards import parse_pirate_deck as parse_deck
 from bot.engine.sim import main
 from bot.engine.sim.pirate21 import simulate
 
