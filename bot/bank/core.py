@@ -543,7 +543,9 @@ async def _post_batched(
         actor,
         entries,
         postings,
-        [(a, change, -lowest) for a, (change, lowest) in balances.items()],
+        # by account: concurrent moves then tend to lock the rows they share in one order
+        # (the plan walks the arrays; a deadlock that still happens is run again)
+        [(a, change, -lowest) for a, (change, lowest) in sorted(balances.items())],
         [(user, *counts) for user, counts in seats.items()],  # type: ignore[misc]
     )
     written = await c.post_ledger(batch)
