@@ -165,8 +165,11 @@ def snowflake() -> int:
 class Interaction:
     """A button click (or slash command) as the cog sees it."""
 
-    def __init__(self, transport: Transport, user_id: int, message_id: int | None) -> None:
+    def __init__(
+        self, transport: Transport, user_id: int, message_id: int | None, guild_id: int | None
+    ) -> None:
         self.id = snowflake()
+        self.guild_id = guild_id
         self.transport = transport
         self.user = _Obj(user_id)
         self.message = None if message_id is None else _Obj(message_id)
@@ -257,7 +260,7 @@ def next_click(bot: StubBot, table: Any, strategy: Any, seats: list[int]) -> tup
     (the host starts the next round when nobody has a move)."""
     move = strategy.next_move(table.game, seats) or (table.game.host, "start", None)
     player, name, arg = move
-    return Interaction(bot.transport, player, table.message_id), name, arg
+    return Interaction(bot.transport, player, table.message_id, table.guild_id), name, arg
 
 
 def _start(host: int) -> Any:

@@ -13,10 +13,10 @@ debit (no read-then-write) and an idempotency key.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Final
 
-from bot.db.base import Conn
+from bot.db.base import Conn, LedgerBatch
 from bot.engine.base import Money, MoneyKind
 
 from .errors import (
@@ -398,6 +398,12 @@ async def post_effects(
     if not isinstance(idem_prefix, str) or not idem_prefix or len(idem_prefix) > 150:
         raise Duplicate("idem_prefix must be a non-empty string", key=repr(idem_prefix))
     if not own_savepoint:  # a table's guild is set up: its settings are read for a cash-out
+        if c.batches:
+            batched = await _post_batched(
+                c, guild_id, table_id, round_no, effects, idem_prefix, actor
+            )
+            if batched is not None:
+                return batched
         return await _post_effects(c, guild_id, table_id, round_no, effects, idem_prefix, actor)
     async with c.savepoint():
         _, known = await guild_settings(c, guild_id)  # UnknownAccount first for an unknown guild
@@ -460,18 +466,10 @@ async def _book(
     return None
 
 
-async def _post_effects(
-    c: Conn,
-    guild_id: int,
-    table_id: int,
-    round_no: int | None,
-    effects: Sequence[Money],
-    idem_prefix: str,
-    actor: int | None,
-    limit: int | _Unset | None = UNSET,
-) -> PostResult:
-    """``limit``: the guild's claim approval limit (read for a cash-out when UNSET)."""
-    accounts: dict[tuple[str, int], int] = {}
+def _resolver(
+    c: Conn, guild_id: int, table_id: int, accounts: dict[tuple[str, int], int]
+) -> Callable[[tuple[str, int]], Awaitable[int]]:
+    """An endpoint's account (found or opened), remembered in ``accounts``."""
 
     async def resolve(endpoint: tuple[str, int]) -> int:
         found = accounts.get(endpoint)
@@ -485,6 +483,105 @@ async def _post_effects(
                 found = await system_account(c, guild_id, "house" if kind == "house" else "claims")
             accounts[endpoint] = found
         return found
+
+    return resolve
+
+
+_SEAT_COUNTER: Final = {  # kind -> (counter: 0 own funds, 1 wagered, 2 forfeited; its player)
+    MoneyKind.BUY_IN: (0, "dst"),
+    MoneyKind.TOP_UP: (0, "dst"),
+    MoneyKind.BET: (1, "src"),
+    MoneyKind.FORFEIT: (2, "src"),
+}
+_NOT_BATCHED: Final = frozenset({MoneyKind.WELCOME_STAKE, MoneyKind.CASH_OUT})  # read first
+
+
+async def _post_batched(
+    c: Conn,
+    guild_id: int,
+    table_id: int,
+    round_no: int | None,
+    effects: Sequence[Money],
+    idem_prefix: str,
+    actor: int | None,
+) -> PostResult | None:
+    """A move's effects as one :class:`LedgerBatch` (a network database's one round trip):
+    the same entries, postings, conditional debits and seat counters as :func:`post_entry`
+    one by one. None (nothing written) for the careful path: a welcome stake or a cash-out
+    (they read first), no effect, or keys used before (a replay)."""
+    accounts: dict[tuple[str, int], int] = {}
+    resolve = _resolver(c, guild_id, table_id, accounts)
+    entries: list[tuple[str, str, str | None]] = []
+    postings: list[tuple[str, int, int]] = []
+    balances: dict[int, list[int]] = {}  # account -> [change so far, lowest change so far]
+    seats: dict[int, list[int]] = {}
+    for index, m in enumerate(effects):
+        if _skipped(m, index):
+            continue
+        if m.kind in _NOT_BATCHED:
+            return None
+        amount = check_amount(m.amount)
+        src, dst = parse_endpoint(m.src), parse_endpoint(m.dst)
+        _check_shape(m, src, dst)
+        key = f"{idem_prefix}:{index}"
+        entries.append((LEDGER_KIND[m.kind], key, None if m.exact is None else f"exact {m.exact}"))
+        for account, change in ((await resolve(src), -amount), (await resolve(dst), amount)):
+            postings.append((key, account, change))
+            running = balances.setdefault(account, [0, 0])
+            running[0] += change
+            running[1] = min(running[1], running[0])
+        counter = _SEAT_COUNTER.get(m.kind)
+        if counter is not None:
+            user = (src if counter[1] == "src" else dst)[1]
+            seats.setdefault(user, [0, 0, 0])[counter[0]] += amount
+    if not entries:
+        return None
+    batch = LedgerBatch(
+        guild_id,
+        table_id,
+        round_no,
+        actor,
+        entries,
+        postings,
+        # by account: concurrent moves then tend to lock the rows they share in one order
+        # (the plan walks the arrays; a deadlock that still happens is run again)
+        [(a, change, -lowest) for a, (change, lowest) in sorted(balances.items())],
+        [(user, *counts) for user, counts in seats.items()],  # type: ignore[misc]
+    )
+    written = await c.post_ledger(batch)
+    if written is None:
+        return None
+    entry_ids, all_changed = written
+    if not all_changed:
+        await _refuse_short(c, batch)
+    return PostResult(tuple(entry_ids), (), False)
+
+
+async def _refuse_short(c: Conn, batch: LedgerBatch) -> None:
+    """InsufficientFunds for the first account of a batch that held too little (the
+    caller's transaction rolls back)."""
+    for account, _, least in batch.balances:
+        held = await account_balance(c, account)
+        if held < least:
+            raise InsufficientFunds(
+                "insufficient funds", amount=least, **await _describe(c, account)
+            )
+    raise InsufficientFunds("insufficient funds")
+
+
+async def _post_effects(
+    c: Conn,
+    guild_id: int,
+    table_id: int,
+    round_no: int | None,
+    effects: Sequence[Money],
+    idem_prefix: str,
+    actor: int | None,
+    limit: int | _Unset | None = UNSET,
+) -> PostResult:
+    """``limit``: the guild's claim approval limit (read for a cash-out when UNSET)."""
+    accounts: dict[tuple[str, int], int] = {}
+    resolve = _resolver(c, guild_id, table_id, accounts)
 
     entry_ids: list[int] = []
     claim_ids: list[int] = []

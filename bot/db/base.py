@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable, Coroutine, Hashable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Concatenate, ParamSpec, Protocol, TypeAlias, TypeVar
+from typing import Any, Concatenate, NamedTuple, ParamSpec, Protocol, TypeAlias, TypeVar
 
 Row: TypeAlias = Any  # a row read by position (``row[0]``) or by column name (``row["id"]``)
 Params: TypeAlias = Sequence[object]
@@ -60,11 +60,30 @@ class Memo:
         self.values.update(found)
 
 
+class LedgerBatch(NamedTuple):
+    """A move's ledger writes in one go (:meth:`Conn.post_ledger`): its entries (kind,
+    idempotency key, reason each), their postings (entry key, account, amount), each
+    account's change with the least balance it must hold first (the most its debits ask
+    before its credits come, in the effects' order) and the seat counters' increments."""
+
+    guild_id: int
+    table_id: int
+    round_no: int | None
+    actor: int | None
+    entries: list[tuple[str, str, str | None]]
+    postings: list[tuple[str, int, int]]
+    balances: list[tuple[int, int, int]]  # (account, change, least balance first)
+    seats: list[tuple[int, int, int, int]]  # (user, own funds, wagered, forfeited)
+
+
 class Conn:
     """One open transaction, as ``fn`` receives it. A backend implements the four
     statement methods; what is common (the memo, savepoints) is here."""
 
     __slots__ = ("_found", "_memo")
+    # True where every statement is a network round trip (PostgreSQL): callers then gather
+    # statements (execute_together, post_ledger); SQLite answers each at once, cheaper alone
+    batches = False
 
     def __init__(self, memo: Memo) -> None:
         self._memo = memo
@@ -89,6 +108,24 @@ class Conn:
     async def insert(self, sql: str, params: Params = ()) -> int | None:
         """Run an INSERT into a table with an ``id`` key; the new row's id, or None when
         it inserted nothing (``ON CONFLICT DO NOTHING``)."""
+        raise NotImplementedError
+
+    async def execute_together(self, statements: Sequence[tuple[str, Params]]) -> list[int]:
+        """Run statements that neither read each other's changes nor change the same row
+        (a network database sends them as one); for each, the rows it changed (INSERT,
+        UPDATE, DELETE, without RETURNING) or returned (SELECT)."""
+        counts = []
+        for sql, params in statements:
+            if sql.startswith("SELECT"):
+                counts.append(len(await self.fetchall(sql, params)))
+            else:
+                counts.append(await self.execute(sql, params))
+        return counts
+
+    async def post_ledger(self, batch: LedgerBatch) -> tuple[list[int], bool] | None:
+        """Write a move's ledger in one statement (where :attr:`batches`): the entries'
+        ids in order and whether every balance could change (False: nothing may commit),
+        or None when some keys were used already and nothing was written."""
         raise NotImplementedError
 
     @asynccontextmanager

@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from .base import Conflict, Conn, DbFn, IntegrityError, Memo, P, Params, Row, T
+from .base import Conflict, Conn, DbFn, IntegrityError, LedgerBatch, Memo, P, Params, Row, T
 
 RETRIES = 3  # attempts of a write that lost a race (unique key, deadlock, serialization)
 POOL_MIN = 1
@@ -60,18 +60,33 @@ def _integrity(exc: asyncpg.PostgresError) -> IntegrityError:
     return IntegrityError(f"{exc} ({constraint})" if constraint else str(exc))
 
 
+class Trips:
+    """Round trips to the server, counted (a move's cost on a network database):
+    ``BEGIN`` and ``COMMIT`` one each, every statement one (``executemany`` too: asyncpg
+    pipelines its rows). A statement asyncpg has not prepared on that connection yet costs
+    one more, not counted here."""
+
+    __slots__ = ("count",)
+
+    def __init__(self) -> None:
+        self.count = 0
+
+
 class PostgresConn(Conn):
     """A transaction on one asyncpg connection."""
 
-    __slots__ = ("_c",)
+    __slots__ = ("_c", "_trips")
+    batches = True
 
-    def __init__(self, c: asyncpg.Connection, memo: Memo) -> None:
+    def __init__(self, c: asyncpg.Connection, memo: Memo, trips: Trips | None = None) -> None:
         super().__init__(memo)
         self._c = c
+        self._trips = trips or Trips()
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement; the number of rows it changed (from the command tag)."""
         try:
+            self._trips.count += 1
             tag = await self._c.execute(dollar(sql), *params)
         except asyncpg.IntegrityConstraintViolationError as exc:
             raise _integrity(exc) from exc
@@ -81,6 +96,7 @@ class PostgresConn(Conn):
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
         """Run one statement once per parameter row (one pipelined round trip)."""
         try:
+            self._trips.count += 1
             await self._c.executemany(dollar(sql), list(rows))
         except asyncpg.IntegrityConstraintViolationError as exc:
             raise _integrity(exc) from exc
@@ -88,21 +104,110 @@ class PostgresConn(Conn):
     async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
         """The first row, or None."""
         try:
+            self._trips.count += 1
             return await self._c.fetchrow(dollar(sql), *params)
         except asyncpg.IntegrityConstraintViolationError as exc:
             raise _integrity(exc) from exc
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         """Every row."""
+        self._trips.count += 1
         return list(await self._c.fetch(dollar(sql), *params))
 
     async def insert(self, sql: str, params: Params = ()) -> int | None:
         """The new row's id (``RETURNING id``), or None if nothing was inserted."""
         try:
+            self._trips.count += 1
             value = await self._c.fetchval(dollar(sql) + " RETURNING id", *params)
         except asyncpg.IntegrityConstraintViolationError as exc:
             raise _integrity(exc) from exc
         return None if value is None else int(value)
+
+    async def execute_together(self, statements: Sequence[tuple[str, Params]]) -> list[int]:
+        """The statements as one (a WITH query each): one round trip."""
+        sql, args = _together(list(statements))
+        row = await self.fetchone(sql, args)
+        assert row is not None
+        return [int(n) for n in row]
+
+    async def post_ledger(self, batch: LedgerBatch) -> tuple[list[int], bool] | None:
+        """The move's ledger in one statement (:data:`LEDGER_SQL`)."""
+        entries, postings = batch.entries, batch.postings
+        args = (
+            batch.guild_id,
+            batch.table_id,
+            batch.round_no,
+            batch.actor,
+            [e[0] for e in entries],
+            [e[1] for e in entries],
+            [e[2] for e in entries],
+            *([p[i] for p in postings] for i in range(3)),
+            *([b[i] for b in batch.balances] for i in range(3)),
+            *([s[i] for s in batch.seats] for i in range(4)),
+        )
+        row = await self.fetchone(LEDGER_SQL, args)
+        assert row is not None
+        keys, ids, changed, _ = row
+        if not keys:
+            return None  # every key used before: a replay, for the caller's careful path
+        if len(keys) < len(entries):
+            raise IntegrityError("idempotency keys partly used already (idem_key)")
+        by_key = dict(zip(keys, ids, strict=True))
+        return [int(by_key[e[1]]) for e in entries], changed == len(batch.balances)
+
+
+# A move's ledger in one statement (Conn.post_ledger): the entries, then, only if every key
+# was new, their postings, the balances (each debit conditional on the least balance the
+# account must hold) and the seat counters. Arrays keep one prepared statement whatever
+# the number of effects. The sub-statements run on one snapshot; the postings' foreign key
+# is checked at the statement's end, when the entries are there.
+LEDGER_SQL = """
+WITH e AS (
+  INSERT INTO bank_entries (guild_id, kind, idem_key, table_id, round_no, actor, reason)
+  SELECT $1, t.kind, t.idem_key, $2, $3, $4, t.reason
+  FROM unnest($5::text[], $6::text[], $7::text[]) WITH ORDINALITY AS t(kind, idem_key, reason, n)
+  ORDER BY t.n
+  ON CONFLICT (idem_key) DO NOTHING
+  RETURNING id, idem_key),
+whole AS (SELECT count(*) = cardinality($5::text[]) AS yes FROM e),
+p AS (
+  INSERT INTO bank_postings (entry_id, account_id, amount)
+  SELECT e.id, q.account, q.amount
+  FROM unnest($8::text[], $9::bigint[], $10::bigint[]) WITH ORDINALITY AS q(key, account, amount, n)
+  JOIN e ON e.idem_key = q.key
+  WHERE (SELECT yes FROM whole)
+  ORDER BY q.n),
+b AS (
+  UPDATE bank_accounts a SET balance = a.balance + d.change
+  FROM unnest($11::bigint[], $12::bigint[], $13::bigint[]) AS d(id, change, least)
+  WHERE a.id = d.id AND a.balance >= d.least AND (SELECT yes FROM whole)
+  RETURNING a.id),
+s AS (
+  INSERT INTO bank_seats (guild_id, table_id, user_id, own_funds, wagered, forfeited)
+  SELECT $1, $2, u.id, u.own, u.wagered, u.forfeited
+  FROM unnest($14::bigint[], $15::bigint[], $16::bigint[], $17::bigint[])
+    AS u(id, own, wagered, forfeited)
+  WHERE (SELECT yes FROM whole)
+  ON CONFLICT (guild_id, table_id, user_id) DO UPDATE SET
+    own_funds = bank_seats.own_funds + excluded.own_funds,
+    wagered = bank_seats.wagered + excluded.wagered,
+    forfeited = bank_seats.forfeited + excluded.forfeited
+  RETURNING 1)
+SELECT (SELECT array_agg(idem_key) FROM e), (SELECT array_agg(id) FROM e),
+  (SELECT count(*) FROM b), (SELECT count(*) FROM s)
+"""
+
+
+def _together(statements: list[tuple[str, Params]]) -> tuple[str, list[object]]:
+    """Statements as one: each a WITH query, counted."""
+    parts: list[str] = []
+    args: list[object] = []
+    for i, (sql, params) in enumerate(statements):
+        tail = "" if sql.startswith("SELECT") else " RETURNING 1"
+        parts.append(f"s{i} AS ({sql}{tail})")
+        args.extend(params)
+    counts = ", ".join(f"(SELECT count(*) FROM s{i})" for i in range(len(statements)))
+    return f"WITH {', '.join(parts)} SELECT {counts}", args
 
 
 def _numeric(text: str) -> int | float:
@@ -134,6 +239,7 @@ class PostgresDatabase:
         self.url = url
         self.path = redact(url)
         self.memo = memo or Memo()
+        self.trips = Trips()  # round trips of every transaction so far (benches, tests)
         self._pool = pool
 
     @classmethod
@@ -169,7 +275,8 @@ class PostgresDatabase:
 
     async def _run(self, read_only: bool, fn: DbFn[P, T], *args: Any, **kwargs: Any) -> T:
         async with self._pool.acquire() as c:
-            conn = PostgresConn(c, self.memo)
+            conn = PostgresConn(c, self.memo, self.trips)
+            self.trips.count += 2  # BEGIN and COMMIT (or ROLLBACK)
             isolation = "repeatable_read" if read_only else "read_committed"
             async with c.transaction(isolation=isolation, readonly=read_only):
                 out = await fn(conn, *args, **kwargs)

@@ -29,6 +29,7 @@ from typing import Any
 import orjson
 
 from bot.bank import Bank
+from bot.bank.core import system_account
 from bot.db import Conn, Database, IntegrityError, Row
 from bot.engine.base import (
     ROUND_SETTLED,
@@ -58,6 +59,17 @@ DISCORD_EPOCH_MS = 1420070400000  # a snowflake's timestamp counts from here
 CLOCK_SKEW_MS = 60_000  # margin between Discord's clock and ours
 
 
+_CLOSE_ROW = (
+    "UPDATE tables SET state = ?, version = ?, updated_at = ?, status = 'closed',"
+    " closed_at = ? WHERE id = ? AND version = ?"
+)
+_MOVE_ROW = "UPDATE tables SET state = ?, version = ?, updated_at = ? WHERE id = ? AND version = ?"
+_ACTION_ROW = (
+    "INSERT INTO table_actions (table_id, version, user_id, interaction_id, action, at)"
+    " VALUES (?, ?, ?, ?, ?, ?)"
+)
+
+
 async def _write_row(
     c: Conn,
     table_id: int,
@@ -73,22 +85,45 @@ async def _write_row(
     ``updated_at`` and the snapshot's deadline)."""
     if closing:
         changed = await c.execute(
-            "UPDATE tables SET state = ?, version = ?, updated_at = ?, status = 'closed',"
-            " closed_at = ? WHERE id = ? AND version = ?",
-            (state_json, new_version, now, now, table_id, new_version - 1),
+            _CLOSE_ROW, (state_json, new_version, now, now, table_id, new_version - 1)
         )
     else:  # status untouched: SQLite then leaves the two indexes on it alone
         changed = await c.execute(
-            "UPDATE tables SET state = ?, version = ?, updated_at = ? WHERE id = ? AND version = ?",
-            (state_json, new_version, now, table_id, new_version - 1),
+            _MOVE_ROW, (state_json, new_version, now, table_id, new_version - 1)
         )
     if changed != 1:  # another process wrote the table: this copy is stale
         raise StaleTable(table_id)
-    await c.execute(
-        "INSERT INTO table_actions (table_id, version, user_id, interaction_id, action, at)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
-        (table_id, new_version, user_id, interaction_id, action_json, now),
-    )
+    await c.execute(_ACTION_ROW, (table_id, new_version, user_id, interaction_id, action_json, now))
+
+
+async def _write_row_with_cover(
+    c: Conn,
+    house: tuple[int, int] | None,
+    table_id: int,
+    new_version: int,
+    state_json: str,
+    now: float,
+    closing: bool,
+    user_id: int | None,
+    interaction_id: int | None,
+    action_json: str,
+) -> None:
+    """:func:`_write_row` and the house's cover (``house``: (account, amount) it must
+    hold) as one round trip, where the database gathers statements (``Conn.batches``)."""
+    version = new_version - 1
+    statements: list[tuple[str, tuple[object, ...]]] = [
+        (_CLOSE_ROW, (state_json, new_version, now, now, table_id, version))
+        if closing
+        else (_MOVE_ROW, (state_json, new_version, now, table_id, version)),
+        (_ACTION_ROW, (table_id, new_version, user_id, interaction_id, action_json, now)),
+    ]
+    if house is not None:
+        statements.append(("SELECT 1 FROM bank_accounts WHERE id = ? AND balance >= ?", house))
+    counts = await c.execute_together(statements)
+    if counts[0] != 1:
+        raise StaleTable(table_id)
+    if house is not None and counts[2] == 0:
+        raise TableError("house_cannot_cover", needed=house[1])
 
 
 async def _insert_table(c: Conn, table: Table, now: float) -> int:
@@ -700,11 +735,17 @@ class TableService:
         stale copy (another process moved the table on) before the bank sees postings keyed
         by a version already used, and on PostgreSQL its row lock queues a concurrent
         writer of the table."""
-        if house is not None:
-            guild_id, needed = house
-            if await self.bank.balance(guild_id, None, conn=c) < needed:
-                raise TableError("house_cannot_cover", needed=needed)
-        await _write_row(c, *row)
+        if c.batches:  # a network database: the rows and the cover in one round trip
+            cover = None
+            if house is not None:
+                cover = (await system_account(c, house[0], "house"), house[1])
+            await _write_row_with_cover(c, cover, *row)
+        else:
+            if house is not None:
+                guild_id, needed = house
+                if await self.bank.balance(guild_id, None, conn=c) < needed:
+                    raise TableError("house_cannot_cover", needed=needed)
+            await _write_row(c, *row)
         if posting is not None:  # the whole move rolls back if this raises: no savepoint
             await self.bank.post_effects(c, *posting, own_savepoint=False)
 

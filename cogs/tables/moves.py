@@ -88,6 +88,12 @@ async def on_click(
     except TableError:
         await refuse(interaction, TableError("closed"), locale)
         return
+    if table.guild_id != interaction.guild_id:
+        # a button older than an id change (``import-sqlite`` renumbers tables) naming
+        # another server's table: for this server that table is gone, and nothing of the
+        # other one may be played nor shown from here
+        await refuse(interaction, TableError("closed"), locale)
+        return
     on_message = interaction.message is not None and interaction.message.id == table.message_id
     if move == "hand":
         await send_hand(interaction, table, locale)

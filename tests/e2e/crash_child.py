@@ -1,7 +1,7 @@
 """Child process for test_crash_recovery: the real bot under SimCord plays a scripted,
 random multi-table session on a database file until it is killed.
 
-Usage: python crash_child.py DB_PATH WORLD_PATH SEED
+Usage: python crash_child.py DATABASE WORLD_PATH SEED (DATABASE: a file or a postgresql:// URL)
 
 Discord outlives the bot: the virtual Discord (SimCord's backend: guild, channels, threads,
 messages, clock) is pickled to WORLD_PATH after every step and reloaded at the next start,
@@ -26,7 +26,6 @@ import json
 import os
 import pickle
 import random
-import sqlite3
 import sys
 import time
 import traceback
@@ -38,6 +37,7 @@ from simcord.actors import MemberActor
 from simcord.builders import ChannelHandle, GuildHandle, UserHandle
 
 from bot.app import create_bot
+from bot.db import open_database
 from bot.engine.shuffle import seeded_entropy
 from bot.tables import GAMES
 from bot.tables.moves import MOVES
@@ -186,6 +186,20 @@ async def step(
 MARK: list[Path] = []
 
 
+async def query(url: str, sql: str) -> list[tuple[Any, ...]]:
+    """Rows of the database before the bot starts (none before its first start or its
+    migrations: a kill may come first)."""
+    if "://" not in url and not Path(url).exists():
+        return []
+    db = await open_database(url)
+    try:
+        return [tuple(row) for row in await db.read(lambda c: c.fetchall(sql))]
+    except Exception:  # killed before the migrations: no tables yet
+        return []
+    finally:
+        await db.close()
+
+
 def mark(what: str) -> None:
     """Record the step in flight (read by the parent after the kill)."""
     if MARK:
@@ -194,7 +208,7 @@ def mark(what: str) -> None:
 
 async def main(db_path: str, world_path: Path, seed: int) -> int:
     rng = random.Random(seed)
-    bot = create_bot(database_path=db_path, entropy=seeded_entropy(f"crash{seed}"))
+    bot = create_bot(database_url=db_path, entropy=seeded_entropy(f"crash{seed}"))
     env = simcord.Env(bot, check_errors=False)
     meta_path = world_path.with_suffix(".json")
     first = not world_path.exists()
@@ -203,22 +217,15 @@ async def main(db_path: str, world_path: Path, seed: int) -> int:
     if not first:
         env.backend = pickle.loads(world_path.read_bytes())
         if rng.random() < 0.25:  # a moderator deletes an open table's thread meanwhile
-            with sqlite3.connect(db_path) as conn:
-                rows = conn.execute(
-                    "SELECT channel_id FROM tables WHERE status = 'open' AND parent_id IS NOT NULL"
-                ).fetchall()
+            rows = await query(
+                db_path,
+                "SELECT channel_id FROM tables WHERE status = 'open' AND parent_id IS NOT NULL",
+            )
             present = [r[0] for r in rows if r[0] in env.backend.channels]
             if present:
                 env.backend.delete_channel(rng.choice(present))
-    closed_before = 0
-    if Path(db_path).exists():
-        with sqlite3.connect(db_path) as conn:
-            try:
-                closed_before = conn.execute(
-                    "SELECT COUNT(*) FROM tables WHERE status = 'closed'"
-                ).fetchone()[0]
-            except sqlite3.OperationalError:  # killed before the migrations
-                closed_before = 0
+    counted = await query(db_path, "SELECT COUNT(*) FROM tables WHERE status = 'closed'")
+    closed_before = int(counted[0][0]) if counted else 0
     started = time.monotonic()
     await env.start()
     recovery = time.monotonic() - started

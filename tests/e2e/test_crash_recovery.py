@@ -3,7 +3,8 @@ several tables at once; it is SIGKILLed at random moments and restarted on the s
 database (and the same virtual Discord) each time. After every kill: a clean audit, no
 posting or action twice, closed tables with nothing left in escrow; after every restart
 (checked by the child, see crash_child.py): every open table reloaded with seat escrows
-equal to its engine's stacks."""
+equal to its engine's stacks. On both databases (the PostgreSQL half: a schema of its own,
+and the same checks but SQLite's page check)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from bot.bank import audit
-from bot.db import SqliteDatabase
+from bot.db import open_database
 from tests.sql import fetchall, fetchone
 
 CHILD = Path(__file__).with_name("crash_child.py")
@@ -38,9 +39,9 @@ class Stats:
     interrupted: Counter[str] = field(default_factory=Counter)  # the step in flight
 
 
-def start_child(db: Path, world: Path, seed: int) -> tuple[subprocess.Popen[bytes], str]:
+def start_child(db: str, world: Path, seed: int) -> tuple[subprocess.Popen[bytes], str]:
     child = subprocess.Popen(
-        [sys.executable, str(CHILD), str(db), str(world), str(seed)],
+        [sys.executable, str(CHILD), db, str(world), str(seed)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
@@ -62,7 +63,7 @@ def stop(child: subprocess.Popen[bytes]) -> str:
 
 
 def run_once(
-    db: Path, world: Path, seed: int, rng: random.Random, stats: Stats, *, last: bool = False
+    db: str, world: Path, seed: int, rng: random.Random, stats: Stats, *, last: bool = False
 ) -> None:
     """Start the child (it checks the restart), let it play a random while, SIGKILL it."""
     child, line = start_child(db, world, seed)
@@ -85,20 +86,21 @@ def run_once(
     stats.interrupted[step.read_text() if step.exists() else "?"] += 1
 
 
-async def check_database(db_path: Path) -> int:
+async def check_database(url: str) -> int:
     """After a kill: returns the number of open tables."""
-    db = await SqliteDatabase.open(db_path)
+    db = await open_database(url)
     try:
         report = await audit(db)
         assert report.ok, report.format()
-        row = await fetchone(db, "PRAGMA integrity_check")
-        assert row is not None and row[0] == "ok"
+        if db.dialect == "sqlite":
+            row = await fetchone(db, "PRAGMA integrity_check")
+            assert row is not None and row[0] == "ok"
         row = await fetchone(db, "SELECT COUNT(*), COUNT(DISTINCT idem_key) FROM bank_entries")
         assert row is not None and row[0] == row[1], "a posting appears twice"
         row = await fetchone(
             db,
             "SELECT COUNT(*) FROM (SELECT table_id, version FROM table_actions"
-            " GROUP BY table_id, version HAVING COUNT(*) > 1)",
+            " GROUP BY table_id, version HAVING COUNT(*) > 1) AS twice",
         )
         assert row is not None and row[0] == 0, "an action was applied twice"
         row = await fetchone(
@@ -120,13 +122,13 @@ async def check_database(db_path: Path) -> int:
         await db.close()
 
 
-async def crash_loop(tmp_path: Path, kills: int, seed: int) -> Stats:
-    db, world = tmp_path / "tables.sqlite3", tmp_path / "world.pkl"
+async def crash_loop(database_url: str, tmp_path: Path, kills: int, seed: int) -> Stats:
+    db, world = database_url, tmp_path / "world.pkl"
     rng = random.Random(seed)
     stats = Stats()
     for n in range(kills):
         await asyncio.to_thread(run_once, db, world, seed * 1000 + n, rng, stats)
-        if db.exists():
+        if "://" in db or Path(db).exists():
             stats.steps_killed_mid_game += await check_database(db) > 0
     # one last restart: the child's own checks on what the last kill left
     await asyncio.to_thread(run_once, db, world, seed * 1000 + kills, rng, stats, last=True)
@@ -141,12 +143,12 @@ async def crash_loop(tmp_path: Path, kills: int, seed: int) -> Stats:
     return stats
 
 
-async def test_sigkill_at_random_moments(tmp_path: Path) -> None:
-    stats = await crash_loop(tmp_path, kills=10, seed=11)
+async def test_sigkill_at_random_moments(database_url: str, tmp_path: Path) -> None:
+    stats = await crash_loop(database_url, tmp_path, kills=10, seed=11)
     assert stats.with_open_tables >= 3  # the kills did interrupt games in progress
 
 
 @pytest.mark.slow
 async def test_sigkill_at_random_moments_long(tmp_path: Path) -> None:
-    stats = await crash_loop(tmp_path, kills=50, seed=50)
+    stats = await crash_loop(str(tmp_path / "tables.sqlite3"), tmp_path, kills=50, seed=50)
     assert stats.with_open_tables >= 20

@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 import discord
+import pytest
 
 from bot.errors import UserError
 from bot.i18n import t
@@ -25,6 +26,12 @@ from tests.sql import fetchone
 # ----------------------------------------------------------------------------- helpers
 
 GENERIC = ("That move is not possible now (", "The bank refused (", "Invalid table option (")
+
+
+@pytest.fixture
+def db_path(database_url: str) -> str:
+    """This module runs on both databases (tests/conftest.py ``database_url``)."""
+    return database_url
 
 
 def reply(res: Any) -> str:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.i18n import t
 from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import (
@@ -27,6 +29,12 @@ SHOW = "Show it"
 HIDE = "Hide it (show the other)"
 HIT = "Carte !"
 STAND = "Servi"
+
+
+@pytest.fixture
+def db_path(database_url: str) -> str:
+    """This module runs on both databases (tests/conftest.py ``database_url``)."""
+    return database_url
 
 
 # ------------------------------------------------------------------------------ helpers
