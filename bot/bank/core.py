@@ -885,25 +885,31 @@ async def claim(
         return ClaimReceipt(user_id, paid, held, sum(p.amount for p in pay), balance, entry)
 
 
-async def approve_claim(c: Conn, guild_id: int, claim_id: int, admin_id: int) -> ClaimReceipt:
-    """An admin (not the claimant) approves a held claim: it is paid at once."""
+async def _held_claim(c: Conn, guild_id: int, claim_id: int, admin_id: int) -> ClaimLine:
+    """The claim an admin approves or rejects: it must exist and wait for approval."""
     check_id(guild_id, "guild_id")
     check_id(claim_id, "claim_id")
     check_id(admin_id, "user_id")
-    async with c.savepoint():
-        row = await c.fetchone(
-            f"SELECT {_CLAIM_COLUMNS} FROM bank_claims WHERE guild_id = ? AND id = ?",
-            (guild_id, claim_id),
+    row = await c.fetchone(
+        f"SELECT {_CLAIM_COLUMNS} FROM bank_claims WHERE guild_id = ? AND id = ?",
+        (guild_id, claim_id),
+    )
+    if row is None:
+        raise UnknownClaim("no such claim", claim_id=claim_id)
+    line = _claim_line(row)
+    if line.status != "held":
+        raise ClaimNotHeld(
+            "claim is not waiting for approval", claim_id=claim_id, status=line.status
         )
-        if row is None:
-            raise UnknownClaim("no such claim", claim_id=claim_id)
-        line = _claim_line(row)
+    return line
+
+
+async def approve_claim(c: Conn, guild_id: int, claim_id: int, admin_id: int) -> ClaimReceipt:
+    """An admin (not the claimant) approves a held claim: it is paid at once."""
+    async with c.savepoint():
+        line = await _held_claim(c, guild_id, claim_id, admin_id)
         if line.user_id == admin_id:
             raise SelfApproval("cannot approve your own claim", claim_id=claim_id)
-        if line.status != "held":
-            raise ClaimNotHeld(
-                "claim is not waiting for approval", claim_id=claim_id, status=line.status
-            )
         entry, balance = await _pay_claims(c, guild_id, line.user_id, [line], admin_id)
         paid = ClaimLine(
             line.claim_id, line.user_id, line.table_id, line.amount, "paid", line.created_at
@@ -916,21 +922,8 @@ async def reject_claim(
 ) -> ClaimLine:
     """An admin rejects a held claim: what waited in the claims account goes back to the
     treasury (one entry), and the claim is closed as rejected, with the reason."""
-    check_id(guild_id, "guild_id")
-    check_id(claim_id, "claim_id")
-    check_id(admin_id, "user_id")
     async with c.savepoint():
-        row = await c.fetchone(
-            f"SELECT {_CLAIM_COLUMNS} FROM bank_claims WHERE guild_id = ? AND id = ?",
-            (guild_id, claim_id),
-        )
-        if row is None:
-            raise UnknownClaim("no such claim", claim_id=claim_id)
-        line = _claim_line(row)
-        if line.status != "held":
-            raise ClaimNotHeld(
-                "claim is not waiting for approval", claim_id=claim_id, status=line.status
-            )
+        line = await _held_claim(c, guild_id, claim_id, admin_id)
         entry, _replayed = await post_entry(
             c,
             guild_id,
