@@ -92,7 +92,8 @@ def _inner(args: argparse.Namespace) -> int:
             cpu = asyncio.run(run_moves(Path(tmp), args.game, args.tables, args.moves))
             sent: dict[str, Any] = {"moves": args.moves, "cpu_per_move": cpu / args.moves}
         elif args.inner == "floor":
-            sent = asyncio.run(floor_moves(args.tables, args.moves, args.intents))
+            shape = args.game if args.floor_shape == "game" else None
+            sent = asyncio.run(floor_moves(args.tables, args.moves, args.intents, shape))
         else:
             job = croupier_moves(Path(tmp), args.game, args.tables, args.moves, args.intents)
             sent = asyncio.run(job)
@@ -101,7 +102,13 @@ def _inner(args: argparse.Namespace) -> int:
 
 
 def _run(
-    which: str, game: str, tables: int, moves: int, intents: str, valgrind: bool
+    which: str,
+    game: str,
+    tables: int,
+    moves: int,
+    intents: str,
+    valgrind: bool,
+    floor_shape: str = "blackjack",
 ) -> tuple[int, dict[str, Any]]:
     """A run of ``moves`` moves in a new process: its instructions (0 without valgrind)
     and what it printed."""
@@ -110,6 +117,7 @@ def _run(
     env = dict(os.environ, PYTHONHASHSEED="0")  # the same set and dict orders every run
     cmd = [sys.executable, "-m", "bench", "cost", "--inner", which, "--game", game]
     cmd += ["--tables", str(tables), "--moves", str(moves), "--intents", intents]
+    cmd += ["--floor-shape", floor_shape]
     if valgrind:
         cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd]
     done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
@@ -120,12 +128,18 @@ def _run(
 
 
 def per_move(
-    which: str, game: str, tables: int, moves: int, intents: str, valgrind: bool
+    which: str,
+    game: str,
+    tables: int,
+    moves: int,
+    intents: str,
+    valgrind: bool,
+    floor_shape: str = "blackjack",
 ) -> dict[str, Any]:
     """Instructions (or CPU seconds) of one move: runs of N and 2N moves, the difference
     over N; with what the 2N run's moves sent."""
-    one, _ = _run(which, game, tables, moves, intents, valgrind)
-    two, sent = _run(which, game, tables, 2 * moves, intents, valgrind)
+    one, _ = _run(which, game, tables, moves, intents, valgrind, floor_shape)
+    two, sent = _run(which, game, tables, 2 * moves, intents, valgrind, floor_shape)
     sent.update(instructions_per_move=(two - one) / moves, run_n=one, run_2n=two)
     return sent
 
@@ -138,7 +152,8 @@ def compare(
     key = "instructions_per_move" if valgrind else "cpu_per_move"
     crou = per_move("croupier", game, args.tables, args.moves, args.intents, valgrind)
     if floor is None:
-        floor = per_move("floor", game, args.tables, args.moves, args.intents, valgrind)
+        shape = getattr(args, "floor_shape", "blackjack")
+        floor = per_move("floor", game, args.tables, args.moves, args.intents, valgrind, shape)
     return {
         "game": game,
         "intents": args.intents,
@@ -180,6 +195,12 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--intents", choices=("croupier", "default"), default="croupier")
     ap.add_argument("--json", action="store_true", help="the figures as JSON")
     ap.add_argument("--no-valgrind", action="store_true", help="CPU time per move instead")
+    ap.add_argument(
+        "--floor-shape",
+        choices=("blackjack", "game"),
+        default="blackjack",
+        help="the floor's message: Black Jack's (default) or the measured game's shape",
+    )
     ap.add_argument("--inner", choices=("stub", "croupier", "floor"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.inner:
@@ -201,7 +222,8 @@ def main(argv: list[str]) -> int:
         print("| game | Croupier | floor bot | ratio | calls/move | response bytes |")
         print("|---|--:|--:|--:|--:|--:|")
     for game in games:
-        row = compare(game, args, valgrind, rows[0]["floor"] if rows else None)
+        same_floor = rows and args.floor_shape == "blackjack"  # else one floor per game
+        row = compare(game, args, valgrind, rows[0]["floor"] if same_floor else None)
         rows.append(row)
         if not args.json:
             crou, floor = row["croupier"], row["floor"]

@@ -130,19 +130,22 @@ async def croupier_moves(
         return _sent(env.http_requests[first:], moves, cpu, slash=driver.slash_moves)
 
 
-async def floor_moves(tables: int, moves: int, intents: str) -> dict[str, Any]:
-    """The floor bot: ``moves`` clicks on ``tables`` messages in turn."""
+async def floor_moves(
+    tables: int, moves: int, intents: str, shape: str | None = None
+) -> dict[str, Any]:
+    """The floor bot: ``moves`` clicks on ``tables`` messages in turn (``shape``: a game
+    whose table message the floor's mirrors, default Black Jack's)."""
     import simcord
 
-    from .floor import FloorBot, fixed_embed, fixed_view
+    from .floor import FloorBot
 
-    async with simcord.run(FloorBot(intents_named(intents))) as env:
+    async with simcord.run(FloorBot(intents_named(intents), shape)) as env:
         guild = env.create_guild()
         channel = guild.create_text_channel("casino")
         member = guild.add_member(env.create_user("p"))
-        view = fixed_view()
+        view, embed = env.bot.view, env.bot.embed
         target = env.bot.get_partial_messageable(channel.id)
-        sent = [await target.send(embed=fixed_embed(), view=view) for _ in range(tables)]
+        sent = [await target.send(embed=embed, view=view) for _ in range(tables)]
         messages = [_message(channel, m.id) for m in sent]
         first, cpu = len(env.http_requests), time.process_time()
         for n in range(moves):

@@ -58,23 +58,89 @@ def fixed_embed() -> discord.Embed:
     return embed
 
 
-def fixed_view() -> discord.ui.View:
-    """One row of five buttons, as a betting round shows."""
+def fixed_view(rows: tuple[tuple[str, ...], ...] | None = None) -> discord.ui.View:
+    """One row of five buttons, as a betting round shows (or the given rows of labels)."""
     view = discord.ui.View(timeout=None)
-    for n, label in enumerate(("Bet 10", "Bet 20", "Bet 50", "Other amount…", "Sit out")):
-        view.add_item(FloorButton(n, label))
+    if rows is None:
+        for n, label in enumerate(("Bet 10", "Bet 20", "Bet 50", "Other amount…", "Sit out")):
+            view.add_item(FloorButton(n, label))
+        return view
+    labels = [(row, label) for row, line in enumerate(rows) for label in line]
+    for n, (row, label) in enumerate(labels):
+        button = FloorButton(n, label)
+        button.item.row = row
+        view.add_item(button)
     return view
+
+
+# ``bench cost --floor-shape game``: a floor whose message has the shape and size of that
+# game's table message mid-round (its embed and its rows of buttons), for the games whose
+# messages are larger than Black Jack's (Pirate 21's is Black Jack's size: the default).
+_U = [f"<@14560744439808002{n}>" for n in (11, 12, 13)]
+_C = "<:4D_dd6a:1456074443980800031> <:5D_09ef:1456074443980800032>"
+_BACK = "<:back_589e:1456074443980800056>"
+
+
+def casino21_embed() -> discord.Embed:
+    """A Casino 21 table message mid-round (~1,860 bytes with its buttons)."""
+    embed = discord.Embed(
+        title="Casino 21 — p10-0's table",
+        description=f"**Play** · round 1 · turn 2 · waiting for {' '.join(_U)}"
+        f" · ends <t:1767225690:R>\nHost: {_U[0]}\nBank: <:9H_6882:1456074443980800023> {_BACK}",
+        color=0x2ECC71,
+    )
+    seats = "\n".join(
+        f"{u} · {_C} **9** · to draw\n　stack 90 · bet 10 · welcome stake 100 · wagered 10/100"
+        for u in _U
+    )
+    embed.add_field(name="Seats (3)", value=seats, inline=False)
+    embed.set_footer(text="Table #11 · v7\nShuffle commitment (SHA-256): " + "3" * 64)
+    return embed
+
+
+def sept_et_demi_embed() -> discord.Embed:
+    """A Sept et demi table message mid-round (~1,560 bytes with its buttons)."""
+    embed = discord.Embed(
+        title="Sept et demi — p10-0's table",
+        description=f"**Play** · round 1 · turn: {_U[1]} · ends <t:1767225690:R>\n"
+        f"🏦 Bank ({_U[0]}): {_BACK} · face down until the bank's turn\n"
+        f"🛡️ Guarantee fund: 500 (of 500)\nHost: {_U[0]}\n"
+        "A 40-card deck: a pair of sept et demi pays 2:1, the bank wins ties\n"
+        f"{_U[1]} drew a card: **Show it**, or **Hide it (show the other)**.",
+        color=0x2ECC71,
+    )
+    seats = (
+        f"🏦 {_U[0]} · stack 200 · holds the bank\n"
+        f"▶ {_U[1]} · stack 199 · bet 1 · {_BACK} + {_BACK}? · show or hide?\n"
+        f"　 {_U[2]} · stack 199 · bet 1 · {_BACK} · waits for their turn"
+    )
+    embed.add_field(name="Seats (3)", value=seats, inline=False)
+    embed.set_footer(text="Table #11 · v7\nShuffle commitment (SHA-256): " + "3" * 64)
+    return embed
+
+
+SHAPES: dict[str, tuple[Any, tuple[tuple[str, ...], ...]]] = {
+    "casino21": (
+        casino21_embed,
+        (("Join",), ("Servi (0)", "+1", "+2", "+3", "End the turn"), ("Leave",)),
+    ),
+    "sept_et_demi": (
+        sept_et_demi_embed,
+        (("Show it", "Hide it (show the other)"), ("My cards", "Vote to stop")),
+    ),
+}
 
 
 class FloorBot(discord.Client):
     """The floor: a client that routes ``FloorButton`` clicks and nothing else."""
 
-    def __init__(self, intents: discord.Intents) -> None:
+    def __init__(self, intents: discord.Intents, shape: str | None = None) -> None:
         super().__init__(intents=intents)
-        self.embed = fixed_embed()
+        make_embed, self.rows = SHAPES.get(shape or "", (fixed_embed, None))
+        self.embed = make_embed()
         self.view: discord.ui.View
 
     async def setup_hook(self) -> None:
         """Route the buttons' clicks (after a restart too), build the fixed message."""
         self.add_dynamic_items(FloorButton)
-        self.view = fixed_view()
+        self.view = fixed_view(self.rows)

@@ -40,6 +40,19 @@ async def test_the_floor_bot_answers_each_click_with_one_edit_of_the_same_size()
     assert 1150 < sent["response_bytes"] < 1450  # a Black Jack table message's size
 
 
+@pytest.mark.parametrize(
+    ("shape", "low", "high"), [("casino21", 1650, 2050), ("sept_et_demi", 1400, 1750)]
+)
+async def test_a_floor_shaped_as_a_game_answers_with_that_games_message_size(
+    shape: str, low: int, high: int
+) -> None:
+    from bench.cost_simcord import floor_moves
+
+    sent = await floor_moves(tables=2, moves=6, intents="croupier", shape=shape)
+    assert sent["calls_per_move"] == 1.0
+    assert low < sent["response_bytes"] < high  # the game's table message, not Black Jack's
+
+
 def test_compare_reports_both_figures_and_their_ratio(monkeypatch: pytest.MonkeyPatch) -> None:
     import argparse
 
@@ -48,7 +61,7 @@ def test_compare_reports_both_figures_and_their_ratio(monkeypatch: pytest.Monkey
     totals = {("croupier", 10): 1_000, ("croupier", 20): 1_700}
     totals |= {("floor", 10): 800, ("floor", 20): 1_300}
 
-    def run(which: str, game: str, tables: int, moves: int, intents: str, valgrind: bool):
+    def run(which: str, game: str, tables: int, moves: int, intents: str, valgrind: bool, *_):
         return totals[(which, moves)], {"moves": moves, "cpu_per_move": 0.0}
 
     monkeypatch.setattr(cost, "_run", run)

@@ -1189,7 +1189,9 @@ class TableGame(Generic[S]):
         """Rebuild a game from :meth:`to_dict` (or an older snapshot); it continues
         identically."""
         data = cls.upgrade(data)
-        game = cls(cls.Options.from_dict(data["options"]), host=data["host"], entropy=entropy)
+        # the mapping, not typed options: ``build`` checks it once (typed options would be
+        # checked again by ``validate``)
+        game = cls(data["options"], host=data["host"], entropy=entropy)
         game._load_common(data)
         game.load_state(data)
         return game

@@ -108,6 +108,7 @@ async def on_click(
             arg,
             seen_version=version,
             from_table_message=on_message,
+            locale=locale,  # looked up above: not again
         )
 
 

@@ -50,9 +50,12 @@ async def run_move(
     seen_version: int | None = None,
     from_table_message: bool = False,
     target: int | None = None,
+    locale: str | None = None,
 ) -> None:
-    """Apply a move for the interaction's user and publish the result."""
-    locale = await bot.locale_for(interaction)
+    """Apply a move for the interaction's user and publish the result (``locale``: the
+    reader's language when the caller already looked it up)."""
+    if locale is None:
+        locale = await bot.locale_for(interaction)
     user = interaction.user.id
     try:
         if move == "join":
