@@ -153,10 +153,7 @@ def _latency_table(folder: Path, pg: str | None, tables: int, args: argparse.Nam
         f" ({args.game}, {args.players} players, {args.think:g} s mean think time,"
         f" {args.seconds:g} s window)"
     )
-    print(
-        "| setup | moves | moves/s | median ms | p99 ms | max ms | loop ms/move"
-        " | loop load |"
-    )
+    print("| setup | moves | moves/s | median ms | p99 ms | max ms | loop ms/move | loop load |")
     print("|---|--:|--:|--:|--:|--:|--:|--:|")
     line = asyncio.run(_measure(folder, str(folder / f"latency-{tables}.sqlite3"), args))
     print(_latency_line("SQLite, one process", line), flush=True)

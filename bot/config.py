@@ -151,8 +151,7 @@ def cluster_ids(index: int, clusters: int, shard_count: int) -> tuple[int, ...]:
     """The shards of cluster ``index`` of ``clusters`` (shard i goes to cluster i mod N)."""
     if not 0 <= index < clusters:
         raise ConfigError(
-            f"CLUSTER_INDEX must lie between 0 and CLUSTER_COUNT - 1 ({clusters - 1}), "
-            f"not {index}."
+            f"CLUSTER_INDEX must lie between 0 and CLUSTER_COUNT - 1 ({clusters - 1}), not {index}."
         )
     ids = tuple(i for i in range(shard_count) if i % clusters == index)
     if not ids:

@@ -311,4 +311,3 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{source.path}: {rows} rows, {len(source.balances)} account(s)")
     print("imported; the bank audit is clean and every balance matches its file.")
     return 0
-

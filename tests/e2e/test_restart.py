@@ -29,6 +29,7 @@ def db_path(database_url: str) -> str:
     """This module runs on both databases (tests/conftest.py ``database_url``)."""
     return database_url
 
+
 BACK = "The croupier is back"
 
 
