@@ -74,17 +74,19 @@ async def test_audit_finds_tampering(db: Database, sql: str, expected: list[str]
 
 
 async def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import asyncio
+
     path = tmp_path / "cli.sqlite3"
-    assert main(["--db", str(path)]) == 2  # no file
+    # main() runs its own event loop: call it from a thread
+    assert await asyncio.to_thread(main, ["--db", str(path)]) == 2  # no file
+    assert str(path) in capsys.readouterr().err
+    assert not path.exists()  # an audit never creates the file it was asked to read
     db = await SqliteDatabase.open(path)
     await migrate(db)
     bank = Bank(db)
     await bank.ensure_guild(GUILD)
     await _setup(bank)
     await db.close()
-    # main() runs its own event loop: call it from a thread
-    import asyncio
-
     assert await asyncio.to_thread(main, ["--db", str(path)]) == 0
     assert "OK" in capsys.readouterr().out
     assert await asyncio.to_thread(main, ["--db", str(path), "--guild", str(GUILD)]) == 0
