@@ -252,22 +252,14 @@ class Renderer(GameRenderer):
             lines.append(ctx.t("casino21.nobody"))
         return "\n".join(lines)
 
-    def final(self, ctx: Ctx, events: list[Event]) -> str:
-        lines = [ctx.t("table.closed_title")]
-        for e in seat_sorted(ctx, events, lambda e: e.player):
-            if e.kind == LEFT and e.data.get("reason") == "close":
-                key = CLAIM_KEYS[bool(e.data.get("forfeit")), bool(e.data.get("keep"))]
-                lines.append(
-                    ctx.t(
-                        key,
-                        player=mention(e.player),
-                        amount=e.data["keep"],
-                        forfeit=e.data.get("forfeit", 0),
-                    )
-                )
-        if any(e.kind == LEFT and e.data.get("keep") for e in events):  # something to collect
-            lines.append(ctx.t("table.claim_hint"))
-        return "\n".join(lines)
+    def standing(self, ctx: Ctx, left: Event) -> str:
+        key = CLAIM_KEYS[bool(left.data.get("forfeit")), bool(left.data.get("keep"))]
+        return ctx.t(
+            key,
+            player=mention(left.player),
+            amount=left.data["keep"],
+            forfeit=left.data.get("forfeit", 0),
+        )
 
     # ----------------------------------------------------------------- forum pings
     def pings(

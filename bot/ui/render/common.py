@@ -338,12 +338,16 @@ class GameRenderer:
         lines = [ctx.t("table.closed_title")]
         for e in seat_sorted(ctx, events, lambda e: e.player):
             if e.kind == LEFT and e.data.get("reason") == "close":
-                keep = int(e.data.get("keep", 0))
-                key = "table.standing" if keep else "table.standing_empty"
-                lines.append(ctx.t(key, player=mention(e.player), amount=keep))
+                lines.append(self.standing(ctx, e))
         if any(e.kind == LEFT and e.data.get("keep") for e in events):  # something to collect
             lines.append(ctx.t("table.claim_hint"))
         return "\n".join(lines)
+
+    def standing(self, ctx: Ctx, left: Event) -> str:
+        """One player's line in the final standings (``left``: their ``left`` event)."""
+        keep = int(left.data.get("keep", 0))
+        key = "table.standing" if keep else "table.standing_empty"
+        return ctx.t(key, player=mention(left.player), amount=keep)
 
     def pings(
         self, ctx: Ctx, events: list[Event], actor: int | None
