@@ -29,6 +29,7 @@ from bot.engine.base import (
 from bot.engine.cards import Card
 from bot.engine.options import GameOptions, OptionKind, OptionSpec
 from bot.engine.shuffle import Shoe, seeded_entropy
+from tests.legal_probe import brute_force
 
 K = ActionKind
 
@@ -282,17 +283,6 @@ def test_settle_bet_moves_the_stake_and_the_winnings() -> None:
     assert (s.stack, s.in_pot, g.pot) == (95, 0, 0)
 
 
-def _brute_force(g: HighCard, player: int | None) -> frozenset[ActionKind]:
-    out = set()
-    for kind in ActionKind:
-        try:
-            g.check(g.probe(kind, player))
-        except IllegalAction:
-            continue
-        out.add(kind)
-    return frozenset(out)
-
-
 def test_legal_actions_agree_with_the_checks_and_snapshots_play_on_identically() -> None:
     rng = random.Random(3)
     for n in range(20):
@@ -301,7 +291,7 @@ def test_legal_actions_agree_with_the_checks_and_snapshots_play_on_identically()
             copy = HighCard.from_dict(g.to_dict(), entropy=seeded_entropy("base"))
             assert copy.to_dict() == g.to_dict()
             for who in (None, 1, 2, 3, 4):
-                assert g.legal_actions(who) == _brute_force(g, who)
+                assert g.legal_actions(who) == brute_force(g, who)
             # in a fixed order (a frozenset's order follows the members' ids)
             people = (None, 1, 2, 3, 4)
             kinds = {p: sorted(g.legal_actions(p), key=lambda k: k.value) for p in people}

@@ -11,6 +11,7 @@ import pytest
 from bot.engine.base import Action, ActionKind, IllegalAction
 from bot.engine.games.casino21 import Casino21
 from bot.engine.shuffle import seeded_entropy
+from tests.legal_probe import brute_force as probed
 
 K = ActionKind
 PEOPLE = (None, 1, 2, 3, 4, 99)
@@ -19,15 +20,12 @@ PEOPLE = (None, 1, 2, 3, 4, 99)
 def brute_force(g: Casino21, player: int | None) -> frozenset[ActionKind]:
     """Every kind whose action (the probe's amount, an ace worth 1, a confirmed leave)
     passes the checks."""
-    out = set()
-    for kind in ActionKind:
+
+    def build(kind: ActionKind) -> Action:
         amount = g.probe(kind, player).amount
-        try:
-            g.check(Action(kind, player, amount=amount, value=1, confirm=True))
-        except IllegalAction:
-            continue
-        out.add(kind)
-    return frozenset(out)
+        return Action(kind, player, amount=amount, value=1, confirm=True)
+
+    return probed(g, player, build)
 
 
 def random_action(rng: random.Random, g: Casino21) -> Action | None:
