@@ -72,32 +72,6 @@ _ACTION_ROW = (
 
 async def _write_row(
     c: Conn,
-    table_id: int,
-    new_version: int,
-    state_json: str,
-    now: float,
-    closing: bool,
-    user_id: int | None,
-    interaction_id: int | None,
-    action_json: str,
-) -> None:
-    """The snapshot and action row of one move (the timers are derived from the row:
-    ``updated_at`` and the snapshot's deadline)."""
-    if closing:
-        changed = await c.execute(
-            _CLOSE_ROW, (state_json, new_version, now, now, table_id, new_version - 1)
-        )
-    else:  # status untouched: SQLite then leaves the two indexes on it alone
-        changed = await c.execute(
-            _MOVE_ROW, (state_json, new_version, now, table_id, new_version - 1)
-        )
-    if changed != 1:  # another process wrote the table: this copy is stale
-        raise StaleTable(table_id)
-    await c.execute(_ACTION_ROW, (table_id, new_version, user_id, interaction_id, action_json, now))
-
-
-async def _write_row_with_cover(
-    c: Conn,
     house: tuple[int, int] | None,
     table_id: int,
     new_version: int,
@@ -108,8 +82,9 @@ async def _write_row_with_cover(
     interaction_id: int | None,
     action_json: str,
 ) -> None:
-    """:func:`_write_row` and the house's cover (``house``: (account, amount) it must
-    hold) as one round trip, where the database gathers statements (``Conn.batches``)."""
+    """The snapshot and action row of one move (the timers are derived from the row:
+    ``updated_at`` and the snapshot's deadline) and the house's cover (``house``: (account,
+    amount) it must hold): one round trip where the database gathers statements."""
     version = new_version - 1
     statements: list[tuple[str, tuple[object, ...]]] = [
         (_CLOSE_ROW, (state_json, new_version, now, now, table_id, version))
@@ -730,22 +705,15 @@ class TableService:
         house: tuple[int, int] | None = None,
     ) -> None:
         """One move: the house's cover (``house``: (guild, amount) the treasury must hold
-        first, else it is refused), its rows (:func:`_write_row`), then its postings
+        first, else it is refused), its rows and the cover (:func:`_write_row`), then its postings
         through the bank. The row before the postings: its ``WHERE version = ?`` refuses a
         stale copy (another process moved the table on) before the bank sees postings keyed
         by a version already used, and on PostgreSQL its row lock queues a concurrent
         writer of the table."""
-        if c.batches:  # a network database: the rows and the cover in one round trip
-            cover = None
-            if house is not None:
-                cover = (await system_account(c, house[0], "house"), house[1])
-            await _write_row_with_cover(c, cover, *row)
-        else:
-            if house is not None:
-                guild_id, needed = house
-                if await self.bank.balance(guild_id, None, conn=c) < needed:
-                    raise TableError("house_cannot_cover", needed=needed)
-            await _write_row(c, *row)
+        cover = None
+        if house is not None:
+            cover = (await system_account(c, house[0], "house"), house[1])
+        await _write_row(c, cover, *row)
         if posting is not None:  # the whole move rolls back if this raises: no savepoint
             await self.bank.post_effects(c, *posting, own_savepoint=False)
 

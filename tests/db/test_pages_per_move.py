@@ -49,14 +49,14 @@ async def test_a_move_rewrites_only_the_table_row_and_its_action(tmp_path: Path)
         )
 
     def move() -> None:
-        run_on(conn, _write_row, 7, 1, '{"x":1}', 1.0, False, 3, 42, '{"kind":"hit"}')
+        run_on(conn, _write_row, None, 7, 1, '{"x":1}', 1.0, False, 3, 42, '{"kind":"hit"}')
 
     # the table row's page, the action row's page, its two index pages (interaction_id,
     # table/version): the two partial indexes on tables.status are not touched
     assert frames_written(conn, path, move) == 4
     assert conn.execute("SELECT version, status FROM tables WHERE id = 7").fetchone() == (1, "open")
     conn.execute("BEGIN IMMEDIATE")
-    run_on(conn, _write_row, 7, 2, '{"x":2}', 2.0, True, 3, 43, '{"kind":"close"}')
+    run_on(conn, _write_row, None, 7, 2, '{"x":2}', 2.0, True, 3, 43, '{"kind":"close"}')
     conn.execute("COMMIT")
     row = conn.execute("SELECT version, status, closed_at FROM tables WHERE id = 7").fetchone()
     assert row == (2, "closed", 2.0)
