@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import re
 import shutil
@@ -47,14 +48,20 @@ from typing import Any
 from bot.engine.registry import GAMES
 
 from .drive import Player
-from .harness import click, next_click, open_tables, world
+from .harness import Interaction, click, next_click, open_tables, world
 
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 
-async def run_moves(folder: Path, game: str, tables: int, moves: int) -> float:
+async def run_moves(
+    folder: Path, game: str, tables: int, moves: int, script: Path | None = None
+) -> float:
     """Open ``tables`` tables, then make ``moves`` button moves on them in turn (a table
-    whose game is over is replaced by a new one); the CPU seconds the moves took."""
+    whose game is over is replaced by a new one); the CPU seconds the moves took.
+    ``script``: the players' steps, read where the file exists, else chosen and written
+    there (as in ``cost_simcord.croupier_moves``)."""
+    steps = json.loads(script.read_text()) if script is not None and script.exists() else None
+    chosen: list[tuple[int, str, Any]] = []
     db, bot, _transport = await world(folder / f"cost-{game}.sqlite3")
     if db._checkpointer is not None:
         db._checkpointer.stop()
@@ -70,12 +77,19 @@ async def run_moves(folder: Path, game: str, tables: int, moves: int) -> float:
             table = opened[slot]
             strategy, seats = players[table.id]
             began = time.process_time()
-            interaction, name, arg = next_click(bot, table, strategy, seats)
+            if steps is None:
+                interaction, name, arg = next_click(bot, table, strategy, seats)
+                chosen.append((interaction.user.id, name, arg))
+            else:
+                player, name, arg = steps[n]
+                interaction = Interaction(bot.transport, player, table.message_id, table.guild_id)
             version = table.version
             await click(bot, interaction, table.id, version, name, arg)
             cpu += time.process_time() - began
             if table.version != version + 1:
                 raise RuntimeError(f"{name} was not applied at table {table.id}")
+        if script is not None and steps is None:
+            script.write_text(json.dumps(chosen))
         return cpu
     finally:
         await db.close()
@@ -83,19 +97,22 @@ async def run_moves(folder: Path, game: str, tables: int, moves: int) -> float:
 
 def _inner(args: argparse.Namespace) -> int:
     """One run in this process (under callgrind): prints what the moves sent, as JSON."""
-    import json
 
     from .cost_simcord import croupier_moves, floor_moves
 
     with tempfile.TemporaryDirectory() as tmp:
         if args.inner == "stub":
-            cpu = asyncio.run(run_moves(Path(tmp), args.game, args.tables, args.moves))
+            script = Path(args.script) if args.script else None
+            cpu = asyncio.run(run_moves(Path(tmp), args.game, args.tables, args.moves, script))
             sent: dict[str, Any] = {"moves": args.moves, "cpu_per_move": cpu / args.moves}
         elif args.inner == "floor":
             shape = args.game if args.floor_shape == "game" else None
             sent = asyncio.run(floor_moves(args.tables, args.moves, args.intents, shape))
         else:
-            job = croupier_moves(Path(tmp), args.game, args.tables, args.moves, args.intents)
+            script = Path(args.script) if args.script else None
+            job = croupier_moves(
+                Path(tmp), args.game, args.tables, args.moves, args.intents, script
+            )
             sent = asyncio.run(job)
     print(json.dumps(sent))
     return 0
@@ -109,15 +126,17 @@ def _run(
     intents: str,
     valgrind: bool,
     floor_shape: str = "blackjack",
+    script: Path | None = None,
 ) -> tuple[int, dict[str, Any]]:
     """A run of ``moves`` moves in a new process: its instructions (0 without valgrind)
-    and what it printed."""
-    import json
+    and what it printed (``script``: the players' steps, see ``croupier_moves``)."""
 
     env = dict(os.environ, PYTHONHASHSEED="0")  # the same set and dict orders every run
     cmd = [sys.executable, "-m", "bench", "cost", "--inner", which, "--game", game]
     cmd += ["--tables", str(tables), "--moves", str(moves), "--intents", intents]
     cmd += ["--floor-shape", floor_shape]
+    if script is not None:
+        cmd += ["--script", str(script)]
     if valgrind:
         cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd]
     done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
@@ -137,9 +156,14 @@ def per_move(
     floor_shape: str = "blackjack",
 ) -> dict[str, Any]:
     """Instructions (or CPU seconds) of one move: runs of N and 2N moves, the difference
-    over N; with what the 2N run's moves sent."""
-    one, _ = _run(which, game, tables, moves, intents, valgrind, floor_shape)
-    two, sent = _run(which, game, tables, 2 * moves, intents, valgrind, floor_shape)
+    over N; with what the 2N run's moves sent. Croupier's players choose their steps in
+    a first run, not counted; the two counted runs replay them."""
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp) / "steps.json" if which != "floor" else None
+        if script is not None:
+            _run(which, game, tables, 2 * moves, intents, False, floor_shape, script)
+        one, _ = _run(which, game, tables, moves, intents, valgrind, floor_shape, script)
+        two, sent = _run(which, game, tables, 2 * moves, intents, valgrind, floor_shape, script)
     sent.update(instructions_per_move=(two - one) / moves, run_n=one, run_2n=two)
     return sent
 
@@ -183,7 +207,6 @@ def _stub(games: tuple[str, ...], args: argparse.Namespace, valgrind: bool) -> i
 
 def main(argv: list[str]) -> int:
     """``bench cost [--game G|all] [--tables T] [--moves N] [--stub] [--json] [--no-valgrind]``."""
-    import json
     import logging
 
     logging.disable(logging.WARNING)
@@ -202,6 +225,7 @@ def main(argv: list[str]) -> int:
         help="the floor's message: Black Jack's (default) or the measured game's shape",
     )
     ap.add_argument("--inner", choices=("stub", "croupier", "floor"), help=argparse.SUPPRESS)
+    ap.add_argument("--script", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.inner:
         return _inner(args)

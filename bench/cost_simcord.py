@@ -20,6 +20,11 @@ import discord
 from .discord_calls import SLASH, SLASH_NAMES
 from .drive import Player
 
+# a simulated player's step: its seat, then a button's tail (and None) or a slash command
+# and its options
+Step = tuple[int, str, dict[str, Any] | None]
+HOST = -1  # the step's seat: the host, seated or not
+
 
 def intents_named(name: str) -> discord.Intents:
     """``croupier``: what the bot declares; ``default``: ``Intents.default()`` (before)."""
@@ -67,40 +72,53 @@ class CroupierTables:
         return thread, table, Player(), msg
 
     async def start(self, table: Any, msg: Any) -> None:
-        """The host starts the next round."""
+        """The host starts the first round."""
         host = self.members[table.game.host]
         await host.click(msg, custom_id=f"cr:{table.id}:{table.version}:start")
 
-    async def move(self, thread: Any, table: Any, strategy: Player, msg: Any) -> None:
-        """One move: a click on the table message (a slash command if no button shows it)."""
+    def choose(self, table: Any, strategy: Player, msg: Any) -> Step:
+        """The simulated player's next step at ``table`` (the host starts the next round
+        when nobody has a move): the seat that acts, and the button's tail or the slash
+        command."""
         move = strategy.next_move(table.game, table.game.seated())
         if move is None:
-            await self.start(table, msg)
-            return
+            return (HOST, "start", None)
         player, name, arg = move
+        seat = table.game.seated().index(player)
         prefix = f"cr:{table.id}:{table.version}:"
-        cid = prefix + name + ("" if arg is None else f":{arg}")
+        tail = name + ("" if arg is None else f":{arg}")
         shown = _shown(self.env, msg)
         bets = sorted(int(b[len(prefix) + 4 :]) for b in shown if b.startswith(prefix + "bet:"))
-        if name == "bet" and cid not in shown and bets:  # the smallest amount offered
-            cid = f"{prefix}bet:{bets[0]}"
-        member = self.members[player]
-        if cid in shown:
-            await member.click(msg, custom_id=cid)
-            return
-        self.slash_moves += 1
+        if name == "bet" and prefix + tail not in shown and bets:  # the smallest offered
+            tail = f"bet:{bets[0]}"
+        if prefix + tail in shown:
+            return (seat, tail, None)
         cmd, opt = SLASH.get(name, (SLASH_NAMES.get(name, name), None))
         kwargs: dict[str, Any] = {opt: arg} if opt else {}
         if name == "no_insurance":
             kwargs = {"take": False}
-        await member.slash(thread, cmd, **kwargs)
+        return (seat, cmd, kwargs)
+
+    async def play(self, thread: Any, table: Any, msg: Any, step: Step) -> None:
+        """Make ``step``: a click on the table message, or a slash command."""
+        seat, what, slash = step
+        member = self.members[table.game.host if seat == HOST else table.game.seated()[seat]]
+        if slash is None:
+            await member.click(msg, custom_id=f"cr:{table.id}:{table.version}:{what}")
+            return
+        self.slash_moves += 1
+        await member.slash(thread, what, **slash)
 
 
 async def croupier_moves(
-    folder: Path, game: str, tables: int, moves: int, intents: str
+    folder: Path, game: str, tables: int, moves: int, intents: str, script: Path | None = None
 ) -> dict[str, Any]:
     """Croupier: ``moves`` moves on ``tables`` tables in turn (a finished game's table is
-    replaced by a new one); what the moves sent."""
+    replaced by a new one); what the moves sent. ``script``: a file of the simulated
+    players' steps; where it exists they are read from it (the measured runs: a player's
+    choice is not the bot's work, and the floor's member has no choice to make), else they
+    are chosen with the bench strategy and written there. The games are the same in both
+    (seeded shoes, the same hash seed): a step that does not move its table stops the run."""
     import simcord
 
     import bot.app
@@ -110,6 +128,10 @@ async def croupier_moves(
     croupier = bot.app.create_bot(
         database_path=str(folder / "cost.sqlite3"), entropy=seeded_entropy("bench")
     )
+    steps: list[Step] | None = None
+    if script is not None and script.exists():
+        steps = [(s, w, a) for s, w, a in json.loads(script.read_text())]
+    chosen: list[Step] = []
     async with simcord.run(croupier) as env:
         checkpointer = env.bot.db._checkpointer  # its own thread: not the move's work
         if checkpointer is not None:
@@ -123,10 +145,14 @@ async def croupier_moves(
             if not table.is_open:
                 opened[slot] = thread, table, strategy, msg = await driver.open(tables + n)
             version = table.version
-            await driver.move(thread, table, strategy, msg)
+            step = steps[n] if steps is not None else driver.choose(table, strategy, msg)
+            chosen.append(step)
+            await driver.play(thread, table, msg, step)
             if table.version == version:
-                raise RuntimeError(f"a move was not applied at table {table.id}")
+                raise RuntimeError(f"a move was not applied at table {table.id}: {step}")
         cpu = time.process_time() - cpu
+        if script is not None and steps is None:
+            script.write_text(json.dumps(chosen))
         return _sent(env.http_requests[first:], moves, cpu, slash=driver.slash_moves)
 
 

@@ -70,3 +70,40 @@ def test_compare_reports_both_figures_and_their_ratio(monkeypatch: pytest.Monkey
     assert row["croupier_instructions_per_move"] == 70.0  # (1700 - 1000) / 10
     assert row["floor_instructions_per_move"] == 50.0
     assert row["ratio"] == pytest.approx(1.4)
+
+
+@pytest.mark.parametrize("game", ["classic", "sept_et_demi"])
+async def test_counted_runs_replay_the_steps_the_players_chose(tmp_path: Path, game: str) -> None:
+    import json
+
+    script = tmp_path / "steps.json"
+    await run_moves(tmp_path / "a", game, tables=2, moves=40, script=script)
+    chosen = json.loads(script.read_text())
+    assert len(chosen) == 40
+    # the same games again, steps read from the script: every one still applies (it raises
+    # otherwise), and a shorter run replays the first steps only
+    await run_moves(tmp_path / "b", game, tables=2, moves=40, script=script)
+    await run_moves(tmp_path / "c", game, tables=2, moves=20, script=script)
+    assert json.loads(script.read_text()) == chosen  # read, not rewritten
+    player, name, arg = chosen[5]
+    chosen[5] = [player + 1, name, arg]  # a step by someone else cannot be played
+    script.write_text(json.dumps(chosen))
+    with pytest.raises(RuntimeError, match="was not applied"):
+        await run_moves(tmp_path / "d", game, tables=2, moves=40, script=script)
+
+
+async def test_simcord_runs_replay_the_steps_the_players_chose(tmp_path: Path) -> None:
+    import json
+
+    from bench.cost_simcord import croupier_moves
+
+    script = tmp_path / "steps.json"
+    first = await croupier_moves(tmp_path / "a", "casino21", 2, 30, "croupier", script)
+    steps = json.loads(script.read_text())
+    again = await croupier_moves(tmp_path / "b", "casino21", 2, 30, "croupier", script)
+    assert len(steps) == 30 and again["calls_per_move"] == first["calls_per_move"]
+    seat, what, slash = steps[3]
+    steps[3] = [(seat + 1) % 3, what, slash]  # the same click by another seated player
+    script.write_text(json.dumps(steps))
+    with pytest.raises(RuntimeError, match="was not applied"):
+        await croupier_moves(tmp_path / "c", "casino21", 2, 30, "croupier", script)
