@@ -11,7 +11,10 @@ what a restarted bot finds in its database. Each N runs in a fresh child process
   page cache and the rows fetched, and what the allocator does not give back). Per-table
   figures are growth / N (the baseline is the same process with 0 tables loaded).
 - startup: ``load_open_tables()`` then ``render(table)`` (embed + buttons, built as
-  the restart re-render does) for every table; seconds for each part.
+  the restart re-render does) for every table; seconds for each part. Then the whole
+  start: a new process runs the real bot (``create_bot``, its ``setup_hook``: database,
+  migrations, services, tables, cogs, card emojis) against SimCord until READY, timed
+  from the moment the process is spawned (interpreter and imports included).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import argparse
 import asyncio
 import gc
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -154,6 +158,44 @@ async def deal_times(bot: Any, tables: list[Any], count: int) -> dict[str, list[
     return out
 
 
+async def ready_child(path: Path, spawned: float) -> None:
+    """Start the real bot on ``path`` through SimCord; print the seconds from ``spawned``
+    (the parent's wall clock when it spawned this process) to the imports done and to
+    READY (the bot's ``on_ready``), and end the process there: what follows READY (the
+    warm-up, the re-render of every table) is not in the start-up time."""
+    import logging
+
+    import simcord
+
+    import bot.app
+
+    imported = time.time() - spawned
+    logging.disable(logging.CRITICAL)
+    croupier = bot.app.create_bot(database_path=str(path), sync_commands=False)
+
+    async def on_ready() -> None:
+        ready = time.time() - spawned
+        tables = len(croupier.tables.open_tables())
+        print(json.dumps({"tables": tables, "imports": imported, "ready": ready}), flush=True)
+        os._exit(0)
+
+    croupier.on_ready = on_ready  # type: ignore[method-assign]
+    async with simcord.run(croupier, check_errors=False):
+        raise RuntimeError("the bot was ready but on_ready was not called")
+
+
+def time_to_ready(path: Path) -> dict[str, Any]:
+    """:func:`ready_child` in a new interpreter: the bot's start, spawn to READY."""
+    spawned = time.time()
+    out = subprocess.run(
+        [sys.executable, "-m", "bench.memory", "--ready", str(path), repr(spawned)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
 def run_child(path: Path, mode: str) -> dict[str, Any]:
     """Run :func:`child` in a new interpreter (clean RSS)."""
     out = subprocess.run(
@@ -232,21 +274,23 @@ def _startup(folder: Path, game: str, n: int, args: argparse.Namespace, first: b
         )
         print(
             "| game | tables | warm-up | load s | render s | total s | CPU s (load + render) |"
-            " warm-up s | first deal ms | next deal ms |"
+            " warm-up s | first deal ms | next deal ms | bot start: imports s | to READY s |"
         )
-        print("|---|--:|---|--:|--:|--:|--:|--:|--:|--:|")
+        print("|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     built = folder / f"{game}-{n}.sqlite3"
     asyncio.run(build(built, n, game, DEALS))
     for mode in ("startup-cold", "startup") if args.cold else ("startup",):
         path = folder / f"{mode}-{game}-{n}.sqlite3"
         shutil.copyfile(built, path)
+        ready = time_to_ready(Path(shutil.copyfile(built, folder / f"ready-{game}-{n}.sqlite3")))
         r = run_child(path, mode)
         total = r["load"] + r["render"]
         print(
             f"| {game} | {r['tables']} | {'no' if mode == 'startup-cold' else 'yes'} |"
             f" {r['load']:.2f} | {r['render']:.2f} | {total:.2f} |"
             f" {r['load cpu']:.2f} + {r['render cpu']:.2f} | {r['warm-up']:.2f} |"
-            f" {r['first deal ms']:.3f} | {r['next deal ms']:.3f} |",
+            f" {r['first deal ms']:.3f} | {r['next deal ms']:.3f} |"
+            f" {ready['imports']:.2f} | {ready['ready']:.2f} |",
             flush=True,
         )
 
@@ -254,6 +298,9 @@ def _startup(folder: Path, game: str, n: int, args: argparse.Namespace, first: b
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--child", nargs=2)
+    ap.add_argument("--ready", nargs=2)
     ns = ap.parse_args()
+    if ns.ready:
+        asyncio.run(ready_child(Path(ns.ready[0]), float(ns.ready[1])))
     mode, db_path = ns.child
     print(json.dumps(asyncio.run(child(Path(db_path), mode))))
