@@ -3,9 +3,11 @@
 One ``DynamicItem`` button (the same routing Croupier's ``MoveButton`` uses) whose callback
 answers the click by editing the message with a fixed embed: the same one REST call as a
 Croupier move (the interaction response, type 7), with a body of the same size and shape
-as a Black Jack table message mid-round (title, description, a field of three seats, a
-footer with two shuffle commitments, one row of five buttons). The embed and the view are
-built once: the floor does no work of its own besides what discord.py does for any bot.
+as a Black Jack table message mid-round (title, description with the dealer's cards, a
+field of three seats with their cards as application emojis, a footer with two shuffle
+commitments, one row of three buttons: a player's turn, most of a round's moves). The
+embed and the view are built once: the floor does no work of its own besides what
+discord.py does for any bot.
 """
 
 from __future__ import annotations
@@ -15,10 +17,16 @@ from typing import Any
 import discord
 
 TEMPLATE = r"fl:(?P<n>\d+)"
+# cards are application emojis, as in Croupier's messages: SimCord checks each emoji of a
+# message it stores (Discord's own work, done in this process), for both bots alike
+_EMOJI = "<:{}:14560744439808000{}>"
+_CARDS = [_EMOJI.format(name, n) for name, n in (("9H_6882", 23), ("7H_f904", 21))]
 SEATS = "\n".join(
-    f"<@14560744439808000{80 + n}> · stack 210 · bet 10 · 7♣ K♦ 3♥ (20)" for n in range(3)
+    f"<@14560744439808002{89 + n}> · stack 190 · bet 10\n"
+    f"{'▶' if n == 0 else '　'} {' '.join(_CARDS)} **16** · bet 10 · playing"
+    for n in range(3)
 )
-BANK = "<@1456074443980800080> · 9♠ 🂠 · stands on soft 17, pays 3:2, insurance 2:1, 6 decks"
+DEALER = f"Dealer: {_EMOJI.format('TS_a98e', 11)} {_EMOJI.format('back_589e', 56)} **10**"
 FOOTER = (
     "Table #1 · v12\nShuffle commitment (SHA-256): " + "2" * 64 + "\n"
     "Next shuffle's commitment (SHA-256): " + "0" * 64
@@ -49,20 +57,20 @@ def fixed_embed() -> discord.Embed:
     """A table message's embed: the size and shape of Croupier's mid-round."""
     embed = discord.Embed(
         title="Black Jack — p0's table",
-        description="**Bets** · round 2 · ends <t:1767225660:R>",
-        color=0xF1C40F,
+        description="**Play** · round 2 · turn: <@1456074443980800289> · ends"
+        f" <t:1767225660:R>\n{DEALER}",
+        color=0x2ECC71,
     )
     embed.add_field(name="Seats (3)", value=SEATS, inline=False)
-    embed.add_field(name="🏦 Bank", value=BANK, inline=False)
     embed.set_footer(text=FOOTER)
     return embed
 
 
 def fixed_view(rows: tuple[tuple[str, ...], ...] | None = None) -> discord.ui.View:
-    """One row of five buttons, as a betting round shows (or the given rows of labels)."""
+    """One row of three buttons, as a player's turn shows (or the given rows of labels)."""
     view = discord.ui.View(timeout=None)
     if rows is None:
-        for n, label in enumerate(("Bet 10", "Bet 20", "Bet 50", "Other amount…", "Sit out")):
+        for n, label in enumerate(("Carte !", "Servi", "Double")):
             view.add_item(FloorButton(n, label))
         return view
     labels = [(row, label) for row, line in enumerate(rows) for label in line]
