@@ -3,11 +3,14 @@
 One ``DynamicItem`` button (the same routing Croupier's ``MoveButton`` uses) whose callback
 answers the click by editing the message with a fixed embed: the same one REST call as a
 Croupier move (the interaction response, type 7), with a body of the same size and shape
-as a Black Jack table message mid-round (title, description with the dealer's cards, a
-field of three seats with their cards as application emojis, a footer with two shuffle
-commitments, one row of three buttons: a player's turn, most of a round's moves). The
-embed and the view are built once: the floor does no work of its own besides what
-discord.py does for any bot.
+as a Black Jack table message: in turn the betting one (five buttons, no cards) and a
+player's turn (the dealer's and the seats' cards as application emojis, three buttons),
+as Croupier's Black Jack moves are (3.95 buttons, 4.5 emojis, 1,318 bytes per response on
+average; the floor's two: 4, 4, 1,270). SimCord checks and copies every component and
+emoji of a message it stores (Discord's work, done in this process): a floor with fewer
+buttons or emojis than Croupier's messages would charge that work to Croupier. The
+messages are built once: the floor does no work of its own besides what discord.py does
+for any bot.
 """
 
 from __future__ import annotations
@@ -50,7 +53,8 @@ class FloorButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPL
         """The one REST call: edit the message with the fixed embed and buttons."""
         client = interaction.client
         assert isinstance(client, FloorBot)
-        await interaction.response.edit_message(embed=client.embed, view=client.view)
+        embed, view = client.next_message()
+        await interaction.response.edit_message(embed=embed, view=view)
 
 
 def fixed_embed() -> discord.Embed:
@@ -66,13 +70,30 @@ def fixed_embed() -> discord.Embed:
     return embed
 
 
-def fixed_view(rows: tuple[tuple[str, ...], ...] | None = None) -> discord.ui.View:
-    """One row of three buttons, as a player's turn shows (or the given rows of labels)."""
+def betting_embed() -> discord.Embed:
+    """A Black Jack table message while bets are taken (one bet placed, no cards yet)."""
+    embed = discord.Embed(
+        title="Black Jack — p0's table",
+        description="**Bets** · round 1 · ends <t:1767225660:R>",
+        color=0xF1C40F,
+    )
+    seats = (
+        "<@1456074443980800081> · stack 190 · bet 10\n"
+        "<@1456074443980800082> · stack 200 · betting…\n"
+        "<@1456074443980800083> · stack 200 · betting…"
+    )
+    embed.add_field(name="Seats (3)", value=seats, inline=False)
+    embed.set_footer(text=FOOTER)
+    return embed
+
+
+BET_ROWS = (("Bet 10", "Bet 20", "Bet 50", "Other amount…", "Sit out"),)
+PLAY_ROWS = (("Carte !", "Servi", "Double"),)
+
+
+def fixed_view(rows: tuple[tuple[str, ...], ...]) -> discord.ui.View:
+    """Buttons with these rows of labels."""
     view = discord.ui.View(timeout=None)
-    if rows is None:
-        for n, label in enumerate(("Carte !", "Servi", "Double")):
-            view.add_item(FloorButton(n, label))
-        return view
     labels = [(row, label) for row, line in enumerate(rows) for label in line]
     for n, (row, label) in enumerate(labels):
         button = FloorButton(n, label)
@@ -127,15 +148,22 @@ def sept_et_demi_embed() -> discord.Embed:
     return embed
 
 
-SHAPES: dict[str, tuple[Any, tuple[tuple[str, ...], ...]]] = {
-    "casino21": (
-        casino21_embed,
-        (("Join",), ("Servi (0)", "+1", "+2", "+3", "End the turn"), ("Leave",)),
-    ),
-    "sept_et_demi": (
-        sept_et_demi_embed,
-        (("Show it", "Hide it (show the other)"), ("My cards", "Vote to stop")),
-    ),
+# each shape: the messages a click edits in, in turn (Black Jack's moves are half bets,
+# half a player's turn: 3.95 buttons and 4.5 card emojis per message on average, measured)
+SHAPES: dict[str, list[tuple[Any, tuple[tuple[str, ...], ...]]]] = {
+    "blackjack": [(betting_embed, BET_ROWS), (fixed_embed, PLAY_ROWS)],
+    "casino21": [
+        (
+            casino21_embed,
+            (("Join",), ("Servi (0)", "+1", "+2", "+3", "End the turn"), ("Leave",)),
+        )
+    ],
+    "sept_et_demi": [
+        (
+            sept_et_demi_embed,
+            (("Show it", "Hide it (show the other)"), ("My cards", "Vote to stop")),
+        )
+    ],
 }
 
 
@@ -143,12 +171,27 @@ class FloorBot(discord.Client):
     """The floor: a client that routes ``FloorButton`` clicks and nothing else."""
 
     def __init__(self, intents: discord.Intents, shape: str | None = None) -> None:
-        super().__init__(intents=intents)
-        make_embed, self.rows = SHAPES.get(shape or "", (fixed_embed, None))
-        self.embed = make_embed()
-        self.view: discord.ui.View
+        # the same client-wide mentions as Croupier's (sent with every message it edits)
+        mentions = discord.AllowedMentions(everyone=False, roles=False)
+        super().__init__(intents=intents, allowed_mentions=mentions)
+        self.shape = SHAPES.get(shape or "", SHAPES["blackjack"])
+        self.embeds = [make_embed() for make_embed, _ in self.shape]
+        self.embed = self.embeds[0]
+        self.messages: list[tuple[discord.Embed, discord.ui.View]] = []
+        self.clicks = 0
+
+    @property
+    def view(self) -> discord.ui.View:
+        """The first message's buttons (the messages are sent with them)."""
+        return self.messages[0][1]
+
+    def next_message(self) -> tuple[discord.Embed, discord.ui.View]:
+        """The fixed message this click edits in (the shape's messages in turn)."""
+        self.clicks += 1
+        return self.messages[self.clicks % len(self.messages)]
 
     async def setup_hook(self) -> None:
-        """Route the buttons' clicks (after a restart too), build the fixed message."""
+        """Route the buttons' clicks (after a restart too), build the fixed messages."""
         self.add_dynamic_items(FloorButton)
-        self.view = fixed_view(self.rows)
+        pairs = zip(self.embeds, self.shape, strict=True)
+        self.messages = [(embed, fixed_view(rows)) for embed, (_, rows) in pairs]
