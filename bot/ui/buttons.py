@@ -77,6 +77,50 @@ def button_dict(table_id: int, version: int, spec: ButtonSpec) -> dict[str, Any]
     return out
 
 
+class ButtonRows:
+    """A table's move buttons laid out in rows, for any version: a move that leaves the
+    buttons as they were (most of them) only writes the new version into their custom
+    ids, in the same JSON ``build_buttons`` gives."""
+
+    __slots__ = ("rows", "table_id")
+
+    def __init__(self, table_id: int, rows: list[list[tuple[dict[str, Any], str, Any]]]):
+        self.table_id = table_id
+        # per button: its JSON before the custom id, the id's tail, its emoji JSON or None
+        self.rows = rows
+
+    @classmethod
+    def of(cls, table_id: int, specs: list[ButtonSpec]) -> ButtonRows | None:
+        """The rows of these buttons (None when there are none)."""
+        built = build_buttons(table_id, 0, specs)
+        if built is None:
+            return None
+        rows = []
+        for row in built.rows:
+            out = []
+            for button in row:
+                head = {k: v for k, v in button.items() if k not in ("custom_id", "emoji")}
+                tail = button["custom_id"].split(":", 3)[3]  # cr:<table>:<version>:<tail>
+                out.append((head, tail, button.get("emoji")))
+            rows.append(out)
+        return cls(table_id, rows)
+
+    def build(self, version: int) -> TableButtons:
+        """The buttons of the table at ``version``."""
+        start = f"{PREFIX}:{self.table_id}:{version}:"
+        rows = []
+        for row in self.rows:
+            out = []
+            for head, tail, emoji in row:
+                button = dict(head)
+                button["custom_id"] = start + tail
+                if emoji is not None:
+                    button["emoji"] = dict(emoji)
+                out.append(button)
+            rows.append(out)
+        return TableButtons(rows)
+
+
 def build_buttons(table_id: int, version: int, specs: list[ButtonSpec]) -> TableButtons | None:
     """The move buttons in their rows (a full row spills into the next); None when none."""
     if not specs:

@@ -141,6 +141,14 @@ class Renderer(GameRenderer):
             return
         yield from super().fields(ctx)
 
+    def seat_key(self, ctx: Ctx, seat: dict[str, Any]) -> Any:
+        """The seat, the phase, whether it is to act, its last round's result."""
+        pid = seat["player"]
+        last = ctx.view.get("last_round") or {}
+        row = next((r for r in last.get("results", []) if r["player"] == pid), None)
+        # a copy: the view's last round is the game's own dict
+        return (seat, ctx.phase, pid == ctx.table.game.to_act, None if row is None else dict(row))
+
     def seat_lines(self, ctx: Ctx, seat: dict[str, Any]) -> list[str]:
         """Turn or bank mark, stack, bet, the hand (hidden card as a card back), status,
         and between rounds the last round's result."""
@@ -189,6 +197,13 @@ class Renderer(GameRenderer):
         return [hand]
 
     # ----------------------------------------------------------------- buttons
+    def button_key(self, ctx: Ctx) -> Any:
+        """The common key, with the quick bets of the player to bet."""
+        game = ctx.table.game
+        to_act = game.to_act
+        limits = None if to_act is None else game.bet_limits(to_act)
+        return (super().button_key(ctx), to_act, limits)
+
     def buttons(self, ctx: Ctx) -> list[ButtonSpec]:
         specs = super().buttons(ctx)
         if ctx.phase is _BANK:  # the bank's Carte ! / Servi carry the bank's mark
