@@ -32,8 +32,8 @@ from bot.ui.buttons import TableButtons
 from bot.ui.edits import TableEdits
 from bot.ui.limits import fit_content, fit_embed
 from bot.ui.render import Ctx, renderer_for
+from bot.ui.render import cache as render_cache
 from bot.ui.render.bank import amount
-from bot.ui.render.cache import cache_of
 from bot.ui.wording import game_key_or, t_or
 
 log = logging.getLogger(__name__)
@@ -83,8 +83,8 @@ def render(
         table.render_cache = None  # nothing to draw from any more
         ctx = Ctx(table, locale, note=note)
         return fit_embed(renderer.closed_embed(ctx, closing or [])), None
-    # drawn from the parts of the last render that did not change (issue 27)
-    ctx = Ctx(table, locale, note=note, cache=cache_of(table, locale))
+    # the buttons drawn again only when they changed (issue 27)
+    ctx = Ctx(table, locale, note=note, cached=render_cache.ENABLED)
     embed = fit_embed(renderer.embed(ctx))  # card pictures are long: stay within limits
     rows = renderer.button_rows(ctx)
     return embed, None if rows is None else rows.build(table.version)

@@ -149,7 +149,7 @@ class Table:
     idle_due: float = 0.0
     armed_idle: float | None = None
     armed_deadline: float | None = None
-    render_cache: Any = field(default=None, repr=False, compare=False)  # bot.ui.render.cache
+    render_cache: Any = field(default=None, repr=False, compare=False)  # its buttons (bot.ui)
 
     @property
     def is_open(self) -> bool:

@@ -84,47 +84,64 @@ class ButtonRows:
 
     __slots__ = ("rows", "table_id")
 
-    def __init__(self, table_id: int, rows: list[list[tuple[dict[str, Any], str, Any]]]):
+    def __init__(self, table_id: int, rows: tuple[tuple[_Kept, ...], ...]) -> None:
         self.table_id = table_id
-        # per button: its JSON before the custom id, the id's tail, its emoji JSON or None
-        self.rows = rows
+        self.rows = rows  # kept small: one per table, for as long as the table is open
 
     @classmethod
     def of(cls, table_id: int, specs: list[ButtonSpec]) -> ButtonRows | None:
         """The rows of these buttons (None when there are none)."""
-        built = build_buttons(table_id, 0, specs)
-        if built is None:
+        if not specs:
             return None
-        rows = []
-        for row in built.rows:
-            out = []
-            for button in row:
-                head = {k: v for k, v in button.items() if k not in ("custom_id", "emoji")}
-                tail = button["custom_id"].split(":", 3)[3]  # cr:<table>:<version>:<tail>
-                out.append((head, tail, button.get("emoji")))
-            rows.append(out)
+        rows = tuple(
+            tuple(
+                (
+                    b["style"],
+                    b["disabled"],
+                    b["label"],
+                    b["custom_id"].split(":", 3)[3],  # cr:<table>:<version>:<move>[:<arg>]
+                    b["emoji"]["name"] if "emoji" in b else None,
+                )
+                for b in row
+            )
+            for row in layout(table_id, 0, specs)
+        )
         return cls(table_id, rows)
 
     def build(self, version: int) -> TableButtons:
-        """The buttons of the table at ``version``."""
+        """The buttons of the table at ``version`` (``button_dict``'s JSON, keys in order)."""
         start = f"{PREFIX}:{self.table_id}:{version}:"
         rows = []
         for row in self.rows:
             out = []
-            for head, tail, emoji in row:
-                button = dict(head)
-                button["custom_id"] = start + tail
+            for style, disabled, label, tail, emoji in row:
+                button: dict[str, Any] = {
+                    "type": 2,
+                    "style": style,
+                    "disabled": disabled,
+                    "label": label,
+                    "custom_id": start + tail,
+                }
                 if emoji is not None:
-                    button["emoji"] = dict(emoji)
+                    button["emoji"] = {"id": None, "name": emoji}
                 out.append(button)
             rows.append(out)
         return TableButtons(rows)
+
+
+# a kept button: style, disabled, label, the custom id after the version, emoji or None
+_Kept = tuple[int, bool, str, str, "str | None"]
 
 
 def build_buttons(table_id: int, version: int, specs: list[ButtonSpec]) -> TableButtons | None:
     """The move buttons in their rows (a full row spills into the next); None when none."""
     if not specs:
         return None
+    return TableButtons(layout(table_id, version, specs))
+
+
+def layout(table_id: int, version: int, specs: list[ButtonSpec]) -> list[list[dict[str, Any]]]:
+    """The buttons' JSON in their rows: each spec's row, a full row spilling into the next."""
     by_row: dict[int, list[dict[str, Any]]] = {}
     for spec in specs:
         by_row.setdefault(spec.row or 0, []).append(button_dict(table_id, version, spec))
@@ -132,4 +149,4 @@ def build_buttons(table_id: int, version: int, specs: list[ButtonSpec]) -> Table
     for row in sorted(by_row):
         buttons = by_row[row]
         rows.extend(buttons[i : i + ROW_WIDTH] for i in range(0, len(buttons), ROW_WIDTH))
-    return TableButtons(rows[:MAX_ROWS])
+    return rows[:MAX_ROWS]

@@ -47,13 +47,7 @@ def cards(codes: Iterable[str | None]) -> str:
     return text or "—"
 
 
-def drawing() -> int:
-    """Which set of card pictures is in use: changes whenever ``use_faces`` runs."""
-    return _drawing
-
-
 _TEXT: dict[str, str] = {}
-_drawing = 0
 _faces: dict[str, str] = {}  # card code or BACK -> emoji markup ``<:name:id>``
 _markup_text: dict[str, str] = {}  # emoji markup -> the card's text form
 _MARKUP = re.compile(r"<a?:[A-Za-z0-9_]{2,32}:\d{1,20}>")
@@ -61,8 +55,6 @@ _MARKUP = re.compile(r"<a?:[A-Za-z0-9_]{2,32}:\d{1,20}>")
 
 def use_faces(markup: Mapping[str, str]) -> None:
     """Draw these cards (code or ``BACK`` -> emoji markup) as pictures, the others as text."""
-    global _drawing
-    _drawing += 1  # every text drawn before is out of date (``bot.ui.render.cache``)
     _faces.clear()
     _faces.update(markup)
     _markup_text.clear()

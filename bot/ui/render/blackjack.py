@@ -28,14 +28,6 @@ class Renderer(GameRenderer):
         total = _total(ctx, dealer.get("total"), bool(dealer.get("soft")))
         return [ctx.t("blackjack.dealer", cards=cards(dealer["cards"]), total=total)]
 
-    def seat_key(self, ctx: Ctx, seat: dict[str, Any]) -> Any:
-        """The seat, whether it is betting, its hands and which one is being played."""
-        view, pid = ctx.view, seat["player"]
-        betting = ctx.phase is Phase.BETTING and pid in view["waiting"]
-        current = view.get("current_hand")
-        hands = [h for h in view.get("hands") or [] if h["player"] == pid]
-        return (seat, betting, hands, [h["index"] == current for h in hands])
-
     def seat_lines(self, ctx: Ctx, seat: dict[str, Any]) -> list[str]:
         """The seat (stack, bet or "betting…"), then each of its hands."""
         view = ctx.view

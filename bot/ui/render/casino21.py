@@ -78,13 +78,6 @@ class Renderer(GameRenderer):
         pending = [s["player"] for s in ctx.view.get("seats") or [] if s.get("pending_ace")]
         return pending or list(ctx.view.get("waiting") or [])
 
-    def status_key(self, ctx: Ctx) -> Any:
-        """The phase, round and turn, whom the turn waits for, the deadline."""
-        game, due = ctx.table.game, ctx.table.deadline_due
-        timed = due is not None and game.deadline is not None
-        view = ctx.view
-        return (ctx.phase, view.get("round"), view.get("turn"), self.waiting_for(ctx), due, timed)
-
     def status_line(self, ctx: Ctx) -> str:
         parts = [f"**{ctx.t(f'phase.{ctx.phase.value}')}**"]
         rnd = ctx.view.get("round")
@@ -136,13 +129,6 @@ class Renderer(GameRenderer):
         if status == "out" and ctx.phase not in _ROUND:
             return ""
         return ctx.t(f"casino21.status.{status}")
-
-    def seat_key(self, ctx: Ctx, seat: dict[str, Any]) -> Any:
-        """The seat, the phase, its result and the wagering requirement."""
-        view, pid = ctx.view, seat["player"]
-        result = next((r for r in view.get("results") or [] if r["player"] == pid), None)
-        requirement = (view.get("options") or {}).get("wager_requirement")
-        return (seat, ctx.phase, None if result is None else dict(result), requirement)
 
     def seat_lines(self, ctx: Ctx, seat: dict[str, Any]) -> list[str]:
         """Two lines: the hand, then the money (stack, welcome stake, wagering)."""

@@ -23,7 +23,7 @@ from bot.ui.buttons import ButtonRows, ButtonSpec
 from bot.ui.cards import cards
 from bot.ui.limits import DESCRIPTION, add_fields, fit_text
 
-from .cache import RenderCache
+from . import cache
 
 PHASE_COLOURS = {
     Phase.LOBBY: discord.Colour.blurple(),
@@ -49,8 +49,8 @@ class Ctx:
     locale: str
     note: str | None = None  # a line shown at the top (e.g. "the croupier is back")
     _view: dict[str, Any] | None = field(default=None, repr=False)
-    # the table message's parts drawn before (``cache.py``); None: draw everything
-    cache: RenderCache | None = field(default=None, repr=False)
+    # draw the buttons from the table's last render when they did not change (``cache``)
+    cached: bool = False
 
     @property
     def view(self) -> dict[str, Any]:
@@ -126,7 +126,7 @@ class GameRenderer:
         lines = []
         if ctx.note:
             lines.append(f"*{ctx.note}*")
-        lines.append(self.cached_status_line(ctx))
+        lines.append(self.status_line(ctx))
         lines.extend(self.body(ctx))
         embed.description = fit_text("\n".join(line for line in lines if line), DESCRIPTION)
         add_fields(embed, self.fields(ctx))  # a long seat list goes on in more fields
@@ -146,23 +146,6 @@ class GameRenderer:
         embed.description = fit_text(text, DESCRIPTION)
         embed.set_footer(text=ctx.t("table.footer", id=table.id, version=table.version))
         return embed
-
-    def cached_status_line(self, ctx: Ctx) -> str:
-        """:meth:`status_line`, drawn again only when what it shows changed."""
-        key = None if ctx.cache is None else self.status_key(ctx)
-        if key is None or ctx.cache is None:
-            return self.status_line(ctx)
-        return ctx.cache.part("status", key, lambda: self.status_line(ctx))
-
-    def status_key(self, ctx: Ctx) -> Any:
-        """Everything :meth:`status_line` reads (None: draw it every time); a renderer
-        that draws it otherwise says what its own reads."""
-        if type(self).status_line is not GameRenderer.status_line:
-            return None
-        game, table = ctx.table.game, ctx.table
-        due = table.deadline_due
-        timed = due is not None and game.deadline is not None
-        return (ctx.phase, ctx.view.get("round"), game.to_act, due, timed)
 
     def status_line(self, ctx: Ctx) -> str:
         """Phase, whose turn, and the deadline as a relative time."""
@@ -186,42 +169,9 @@ class GameRenderer:
     def fields(self, ctx: Ctx) -> Iterable[tuple[str, str]]:
         """(name, value) fields: the seats frame, each seat's lines then the table's own."""
         seats = ctx.view.get("seats") or []
-        if ctx.cache is None:
-            lines = [line for s in seats for line in self.seat_lines(ctx, s)]
-        else:
-            lines = self.cached_seat_lines(ctx, ctx.cache, seats)
+        lines = [line for s in seats for line in self.seat_lines(ctx, s)]
         lines += self.table_lines(ctx)
         yield ctx.t("table.seats", n=len(seats)), "\n".join(lines) or ctx.t("table.no_seats")
-
-    def cached_seat_lines(self, ctx: Ctx, cache: RenderCache, seats: list[Any]) -> list[str]:
-        """Every seat's lines, each drawn again only when what it shows changed (the
-        cache keeps the seats of this render only)."""
-        kept, now = cache.seats, {}
-        lines: list[str] = []
-        for seat in seats:
-            key = self.seat_key(ctx, seat)
-            if key is None:
-                lines += self.seat_lines(ctx, seat)
-                continue
-            who = seat.get("player", seat.get("id")) if isinstance(seat, dict) else seat
-            hit = kept.get(who)
-            if hit is None or hit[0] != key:
-                hit = (key, self.seat_lines(ctx, seat))
-            now[who] = hit
-            lines += hit[1]
-        cache.seats = now
-        return lines
-
-    def seat_key(self, ctx: Ctx, seat: Any) -> Any:
-        """Everything :meth:`seat_lines` reads for ``seat`` (None: draw it every time).
-        The default lines read the seat alone; a renderer that draws a seat otherwise
-        says what its own read."""
-        cls = type(self)
-        if cls.seat_lines is not GameRenderer.seat_lines or cls.seat_line is not (
-            GameRenderer.seat_line
-        ):
-            return None
-        return (seat,)
 
     def seat_lines(self, ctx: Ctx, seat: Any) -> list[str]:
         """A seat's lines in the seats frame (default: one, ``seat_line``)."""
@@ -248,14 +198,7 @@ class GameRenderer:
     def footer(self, ctx: Ctx) -> str:
         """Table id, version and the shuffle commitments."""
         text = ctx.t("table.footer", id=ctx.table.id, version=ctx.table.version)
-        return "\n".join([text, *self.cached_commitment_lines(ctx)])
-
-    def cached_commitment_lines(self, ctx: Ctx) -> list[str]:
-        """:meth:`commitment_lines`, drawn again when a commitment changed."""
-        if ctx.cache is None:
-            return self.commitment_lines(ctx)
-        key = (self.commitment(ctx), ctx.view.get("next_commitment"))
-        return ctx.cache.part("commitments", key, lambda: self.commitment_lines(ctx))
+        return "\n".join([text, *self.commitment_lines(ctx)])
 
     def commitment_lines(self, ctx: Ctx) -> list[str]:
         """The commitment of the deck in use and of the next one when it is already drawn
@@ -278,13 +221,12 @@ class GameRenderer:
 
     # ----------------------------------------------------------------- buttons
     def button_rows(self, ctx: Ctx) -> ButtonRows | None:
-        """The move buttons laid out in rows, without the version their custom ids carry:
-        drawn again only when what they show changed (the legal moves, the phase...)."""
-        key = None if ctx.cache is None else self.button_key(ctx)
-        if key is None or ctx.cache is None:
+        """The move buttons laid out in rows, without the version their custom ids carry;
+        with ``ctx.cached``, the table's last ones when what they show did not change."""
+        if not ctx.cached:
             return ButtonRows.of(ctx.table.id, self.buttons(ctx))
-        return ctx.cache.part(
-            "buttons", key, lambda: ButtonRows.of(ctx.table.id, self.buttons(ctx))
+        return cache.button_rows(
+            ctx.table, ctx.locale, self.button_key(ctx), lambda: self.buttons(ctx)
         )
 
     def button_key(self, ctx: Ctx) -> Any:
@@ -295,7 +237,8 @@ class GameRenderer:
         game = table.game
         kinds = game.seated_legal()
         seated = (len(game.seated()), len(view.get("seats") or ()))
-        return (ctx.phase, table.is_open, kinds, seated, view.get("options"), view.get("max_draw"))
+        # the game's options, not the view's copy of them: the key is kept with the table
+        return (ctx.phase, table.is_open, kinds, seated, game.options, view.get("max_draw"))
 
     def buttons(self, ctx: Ctx) -> list[ButtonSpec]:
         """Move buttons for what any seated player may do now."""

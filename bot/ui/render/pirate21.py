@@ -83,11 +83,6 @@ class Renderer(GameRenderer):
             return
         yield from super().fields(ctx)
 
-    def seat_key(self, ctx: Ctx, seat: dict[str, Any]) -> Any:
-        """The seat, the phase, whether it is to act, whether it hosts."""
-        view, pid = ctx.view, seat["player"]
-        return (seat, ctx.phase, pid == view.get("to_act"), pid == view.get("host"))
-
     def seat_line(self, ctx: Ctx, seat: dict[str, Any]) -> str:
         """Who, dealer or host, coins, card backs and public cards, stood or out."""
         view = ctx.view

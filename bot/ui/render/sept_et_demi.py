@@ -141,14 +141,6 @@ class Renderer(GameRenderer):
             return
         yield from super().fields(ctx)
 
-    def seat_key(self, ctx: Ctx, seat: dict[str, Any]) -> Any:
-        """The seat, the phase, whether it is to act, its last round's result."""
-        pid = seat["player"]
-        last = ctx.view.get("last_round") or {}
-        row = next((r for r in last.get("results", []) if r["player"] == pid), None)
-        # a copy: the view's last round is the game's own dict
-        return (seat, ctx.phase, pid == ctx.table.game.to_act, None if row is None else dict(row))
-
     def seat_lines(self, ctx: Ctx, seat: dict[str, Any]) -> list[str]:
         """Turn or bank mark, stack, bet, the hand (hidden card as a card back), status,
         and between rounds the last round's result."""
