@@ -146,3 +146,24 @@ def test_a_render_in_another_language_replaces_the_cache() -> None:
     table.settings = dataclasses.replace(table.settings, locale="en")
     english = drawn(table)
     assert table.render_cache[0] == "en" and english == fresh(table) != french
+
+
+def test_a_renderer_without_a_button_key_draws_its_buttons_every_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bot.ui.render import renderer_for
+
+    drawn_specs = []
+    renderer = type(renderer_for("blackjack"))
+    buttons = renderer.buttons
+
+    def counted(self: Any, ctx: Any) -> Any:
+        drawn_specs.append(ctx)
+        return buttons(self, ctx)
+
+    monkeypatch.setattr(renderer, "button_key", lambda self, ctx: None)
+    monkeypatch.setattr(renderer, "buttons", counted)
+    g = GAMES["blackjack"].build(1, {}, seeded_entropy("nokey"))
+    table = Table(7, 10, 20, None, 30, "blackjack", 1, TableSettings(), g, 1)
+    assert drawn(table) == drawn(table) == fresh(table)
+    assert len(drawn_specs) == 3 and table.render_cache is None

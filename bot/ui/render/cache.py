@@ -27,7 +27,9 @@ def button_rows(
     table: Any, locale: str, key: Any, draw: Callable[[], list[ButtonSpec]]
 ) -> ButtonRows | None:
     """The table's buttons drawn from ``key`` in ``locale``: the last ones when both are
-    the same, else ``draw()``'s, kept for the next render."""
+    the same, else ``draw()``'s, kept for the next render (a None key: drawn, not kept)."""
+    if key is None:
+        return ButtonRows.of(table.id, draw())
     kept = table.render_cache
     if kept is not None and kept[0] == locale and kept[1] == key:
         rows: ButtonRows | None = kept[2]

@@ -35,6 +35,7 @@ PHASE_COLOURS = {
     Phase.FINISHED: discord.Colour.dark_grey(),
 }
 T = TypeVar("T")
+KIND_BITS = {kind: 1 << i for i, kind in enumerate(ActionKind)}
 GREEN = discord.ButtonStyle.success
 RED = discord.ButtonStyle.danger
 BLUE = discord.ButtonStyle.primary
@@ -235,7 +236,9 @@ class GameRenderer:
         cards one may draw; a renderer whose buttons read more adds it."""
         table, view = ctx.table, ctx.view
         game = table.game
-        kinds = game.seated_legal()
+        kinds = 0  # as bits: a frozenset of 5 or more kinds takes 700 bytes, kept per table
+        for kind in game.seated_legal():
+            kinds |= KIND_BITS[kind]
         seated = (len(game.seated()), len(view.get("seats") or ()))
         # the game's options, not the view's copy of them: the key is kept with the table
         return (ctx.phase, table.is_open, kinds, seated, game.options, view.get("max_draw"))
