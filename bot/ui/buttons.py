@@ -95,12 +95,14 @@ class ButtonRows:
             return None
         rows = tuple(
             tuple(
-                (
-                    b["style"],
-                    b["disabled"],
-                    b["label"],
-                    b["custom_id"].split(":", 3)[3],  # cr:<table>:<version>:<move>[:<arg>]
-                    b["emoji"]["name"] if "emoji" in b else None,
+                _shared(
+                    (
+                        b["style"],
+                        b["disabled"],
+                        b["label"],
+                        b["custom_id"].split(":", 3)[3],  # cr:<table>:<version>:<move>[:<arg>]
+                        b["emoji"]["name"] if "emoji" in b else None,
+                    )
                 )
                 for b in row
             )
@@ -131,6 +133,19 @@ class ButtonRows:
 
 # a kept button: style, disabled, label, the custom id after the version, emoji or None
 _Kept = tuple[int, bool, str, str, "str | None"]
+# one copy of each kept button for every table (most tables offer the same "Hit", "Bet
+# 10"...): a table keeps its buttons for as long as it is open, idle or not
+_SHARED: dict[_Kept, _Kept] = {}
+SHARED_KEPT = 4096
+
+
+def _shared(button: _Kept) -> _Kept:
+    found = _SHARED.get(button)
+    if found is None:
+        found = button
+        if len(_SHARED) < SHARED_KEPT:
+            _SHARED[button] = button
+    return found
 
 
 def build_buttons(table_id: int, version: int, specs: list[ButtonSpec]) -> TableButtons | None:
