@@ -190,11 +190,13 @@ class Renderer(GameRenderer):
 
     # ----------------------------------------------------------------- buttons
     def button_key(self, ctx: Ctx) -> Any:
-        """The common key, with the quick bets of the player to bet."""
+        """The common key, with the range of the quick bets while there are bets (who is
+        to bet changes at each bet: the buttons do only when the range does)."""
         game = ctx.table.game
+        if ActionKind.BET not in game.seated_legal():
+            return (super().button_key(ctx), None)
         to_act = game.to_act
-        limits = None if to_act is None else game.bet_limits(to_act)
-        return (super().button_key(ctx), to_act, limits)
+        return (super().button_key(ctx), None if to_act is None else game.bet_limits(to_act))
 
     def buttons(self, ctx: Ctx) -> list[ButtonSpec]:
         specs = super().buttons(ctx)
