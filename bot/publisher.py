@@ -87,7 +87,7 @@ def render(
     ctx = Ctx(table, locale, note=note, cached=render_cache.ENABLED)
     embed = fit_embed(renderer.embed(ctx))  # card pictures are long: stay within limits
     rows = renderer.button_rows(ctx)
-    return embed, None if rows is None else rows.build(table.version)
+    return embed, None if rows is None else rows.build(table.id, table.version)
 
 
 def table_title(table: Table) -> str:

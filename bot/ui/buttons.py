@@ -78,41 +78,39 @@ def button_dict(table_id: int, version: int, spec: ButtonSpec) -> dict[str, Any]
 
 
 class ButtonRows:
-    """A table's move buttons laid out in rows, for any version: a move that leaves the
-    buttons as they were (most of them) only writes the new version into their custom
-    ids, in the same JSON ``build_buttons`` gives."""
+    """Move buttons laid out in rows, for any table and version: a move that leaves the
+    buttons as they were (most of them) only writes the table and version into their
+    custom ids, in the same JSON ``build_buttons`` gives. Tables showing the same buttons
+    share one (``bot.ui.render.cache``)."""
 
-    __slots__ = ("rows", "table_id")
+    __slots__ = ("rows",)
 
-    def __init__(self, table_id: int, rows: tuple[tuple[_Kept, ...], ...]) -> None:
-        self.table_id = table_id
-        self.rows = rows  # kept small: one per table, for as long as the table is open
+    def __init__(self, rows: tuple[tuple[_Kept, ...], ...]) -> None:
+        self.rows = rows
 
     @classmethod
-    def of(cls, table_id: int, specs: list[ButtonSpec]) -> ButtonRows | None:
+    def of(cls, specs: list[ButtonSpec]) -> ButtonRows | None:
         """The rows of these buttons (None when there are none)."""
         if not specs:
             return None
         rows = tuple(
             tuple(
-                _shared(
-                    (
-                        b["style"],
-                        b["disabled"],
-                        b["label"],
-                        b["custom_id"].split(":", 3)[3],  # cr:<table>:<version>:<move>[:<arg>]
-                        b["emoji"]["name"] if "emoji" in b else None,
-                    )
+                (
+                    b["style"],
+                    b["disabled"],
+                    b["label"],
+                    b["custom_id"].split(":", 3)[3],  # cr:<table>:<version>:<move>[:<arg>]
+                    b["emoji"]["name"] if "emoji" in b else None,
                 )
                 for b in row
             )
-            for row in layout(table_id, 0, specs)
+            for row in layout(0, 0, specs)
         )
-        return cls(table_id, rows)
+        return cls(rows)
 
-    def build(self, version: int) -> TableButtons:
+    def build(self, table_id: int, version: int) -> TableButtons:
         """The buttons of the table at ``version`` (``button_dict``'s JSON, keys in order)."""
-        start = f"{PREFIX}:{self.table_id}:{version}:"
+        start = f"{PREFIX}:{table_id}:{version}:"
         rows = []
         for row in self.rows:
             out = []
@@ -133,19 +131,6 @@ class ButtonRows:
 
 # a kept button: style, disabled, label, the custom id after the version, emoji or None
 _Kept = tuple[int, bool, str, str, "str | None"]
-# one copy of each kept button for every table (most tables offer the same "Hit", "Bet
-# 10"...): a table keeps its buttons for as long as it is open, idle or not
-_SHARED: dict[_Kept, _Kept] = {}
-SHARED_KEPT = 4096
-
-
-def _shared(button: _Kept) -> _Kept:
-    found = _SHARED.get(button)
-    if found is None:
-        found = button
-        if len(_SHARED) < SHARED_KEPT:
-            _SHARED[button] = button
-    return found
 
 
 def build_buttons(table_id: int, version: int, specs: list[ButtonSpec]) -> TableButtons | None:

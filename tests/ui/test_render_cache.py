@@ -167,3 +167,29 @@ def test_a_renderer_without_a_button_key_draws_its_buttons_every_time(
     table = Table(7, 10, 20, None, 30, "blackjack", 1, TableSettings(), g, 1)
     assert drawn(table) == drawn(table) == fresh(table)
     assert len(drawn_specs) == 3 and table.render_cache is None
+
+
+def test_tables_in_the_same_state_share_their_buttons_with_their_own_ids() -> None:
+    cache.clear()
+    tables = []
+    for table_id in (7, 8):
+        g = GAMES["blackjack"].build(1, {}, seeded_entropy(f"share{table_id}"))
+        tables.append(Table(table_id, 10, 20, None, 30, "blackjack", 1, TableSettings(), g, 3))
+    seven, eight = (drawn(t)[1] for t in tables)
+    assert tables[0].render_cache[2] is tables[1].render_cache[2]  # one layout for both
+    ids = [b["custom_id"] for row in seven for b in row["components"]]
+    assert ids and all(i.startswith("cr:7:3:") for i in ids)
+    assert [
+        b["custom_id"].replace("cr:8:", "cr:7:") for row in eight for b in row["components"]
+    ] == ids
+    assert (seven, eight) == (fresh(tables[0])[1], fresh(tables[1])[1])
+
+
+def test_the_shared_layouts_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    cache.clear()
+    monkeypatch.setattr(cache, "LAYOUTS_KEPT", 3)
+    g = GAMES["blackjack"].build(1, {}, seeded_entropy("bounded"))
+    for n in range(10):  # a different key each time: a layout each
+        table = Table(n, 10, 20, None, 30, "blackjack", 1, TableSettings(), g, 1)
+        cache.button_rows(table, "en", ("state", n), list)
+        assert len(cache._LAYOUTS) <= 3

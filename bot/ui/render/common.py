@@ -225,15 +225,16 @@ class GameRenderer:
         """The move buttons laid out in rows, without the version their custom ids carry;
         with ``ctx.cached``, the table's last ones when what they show did not change."""
         if not ctx.cached:
-            return ButtonRows.of(ctx.table.id, self.buttons(ctx))
+            return ButtonRows.of(self.buttons(ctx))
         return cache.button_rows(
             ctx.table, ctx.locale, self.button_key(ctx), lambda: self.buttons(ctx)
         )
 
     def button_key(self, ctx: Ctx) -> Any:
-        """Everything :meth:`buttons` reads (None: draw them every time): the phase, the
-        moves any seated player has, the seats taken, the options (bets' range) and the
-        cards one may draw; a renderer whose buttons read more adds it."""
+        """Everything :meth:`buttons` reads, hashable (None: draw them every time): the
+        phase, the moves any seated player has, the seats taken, the options (bets' range)
+        and the cards one may draw; a renderer whose buttons read more adds it. Tables
+        whose keys are equal share their buttons (``cache``)."""
         table, view = ctx.table, ctx.view
         game = table.game
         kinds = 0  # as bits: a frozenset of 5 or more kinds takes 700 bytes, kept per table
