@@ -28,10 +28,11 @@ from bot.i18n import t
 from bot.prefs import Prefs
 from bot.tables import GAMES, Outcome, Table, TableError, TableService
 from bot.tables.models import FORUM
-from bot.ui.buttons import TableButtons, build_buttons
+from bot.ui.buttons import TableButtons
 from bot.ui.edits import TableEdits
 from bot.ui.limits import fit_content, fit_embed
 from bot.ui.render import Ctx, renderer_for
+from bot.ui.render import cache as render_cache
 from bot.ui.render.bank import amount
 from bot.ui.wording import game_key_or, t_or
 
@@ -76,12 +77,17 @@ def render(
     """The table message's embed and buttons, in the table's language; a closed table's
     says so, with its standings (from ``closing``, the events that closed it), and has no
     buttons."""
-    ctx = Ctx(table, table.settings.locale, note=note)
+    locale = table.settings.locale
     renderer = renderer_for(table.game_key)
     if not table.is_open:
+        table.render_cache = None  # nothing to draw from any more
+        ctx = Ctx(table, locale, note=note)
         return fit_embed(renderer.closed_embed(ctx, closing or [])), None
+    # the buttons drawn again only when they changed (issue 27)
+    ctx = Ctx(table, locale, note=note, cached=render_cache.ENABLED)
     embed = fit_embed(renderer.embed(ctx))  # card pictures are long: stay within limits
-    return embed, build_buttons(table.id, table.version, renderer.buttons(ctx))
+    rows = renderer.button_rows(ctx)
+    return embed, None if rows is None else rows.build(table.id, table.version)
 
 
 def table_title(table: Table) -> str:

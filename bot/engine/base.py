@@ -265,6 +265,10 @@ class TableGame(Generic[S]):
         self._rig_only = False  # no card of the shoe's own after them
         self._skip: Counter[Card] = Counter()  # the shoe's own copies of rigged cards dealt
         self._probes: dict[int, dict[ActionKind, Action]] = {}  # legal_actions' probes
+        # legal_actions and seated_legal of the state as it is: the render, the service and
+        # the checks ask several times per move; ``touch`` empties it whenever it changes
+        self._legal_memo: dict[int | None, frozenset[ActionKind]] = {}
+        self._seated_memo: frozenset[ActionKind] | None = None
         self._kinds_table = self._kinds()
         self.init_state()
 
@@ -506,9 +510,23 @@ class TableGame(Generic[S]):
         votes = sum(1 for p in self.votes if p in self._seat_of)
         return bool(self.seats) and 2 * votes > len(self.seats)
 
+    def touch(self) -> None:
+        """Forget what was worked out from the state (the legal actions): it changed.
+        ``apply``, loading and rigging call it; so must anything else that changes it."""
+        self._legal_memo.clear()
+        self._seated_memo = None
+
     def legal_actions(self, player: int | None) -> frozenset[ActionKind]:
         """The kinds of action ``player`` may take now: each candidate kind whose probe
-        (:meth:`probe`) the checks accept, so ``apply`` agrees with it."""
+        (:meth:`probe`) the checks accept, so ``apply`` agrees with it (worked out once
+        per state)."""
+        memo = self._legal_memo
+        found = memo.get(player)
+        if found is None:
+            found = memo[player] = self._legal_now(player)
+        return found
+
+    def _legal_now(self, player: int | None) -> frozenset[ActionKind]:
         if self.phase is _FINISHED:
             return _NO_KINDS
         s = None if player is None else self._seat_of.get(player)
@@ -520,11 +538,19 @@ class TableGame(Generic[S]):
     def seated_legal(self) -> frozenset[ActionKind]:
         """What any seated player may do now (the table's buttons): the union of their
         :meth:`legal_actions`, a kind probed only until one of them may take it."""
+        found = self._seated_memo
+        if found is None:
+            found = self._seated_memo = self._seated_legal_now()
+        return found
+
+    def _seated_legal_now(self) -> frozenset[ActionKind]:
         if self.phase is _FINISHED:
             return _NO_KINDS
+        memo = self._legal_memo
         found: set[ActionKind] = set()
         for s in self.seats:
-            found.update(self._legal(s, found))
+            known = memo.get(s.player)  # a seat already asked about: nothing to probe
+            found.update(self._legal(s, found) if known is None else known)
         return frozenset(found)
 
     def _legal(self, s: S, skip: AbstractSet[ActionKind]) -> list[ActionKind]:
@@ -604,7 +630,11 @@ class TableGame(Generic[S]):
         """Check and perform ``action``; the events it produced."""
         self.check(action)
         events: list[Event] = []
-        self._PERFORM.get(action.kind, TableGame._perform_move)(self, action, events)
+        self.touch()
+        try:
+            self._PERFORM.get(action.kind, TableGame._perform_move)(self, action, events)
+        finally:  # a hook may have asked mid-way, on a state half changed
+            self.touch()
         return events
 
     # ================================================================== checks
@@ -1090,6 +1120,7 @@ class TableGame(Generic[S]):
         not dealt yet. Never used by tables."""
         self._rig = [Card.parse(c) for c in codes]
         self._rig_only = only
+        self.touch()
 
     # ================================================================== views
 
@@ -1194,6 +1225,7 @@ class TableGame(Generic[S]):
         game = cls(data["options"], host=data["host"], entropy=entropy)
         game._load_common(data)
         game.load_state(data)
+        game.touch()
         return game
 
     def _load_common(self, data: Mapping[str, Any]) -> None:

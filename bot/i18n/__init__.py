@@ -32,7 +32,12 @@ def normalize(locale: str | None) -> str:
 
 def t(key: str, locale: str | None = None, /, **params: Any) -> str:
     """Translate ``key`` into ``locale`` and fill ``{params}``; falls back to English."""
-    # a table message asks for ~20 strings per move, nearly always in "en" or "fr"
+    # a table message asks for ~20 strings per move, nearly always in "en" or "fr"; a text
+    # without parameters (a phase, a button's label) is the same every time: kept
+    if not params:
+        plain = _PLAIN.get((key, locale))
+        if plain is not None:
+            return plain
     loc = locale if locale in SUPPORTED else normalize(locale)
     template = catalog(loc).get(key) or catalog(FALLBACK).get(key)
     if template is None:
@@ -40,11 +45,20 @@ def t(key: str, locale: str | None = None, /, **params: Any) -> str:
         log.warning("missing message key %s", key)
         return key
     try:
-        return template.format(**params)
+        text = template.format(**params)
     except (KeyError, IndexError, ValueError):
         # the names only: the values can be a player's private cards
         log.warning("bad parameters for message key %s: given %s", key, ", ".join(sorted(params)))
         return template
+    if not params and len(_PLAIN) < PLAIN_KEPT:
+        _PLAIN[key, locale] = text
+    return text
+
+
+# (key, locale as asked) -> the text of a key without parameters; the catalogs never change
+# while the process runs. Bounded: a locale is whatever Discord sends.
+_PLAIN: dict[tuple[str, str | None], str] = {}
+PLAIN_KEPT = 4096
 
 
 def decimal(value: object, locale: str | None) -> str:

@@ -149,6 +149,7 @@ class Table:
     idle_due: float = 0.0
     armed_idle: float | None = None
     armed_deadline: float | None = None
+    render_cache: Any = field(default=None, repr=False, compare=False)  # its buttons (bot.ui)
 
     @property
     def is_open(self) -> bool:

@@ -77,10 +77,71 @@ def button_dict(table_id: int, version: int, spec: ButtonSpec) -> dict[str, Any]
     return out
 
 
+class ButtonRows:
+    """Move buttons laid out in rows, for any table and version: a move that leaves the
+    buttons as they were (most of them) only writes the table and version into their
+    custom ids, in the same JSON ``build_buttons`` gives. Tables showing the same buttons
+    share one (``bot.ui.render.cache``)."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: tuple[tuple[_Kept, ...], ...]) -> None:
+        self.rows = rows
+
+    @classmethod
+    def of(cls, specs: list[ButtonSpec]) -> ButtonRows | None:
+        """The rows of these buttons (None when there are none)."""
+        if not specs:
+            return None
+        rows = tuple(
+            tuple(
+                (
+                    b["style"],
+                    b["disabled"],
+                    b["label"],
+                    b["custom_id"].split(":", 3)[3],  # cr:<table>:<version>:<move>[:<arg>]
+                    b["emoji"]["name"] if "emoji" in b else None,
+                )
+                for b in row
+            )
+            for row in layout(0, 0, specs)
+        )
+        return cls(rows)
+
+    def build(self, table_id: int, version: int) -> TableButtons:
+        """The buttons of the table at ``version`` (``button_dict``'s JSON, keys in order)."""
+        start = f"{PREFIX}:{table_id}:{version}:"
+        rows = []
+        for row in self.rows:
+            out = []
+            for style, disabled, label, tail, emoji in row:
+                button: dict[str, Any] = {
+                    "type": 2,
+                    "style": style,
+                    "disabled": disabled,
+                    "label": label,
+                    "custom_id": start + tail,
+                }
+                if emoji is not None:
+                    button["emoji"] = {"id": None, "name": emoji}
+                out.append(button)
+            rows.append(out)
+        return TableButtons(rows)
+
+
+# a kept button: style, disabled, label, the custom id after the version, emoji or None
+_Kept = tuple[int, bool, str, str, "str | None"]
+
+
 def build_buttons(table_id: int, version: int, specs: list[ButtonSpec]) -> TableButtons | None:
     """The move buttons in their rows (a full row spills into the next); None when none."""
     if not specs:
         return None
+    return TableButtons(layout(table_id, version, specs))
+
+
+def layout(table_id: int, version: int, specs: list[ButtonSpec]) -> list[list[dict[str, Any]]]:
+    """The buttons' JSON in their rows: each spec's row, a full row spilling into the next."""
     by_row: dict[int, list[dict[str, Any]]] = {}
     for spec in specs:
         by_row.setdefault(spec.row or 0, []).append(button_dict(table_id, version, spec))
@@ -88,4 +149,4 @@ def build_buttons(table_id: int, version: int, specs: list[ButtonSpec]) -> Table
     for row in sorted(by_row):
         buttons = by_row[row]
         rows.extend(buttons[i : i + ROW_WIDTH] for i in range(0, len(buttons), ROW_WIDTH))
-    return TableButtons(rows[:MAX_ROWS])
+    return rows[:MAX_ROWS]

@@ -15,6 +15,7 @@ text never reached. Rules, from the cheapest to the last resort:
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import discord
 
@@ -69,24 +70,35 @@ def add_fields(embed: discord.Embed, fields: Iterable[tuple[str, str]]) -> None:
             embed.add_field(name=chunk_name, value=chunk, inline=False)
 
 
+def _raw(embed: discord.Embed) -> tuple[list[dict[str, Any]], str, str]:
+    """The embed's fields, footer text and author name as discord.py keeps them (its
+    ``fields``, ``footer`` and ``author`` properties wrap each in a new proxy object: the
+    table message is measured on every move)."""
+    fields: list[dict[str, Any]] = getattr(embed, "_fields", None) or []
+    footer = (getattr(embed, "_footer", None) or {}).get("text") or ""
+    author = (getattr(embed, "_author", None) or {}).get("name") or ""
+    return fields, str(footer), str(author)
+
+
 def embed_size(embed: discord.Embed) -> int:
     """The characters Discord counts against an embed's 6,000."""
+    fields, footer, author = _raw(embed)
     size = len(embed.title or "") + len(embed.description or "")
-    size += sum(len(f.name or "") + len(f.value or "") for f in embed.fields)
-    size += len(embed.footer.text or "") + len(embed.author.name or "")
-    return size
+    size += sum(len(f.get("name") or "") + len(f.get("value") or "") for f in fields)
+    return size + len(footer) + len(author)
 
 
 def fits(embed: discord.Embed) -> bool:
     """Whether Discord accepts this embed as it is."""
+    fields, footer, _author = _raw(embed)
     return (
         embed_size(embed) <= TOTAL
-        and len(embed.fields) <= FIELDS
+        and len(fields) <= FIELDS
         and len(embed.title or "") <= TITLE
         and len(embed.description or "") <= DESCRIPTION
-        and len(embed.footer.text or "") <= FOOTER
-        and all(len(f.name or "") <= FIELD_NAME for f in embed.fields)
-        and all(len(f.value or "") <= FIELD_VALUE for f in embed.fields)
+        and len(footer) <= FOOTER
+        and all(len(f.get("name") or "") <= FIELD_NAME for f in fields)
+        and all(len(f.get("value") or "") <= FIELD_VALUE for f in fields)
     )
 
 

@@ -19,9 +19,11 @@ from bot.engine.events import LEFT
 from bot.engine.registry import GAMES
 from bot.i18n import t
 from bot.tables.models import Table
-from bot.ui.buttons import ButtonSpec
+from bot.ui.buttons import ButtonRows, ButtonSpec
 from bot.ui.cards import cards
 from bot.ui.limits import DESCRIPTION, add_fields, fit_text
+
+from . import cache
 
 PHASE_COLOURS = {
     Phase.LOBBY: discord.Colour.blurple(),
@@ -33,6 +35,7 @@ PHASE_COLOURS = {
     Phase.FINISHED: discord.Colour.dark_grey(),
 }
 T = TypeVar("T")
+KIND_BITS = {kind: 1 << i for i, kind in enumerate(ActionKind)}
 GREEN = discord.ButtonStyle.success
 RED = discord.ButtonStyle.danger
 BLUE = discord.ButtonStyle.primary
@@ -47,6 +50,8 @@ class Ctx:
     locale: str
     note: str | None = None  # a line shown at the top (e.g. "the croupier is back")
     _view: dict[str, Any] | None = field(default=None, repr=False)
+    # draw the buttons from the table's last render when they did not change (``cache``)
+    cached: bool = False
 
     @property
     def view(self) -> dict[str, Any]:
@@ -216,6 +221,29 @@ class GameRenderer:
         return value if isinstance(value, str) else None
 
     # ----------------------------------------------------------------- buttons
+    def button_rows(self, ctx: Ctx) -> ButtonRows | None:
+        """The move buttons laid out in rows, without the version their custom ids carry;
+        with ``ctx.cached``, the table's last ones when what they show did not change."""
+        if not ctx.cached:
+            return ButtonRows.of(self.buttons(ctx))
+        return cache.button_rows(
+            ctx.table, ctx.locale, self.button_key(ctx), lambda: self.buttons(ctx)
+        )
+
+    def button_key(self, ctx: Ctx) -> Any:
+        """Everything :meth:`buttons` reads, hashable (None: draw them every time): the
+        phase, the moves any seated player has, the seats taken, the options (bets' range)
+        and the cards one may draw; a renderer whose buttons read more adds it. Tables
+        whose keys are equal share their buttons (``cache``)."""
+        table, view = ctx.table, ctx.view
+        game = table.game
+        kinds = 0  # as bits: a frozenset of 5 or more kinds takes 700 bytes, kept per table
+        for kind in game.seated_legal():
+            kinds |= KIND_BITS[kind]
+        seated = (len(game.seated()), len(view.get("seats") or ()))
+        # the game's options, not the view's copy of them: the key is kept with the table
+        return (ctx.phase, table.is_open, kinds, seated, game.options, view.get("max_draw"))
+
     def buttons(self, ctx: Ctx) -> list[ButtonSpec]:
         """Move buttons for what any seated player may do now."""
         game = ctx.table.game

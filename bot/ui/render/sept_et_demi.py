@@ -189,6 +189,15 @@ class Renderer(GameRenderer):
         return [hand]
 
     # ----------------------------------------------------------------- buttons
+    def button_key(self, ctx: Ctx) -> Any:
+        """The common key, with the range of the quick bets while there are bets (who is
+        to bet changes at each bet: the buttons do only when the range does)."""
+        game = ctx.table.game
+        if ActionKind.BET not in game.seated_legal():
+            return (super().button_key(ctx), None)
+        to_act = game.to_act
+        return (super().button_key(ctx), None if to_act is None else game.bet_limits(to_act))
+
     def buttons(self, ctx: Ctx) -> list[ButtonSpec]:
         specs = super().buttons(ctx)
         if ctx.phase is _BANK:  # the bank's Carte ! / Servi carry the bank's mark
