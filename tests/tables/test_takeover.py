@@ -15,7 +15,7 @@ from bot.engine.base import Action, ActionKind, Phase
 from bot.engine.shuffle import seeded_entropy
 from bot.tables import TableError, TableService
 from tests.bank_audit import assert_audit_clean
-from tests.sql import fetchall, fetchone
+from tests.sql import committed, fetchall
 from tests.tables.test_service import BOB, HOST, Clock, open_classic
 
 
@@ -29,12 +29,6 @@ async def two(db: Database, database_url: str) -> AsyncIterator[tuple[TableServi
     yield a, b
     await assert_audit_clean(db)
     await other.close()
-
-
-async def committed(db: Database, table_id: int) -> tuple[int, str]:
-    row = await fetchone(db, "SELECT version, state FROM tables WHERE id = ?", (table_id,))
-    assert row is not None
-    return int(row[0]), str(row[1])
 
 
 async def test_a_stale_copy_is_refused_reloaded_and_the_move_applied(two, db) -> None:
