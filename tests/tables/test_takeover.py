@@ -39,6 +39,10 @@ async def test_a_stale_copy_is_refused_reloaded_and_the_move_applied(two, db) ->
     [taken] = await b.load_open_tables()  # B takes the guild over mid-round
     await b.act(taken.id, HOST, Action(ActionKind.BET, HOST, amount=10))
     assert (await committed(db, table.id))[0] == taken.version == table.version + 1
+    # that bet is in the action log only (the row keeps the round's snapshot): what refuses
+    # A below is the log's one row per (table, version), and A's reload replays the bet
+    row = await fetchall(db, "SELECT version FROM tables WHERE id = ?", (table.id,))
+    assert row[0][0] < taken.version
     # A still plays from its copy: its write is refused, A reloads, Bob's bet goes through
     out = await a.act(table.id, BOB, Action(ActionKind.BET, BOB, amount=20))
     fresh = a.get(table.id)
