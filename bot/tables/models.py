@@ -150,6 +150,7 @@ class Table:
     # in memory only (the timer heap): when the idle timeout falls, and the dues of this
     # table's idle and deadline entries in the heap (None: no entry)
     idle_due: float = 0.0
+    moved_at: float = 0.0  # the last move's time (the idle timer counts from it)
     armed_idle: float | None = None
     armed_deadline: float | None = None
 

@@ -247,3 +247,54 @@ async def test_a_second_writer_of_a_version_is_stale_not_a_replay(db) -> None:
     args = (table.id, table.version + 1, None, clock.now, False, BOB, 77, '{"kind":"start"}')
     with pytest.raises(IntegrityError, match="interaction_id"):  # a replay stays one
         await db.write(svc._write_move, None, *args)
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_a_clean_stop_saves_the_snapshots_and_the_start_replays_nothing(db, game) -> None:
+    clock = Clock()
+    svc = service(db, clock)
+    table = await open_game(svc, game)
+    await mid_round(svc, table, clock)
+    before = exact(table)
+    assert await svc.save_snapshots() == 1
+    assert await row_version(db, table.id) == table.version == table.snapshot_version
+    assert await svc.save_snapshots() == 0  # nothing new since
+    clock.now += 600
+    restarted = service(db, clock, "other entropy")
+    replayed: list[int] = []
+    real = restarted._replay
+
+    def counted(t: Table, actions: Any, last_at: float) -> float:
+        actions = list(actions)
+        replayed.extend(a[1] for a in actions)
+        return real(t, actions, last_at)
+
+    restarted._replay = counted  # type: ignore[method-assign]
+    [loaded] = await restarted.load_open_tables()
+    assert replayed == [] and exact(loaded) == before
+    rng = random.Random(4)  # the log goes on from the saved snapshot
+    for _ in range(4):
+        assert await one_move(restarted, loaded, rng, clock)
+    [again] = await service(db, clock).load_open_tables()
+    assert exact(again) == exact(loaded)
+    await assert_audit_clean(db)
+
+
+async def test_the_bot_saves_the_snapshots_when_it_stops(tmp_path) -> None:
+    from bot.app import create_bot
+    from bot.db import migrate, open_database
+
+    path = str(tmp_path / "stop.sqlite3")
+    bot = create_bot(database_path=path, entropy=seeded_entropy("stop"))
+    bot.db = await open_database(path)
+    await migrate(bot.db)
+    await bot._build_services()  # the services as setup_hook builds them, no gateway
+    table = await open_game(bot.tables, "classic")
+    await mid_round(bot.tables, table, Clock())
+    assert table.snapshot_version < table.version
+    await bot.close()
+    db = await open_database(path)
+    try:
+        assert await row_version(db, table.id) == table.version
+    finally:
+        await db.close()
