@@ -227,6 +227,7 @@ class TableService:
         # seeds drawn through self._entropy (every game's source): a move that draws one
         # (a new shoe) is a snapshot point, since a replay cannot draw the same seed again
         self._draws = 0
+        self._counted: Entropy = self._entropy  # one bound method for every game
         self.starting_balance = starting_balance
         self._tables: dict[int, Table] = {}
         self._by_channel: dict[int, int] = {}
@@ -345,7 +346,7 @@ class TableService:
         spec = GAMES[row["game"]]
         state = orjson.loads(row["state"])
         service = state.get("service", {})
-        game = spec.load(state["game"], self._entropy)
+        game = spec.load(state["game"], self._counted)
         return Table(
             id=row["id"],
             guild_id=row["guild_id"],
@@ -454,7 +455,7 @@ class TableService:
             raise TableError("table_exists")
         spec = GAMES[game_key]
         game_key = spec.key  # "classic" opens a "blackjack" table
-        game = spec.build(host_id, options, self._entropy)
+        game = spec.build(host_id, options, self._counted)
         await self._check_limits(guild_id, spec, game)
         now = self.clock()
 
