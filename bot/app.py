@@ -177,6 +177,11 @@ class CroupierBot(commands.Bot):
             self.scheduler.stop()
             self.publisher.close()
         await super().close()
+        if hasattr(self, "tables"):
+            try:  # the next start then replays no action log (a crash would)
+                await self.tables.save_snapshots()
+            except Exception:
+                log.exception("could not save the tables' snapshots (the log stays)")
         if hasattr(self, "db"):
             await self.db.close()
         if self._file_lock is not None:

@@ -18,3 +18,15 @@ async def fetchall(db: Database, sql: str, params: tuple[object, ...] = ()) -> l
 async def execute(db: Database, sql: str, params: tuple[object, ...] = ()) -> int:
     """One statement in a write transaction of its own; the rows it changed."""
     return await db.write(lambda c: c.execute(sql, params))
+
+
+async def committed(db: Database, table_id: int) -> tuple[int, str]:
+    """A table's committed version and snapshot JSON: its row's snapshot and the actions
+    logged after it, replayed by a service of its own (as a restart loads it)."""
+    from bot.bank import Bank
+    from bot.tables import TableService
+
+    service = TableService(db, Bank(db), clock=lambda: 0.0)
+    found = await service.committed(table_id)
+    assert found is not None, f"table {table_id} has no snapshot"
+    return found[0].version, found[0].snapshot_json()

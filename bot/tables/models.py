@@ -144,9 +144,13 @@ class Table:
     # before that version belongs to a round already over (refused, nothing done)
     round_no: int | None = None
     round_version: int = 0
+    # the version of the snapshot in the tables row: the moves after it are only in the
+    # action log (table_actions), replayed on a load
+    snapshot_version: int = 0
     # in memory only (the timer heap): when the idle timeout falls, and the dues of this
     # table's idle and deadline entries in the heap (None: no entry)
     idle_due: float = 0.0
+    moved_at: float = 0.0  # the last move's time (the idle timer counts from it)
     armed_idle: float | None = None
     armed_deadline: float | None = None
     render_cache: Any = field(default=None, repr=False, compare=False)  # its buttons (bot.ui)

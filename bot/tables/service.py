@@ -1,24 +1,35 @@
-"""TableService: the path of one move, from an action to a committed snapshot.
+"""TableService: the path of one move, from an action to a committed log row.
 
 Under the table's lock the game applies the action in memory; then one database transaction
-stores the new snapshot and version, the money postings and the action log row (with the
-interaction id); the timers are re-armed in memory (at start-up they are derived from the
-rows). If anything in that transaction fails, the game is restored from the last
-committed snapshot, so memory and database never disagree.
+stores the action log row (with the interaction id), the money postings and, at a snapshot
+point, the new snapshot and version (see below); the timers are re-armed in memory (at
+start-up they are derived from the rows). If anything in that transaction fails, the game
+is restored from the last committed snapshot and log, so memory and database never
+disagree.
 
 Several processes on one database (PostgreSQL): a process serves the tables of its shards'
 guilds (``owns``), but during a takeover (a rolling restart, a new shard count) two may
-hold a copy of the same table. Every write is ``UPDATE ... WHERE version = ?``: a copy that
-another process moved on is refused (:class:`StaleTable`), reloaded from the database, and
-the player's action is tried once more on the fresh table (a timer of the stale copy is
-dropped: the fresh table has its own). Chosen over an advisory lock per guild: the check is
-the row write the move does anyway (no extra round trip, no connection held per guild, no
-lock left behind by a hung process), and it works the same on SQLite.
+hold a copy of the same table. Every move logs one ``table_actions`` row per version, under
+a UNIQUE (table, version) index, and a snapshot write is ``UPDATE ... WHERE version = ?``: a
+copy that another process moved on is refused (:class:`StaleTable`), reloaded from the
+database, and the player's action is tried once more on the fresh table (a timer of the
+stale copy is dropped: the fresh table has its own). Chosen over an advisory lock per
+guild: the check is the row write the move does anyway (no extra round trip, no connection
+held per guild, no lock left behind by a hung process), and it works the same on SQLite.
+
+The log and the snapshots: the ``tables`` row holds a snapshot (state, version, updated_at)
+written only at snapshot points: the table's opening, a close, a settled round, a move that
+drew a fresh seed (a new shoe: a replay cannot draw it again), and every
+:data:`SNAPSHOT_EVERY` versions. Any other move writes only its action row (with its postings
+and the house's cover). Loading a table (start-up, a stale copy, a failed transaction)
+replays the logged actions after the snapshot through the live move's code, each at its
+logged time, so the table comes back exactly as it was.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import json
 import logging
@@ -57,6 +68,9 @@ DEFAULT_STARTING_BALANCE = 1000
 RECENT_INTERACTIONS = 4096  # interaction ids remembered in memory (replays are seconds apart)
 DISCORD_EPOCH_MS = 1420070400000  # a snowflake's timestamp counts from here
 CLOCK_SKEW_MS = 60_000  # margin between Discord's clock and ours
+# A move writes its snapshot to the tables row at least every this many versions (besides
+# the rounds' ends, closes and new shoes): a load replays at most this many logged actions.
+SNAPSHOT_EVERY = 16
 
 
 _CLOSE_ROW = (
@@ -64,10 +78,22 @@ _CLOSE_ROW = (
     " closed_at = ? WHERE id = ? AND version = ?"
 )
 _MOVE_ROW = "UPDATE tables SET state = ?, version = ?, updated_at = ? WHERE id = ? AND version = ?"
+# a clean stop's snapshot of a table with logged moves after its row's (save_snapshots)
+_SAVE_ROW = (
+    "UPDATE tables SET state = ?, version = ?, updated_at = ?"
+    " WHERE id = ? AND version = ? AND status = 'open'"
+)
 _ACTION_ROW = (
     "INSERT INTO table_actions (table_id, version, user_id, interaction_id, action, at)"
     " VALUES (?, ?, ?, ?, ?, ?)"
 )
+
+
+def _version_taken(exc: IntegrityError) -> bool:
+    """Whether the action log already holds this table version (another process wrote it):
+    SQLite names the columns, PostgreSQL the index."""
+    text = str(exc)
+    return "table_actions_one_per_version" in text or "table_actions.version" in text
 
 
 async def _write_row(
@@ -75,29 +101,41 @@ async def _write_row(
     house: tuple[int, int] | None,
     table_id: int,
     new_version: int,
-    state_json: str,
+    state_json: str | None,
     now: float,
     closing: bool,
     user_id: int | None,
     interaction_id: int | None,
     action_json: str,
+    *,
+    since: int | None = None,
 ) -> None:
-    """The snapshot and action row of one move (the timers are derived from the row:
-    ``updated_at`` and the snapshot's deadline) and the house's cover (``house``: (account,
-    amount) it must hold): one round trip where the database gathers statements."""
-    version = new_version - 1
+    """The action row of one move, its snapshot when it is a snapshot point (``state_json``
+    not None: the tables row at version ``since``, default the one before, moves to
+    ``new_version``) and the house's cover (``house``: (account, amount) it must hold): one
+    round trip where the database gathers statements. The timers are derived from the row's
+    ``updated_at`` and snapshot deadline, and from the logged actions after it."""
     statements: list[tuple[str, tuple[object, ...]]] = [
-        (_CLOSE_ROW, (state_json, new_version, now, now, table_id, version))
-        if closing
-        else (_MOVE_ROW, (state_json, new_version, now, table_id, version)),
-        (_ACTION_ROW, (table_id, new_version, user_id, interaction_id, action_json, now)),
+        (_ACTION_ROW, (table_id, new_version, user_id, interaction_id, action_json, now))
     ]
+    if state_json is not None:
+        version = new_version - 1 if since is None else since
+        statements.append(
+            (_CLOSE_ROW, (state_json, new_version, now, now, table_id, version))
+            if closing
+            else (_MOVE_ROW, (state_json, new_version, now, table_id, version))
+        )
     if house is not None:
         statements.append(("SELECT 1 FROM bank_accounts WHERE id = ? AND balance >= ?", house))
-    counts = await c.execute_together(statements)
-    if counts[0] != 1:
+    try:
+        counts = await c.execute_together(statements)
+    except IntegrityError as exc:
+        if _version_taken(exc):  # a stale copy: this version is in the log already
+            raise StaleTable(table_id) from None
+        raise
+    if state_json is not None and counts[1] != 1:
         raise StaleTable(table_id)
-    if house is not None and counts[2] == 0:
+    if house is not None and counts[-1] == 0:
         raise TableError("house_cannot_cover", needed=house[1])
 
 
@@ -123,24 +161,37 @@ async def _insert_table(c: Conn, table: Table, now: float) -> int:
     return table_id
 
 
-async def _open_rows(c: Conn, shards: tuple[int, tuple[int, ...]] | None) -> list[Row]:
-    if shards is None:
-        return await c.fetchall("SELECT * FROM tables WHERE status = 'open' ORDER BY id")
-    count, ids = shards  # Discord's routing: shard = (guild_id >> 22) % count
-    marks = ", ".join("?" * len(ids))
-    return await c.fetchall(
-        "SELECT * FROM tables WHERE status = 'open'"
-        f" AND ((guild_id / 4194304) % ?) IN ({marks}) ORDER BY id",
-        (count, *ids),
-    )
+# the logged actions after a table's snapshot, in order (what a load replays)
+_PENDING = (
+    "SELECT a.table_id, a.version, a.user_id, a.action, a.at FROM tables t"
+    " JOIN table_actions a ON a.table_id = t.id AND a.version > t.version"
+)
 
 
-async def _row_of(c: Conn, table_id: int) -> Row | None:
-    return await c.fetchone("SELECT * FROM tables WHERE id = ?", (table_id,))
+async def _open_rows(
+    c: Conn, shards: tuple[int, tuple[int, ...]] | None
+) -> tuple[list[Row], list[Row]]:
+    """The open tables' rows and, in one more query for all of them, their pending actions."""
+    params: tuple[int, ...]
+    where, params = "t.status = 'open'", ()
+    if shards is not None:
+        count, ids = shards  # Discord's routing: shard = (guild_id >> 22) % count
+        where += f" AND ((t.guild_id / 4194304) % ?) IN ({', '.join('?' * len(ids))})"
+        params = (count, *ids)
+    rows = await c.fetchall(f"SELECT t.* FROM tables t WHERE {where} ORDER BY t.id", params)
+    actions = await c.fetchall(f"{_PENDING} WHERE {where} ORDER BY a.table_id, a.version", params)
+    return rows, actions
 
 
-async def _state_of(c: Conn, table_id: int) -> Row | None:
-    return await c.fetchone("SELECT state FROM tables WHERE id = ?", (table_id,))
+async def _row_of(c: Conn, table_id: int) -> tuple[Row | None, list[Row]]:
+    """One table's row and its pending actions."""
+    row = await c.fetchone("SELECT * FROM tables WHERE id = ?", (table_id,))
+    actions = await c.fetchall(f"{_PENDING} WHERE t.id = ? ORDER BY a.version", (table_id,))
+    return row, actions
+
+
+async def _save_rows(c: Conn, rows: list[tuple[str, int, float, int, int]]) -> None:
+    await c.executemany(_SAVE_ROW, rows)
 
 
 async def _acted(c: Conn, interaction_id: int) -> bool:
@@ -173,6 +224,10 @@ class TableService:
         self.bank = bank
         self.clock = clock
         self.entropy = entropy
+        # seeds drawn through self._entropy (every game's source): a move that draws one
+        # (a new shoe) is a snapshot point, since a replay cannot draw the same seed again
+        self._draws = 0
+        self._counted: Entropy = self._entropy  # one bound method for every game
         self.starting_balance = starting_balance
         self._tables: dict[int, Table] = {}
         self._by_channel: dict[int, int] = {}
@@ -195,16 +250,78 @@ class TableService:
     # ------------------------------------------------------------------ loading
 
     async def load_open_tables(self) -> list[Table]:
-        """Load every open table into memory and arm its timers (at start-up): the idle
-        timeout counts from the last write, the deadline is the one in the snapshot."""
-        rows = await self.db.read(_open_rows, self.shards)
+        """Load every open table into memory (its snapshot, then its logged actions since)
+        and arm its timers (at start-up): the idle timeout counts from the last move, the
+        deadline is the one the last move left."""
+        rows, actions = await self.db.read(_open_rows, self.shards)
+        pending: dict[int, list[Row]] = {}
+        for action in actions:
+            pending.setdefault(action[0], []).append(action)
         self._timers = []
         for row in rows:
-            table = self._table_from_row(row)
+            table, last_at = self._load(row, pending.get(row["id"], ()))
             self._remember(table)
-            self._arm(table, row["updated_at"] + table.settings.idle_timer)
+            self._arm(table, last_at + table.settings.idle_timer)
         self.timers_changed.set()
         return list(self._tables.values())
+
+    async def committed(self, table_id: int) -> tuple[Table, float] | None:
+        """The table as committed in the database (its snapshot and the logged actions
+        after it, replayed), not kept in memory, and when it last moved; None if it has no
+        snapshot yet."""
+        row, actions = await self.db.read(_row_of, table_id)
+        if row is None or row["state"] == "{}":
+            return None
+        return self._load(row, actions)
+
+    def _entropy(self, n: int) -> bytes:
+        """The games' seed source: the service's entropy, counted."""
+        self._draws += 1
+        return self.entropy(n)
+
+    def _load(self, row: Row, actions: Iterable[Row]) -> tuple[Table, float]:
+        """A table from its row and its logged actions after the snapshot; when it last
+        moved (the idle timer counts from there)."""
+        table = self._table_from_row(row)
+        table.moved_at = self._replay(table, actions, row["updated_at"])
+        return table, table.moved_at
+
+    async def save_snapshots(self) -> int:
+        """At a clean stop: write the snapshot of every table with moves logged after its
+        row's, in one transaction, so the next start replays nothing (a crash leaves the
+        log, replayed then); the number of tables written. The state at a version is the
+        same in every process (the log decides it), so a stale copy's write is harmless:
+        ``WHERE version = ?`` only ever moves a row forward, never past the log."""
+        async with contextlib.AsyncExitStack() as held:
+            for table in [t for t in self._tables.values() if t.version > t.snapshot_version]:
+                await held.enter_async_context(self.lock(table.id))  # no move half-applied
+            dirty = [
+                t for t in self._tables.values() if t.is_open and t.version > t.snapshot_version
+            ]
+            rows = [
+                (t.snapshot_json(), t.version, t.moved_at, t.id, t.snapshot_version) for t in dirty
+            ]
+            if rows:
+                await self.db.write(_save_rows, rows)
+            for table in dirty:
+                table.snapshot_version = table.version
+        return len(rows)
+
+    def _replay(self, table: Table, actions: Iterable[Row], last_at: float) -> float:
+        """Apply the logged actions (table_id, version, user_id, action, at) after the
+        snapshot through the live move's code, each at its own time; the last one's time."""
+        for _, version, user_id, action_json, at in actions:
+            if version != table.version + 1:
+                raise RuntimeError(f"table {table.id}: no action logged for v{table.version + 1}")
+            draws = self._draws
+            action = Action.from_dict(orjson.loads(action_json))
+            outcome = Outcome(table, list(table.game.apply(action)))
+            self._follow_up(table, outcome)
+            if self._draws != draws:  # such a move is a snapshot point: a bug if met here
+                raise RuntimeError(f"table {table.id}: v{version} replayed drew a seed")
+            self._advance(table, user_id, version, at, outcome.closed)
+            table.version, last_at = version, at
+        return last_at
 
     async def warm_up(self, batch: int = 5) -> int:
         """After a start: compute now what each loaded table would compute at its first
@@ -229,7 +346,7 @@ class TableService:
         spec = GAMES[row["game"]]
         state = orjson.loads(row["state"])
         service = state.get("service", {})
-        game = spec.load(state["game"], self.entropy)
+        game = spec.load(state["game"], self._counted)
         return Table(
             id=row["id"],
             guild_id=row["guild_id"],
@@ -247,6 +364,7 @@ class TableService:
             deadline_due=service.get("deadline_due"),
             round_no=service.get("round_no", game.round),
             round_version=service.get("round_version", 0),
+            snapshot_version=row["version"],
         )
 
     def _remember(self, table: Table) -> None:
@@ -264,15 +382,15 @@ class TableService:
     async def _reload(self, table: Table) -> Table | None:
         """Another process moved this table on: replace our copy with the committed row
         (under the table's lock, which stays), or forget it if it is closed."""
-        row = await self.db.read(_row_of, table.id)
+        row, actions = await self.db.read(_row_of, table.id)
         self._forget(table, keep_lock=True)
         log.warning("table %s was written by another process: reloaded", table.id)
         if row is None or row["status"] != "open":
             self._locks.pop(table.id, None)
             return None
-        fresh = self._table_from_row(row)
+        fresh, last_at = self._load(row, actions)
         self._remember(fresh)
-        self._arm(fresh, row["updated_at"] + fresh.settings.idle_timer)
+        self._arm(fresh, last_at + fresh.settings.idle_timer)
         self.timers_changed.set()
         for callback in self.reloaded:
             callback(fresh)
@@ -337,7 +455,7 @@ class TableService:
             raise TableError("table_exists")
         spec = GAMES[game_key]
         game_key = spec.key  # "classic" opens a "blackjack" table
-        game = spec.build(host_id, options, self.entropy)
+        game = spec.build(host_id, options, self._counted)
         await self._check_limits(guild_id, spec, game)
         now = self.clock()
 
@@ -500,11 +618,13 @@ class TableService:
         if seen_version is not None and seen_version < table.round_version:
             raise TableError("round_over")  # a button of a round already settled
         house_needed = self._house_needed(table, action, user_id)  # before any card
+        draws = self._draws
         events = table.game.apply(action)  # IllegalAction: nothing changed
         outcome = Outcome(table, list(events))
         try:
-            self._follow_up(table, outcome)
-            await self._commit(table, outcome, user_id, interaction_id, action, house_needed)
+            self._follow_up(table, outcome)  # the same code replays it from the log
+            drew = self._draws != draws  # a new shoe's seed: the log cannot redraw it
+            await self._commit(table, outcome, user_id, interaction_id, action, house_needed, drew)
         except IntegrityError as exc:
             await self._restore(table)
             if interaction_id is None or "interaction_id" not in str(exc):
@@ -572,16 +692,24 @@ class TableService:
         return True
 
     async def _restore(self, table: Table) -> None:
-        """Put the game back to the last committed snapshot (read from the database: a
-        table does not keep a copy of it in memory, 1-1.5 KiB per table)."""
-        row = await self.db.read(_state_of, table.id)
-        if row is not None and row[0] != "{}":
-            state = json.loads(row[0])
-            table.game = GAMES[table.game_key].load(state["game"], self.entropy)
-            service = state.get("service", {})
-            table.last_acted = {int(k): v for k, v in service.get("last_acted", {}).items()}
-            table.round_no = service.get("round_no", table.round_no)
-            table.round_version = service.get("round_version", table.round_version)
+        """Put the table back to its last committed move: the row's snapshot and the logged
+        actions after it, replayed (a table does not keep a copy of its snapshot in memory,
+        1-1.5 KiB per table)."""
+        found = await self.committed(table.id)
+        if found is None:
+            return
+        fresh = found[0]
+        table.game, table.version, table.snapshot_version = (
+            fresh.game,
+            fresh.version,
+            fresh.snapshot_version,
+        )
+        table.last_acted, table.round_no, table.round_version = (
+            fresh.last_acted,
+            fresh.round_no,
+            fresh.round_version,
+        )
+        table.deadline_key, table.deadline_due = fresh.deadline_key, fresh.deadline_due
 
     def _note_interaction(self, interaction_id: int) -> None:
         self._recent[interaction_id] = None
@@ -603,11 +731,12 @@ class TableService:
         interaction_id: int | None,
         action: Action,
         house_needed: int = 0,
+        drew: bool = False,
     ) -> None:
+        """Store a move; a snapshot point (see :meth:`_store`) when it drew a seed, settled
+        a round or closed the table."""
         new_version = table.version + 1
         now = self.clock()
-        if user_id is not None:
-            table.last_acted[user_id] = new_version
         await self._store(
             None,
             table,
@@ -619,6 +748,7 @@ class TableService:
             now=now,
             closing=outcome.closed,
             house_needed=house_needed,
+            snapshot=drew or outcome.closed or outcome.round_settled,
         )
         table.version = new_version
         if outcome.closed:
@@ -647,10 +777,13 @@ class TableService:
         now: float,
         closing: bool = False,
         house_needed: int = 0,
+        snapshot: bool = True,
     ) -> None:
-        """Write snapshot, postings, action row and timers (inside ``conn``'s transaction,
-        or in a transaction of their own when ``conn`` is None); ``house_needed``: what
-        the treasury must hold first (a bet's worst case)."""
+        """Write the action row, postings and, at a snapshot point, the snapshot (inside
+        ``conn``'s transaction, or in a transaction of their own when ``conn`` is None), and
+        re-arm the timers; ``house_needed``: what the treasury must hold first (a bet's
+        worst case). ``snapshot``: the caller's snapshot point (opening, a close, a settled
+        round, a new shoe); every :data:`SNAPSHOT_EVERY` versions is one too."""
         effects = [m for e in events for m in e.money]
         posting = (
             (
@@ -664,15 +797,12 @@ class TableService:
             if effects
             else None
         )
-        round_no = table.game.round
-        if round_no != table.round_no:
-            table.round_no, table.round_version = round_no, new_version
         # the deadline fields are part of the snapshot (the timers are derived from it and
-        # from updated_at at start-up): compute them before writing it
+        # from the last move's time at start-up): compute them before writing it
         deadline = (table.deadline_key, table.deadline_due)
-        if not closing:
-            self._update_deadline(table, now)
-        state_json = table.snapshot_json()
+        self._advance(table, user_id, new_version, now, closing)
+        snapshot = snapshot or closing or new_version - table.snapshot_version >= SNAPSHOT_EVERY
+        state_json = table.snapshot_json() if snapshot else None
         house = (table.guild_id, house_needed) if house_needed else None
         try:  # one transaction: postings, snapshot, action row
             args = (
@@ -686,13 +816,17 @@ class TableService:
                 interaction_id,
                 orjson.dumps(action.to_dict()).decode(),
             )
+            since = table.snapshot_version
             if conn is None:  # a move: a transaction of its own
-                await self.db.write(self._write_move, *args, house=house)
+                await self.db.write(self._write_move, *args, house=house, since=since)
             else:
-                await self._write_move(conn, *args, house=house)
+                await self._write_move(conn, *args, house=house, since=since)
         except BaseException:
             table.deadline_key, table.deadline_due = deadline
             raise
+        if snapshot:
+            table.snapshot_version = new_version
+        table.moved_at = now
         if not closing:
             self._arm(table, now + table.settings.idle_timer)
         self.timers_changed.set()
@@ -703,19 +837,35 @@ class TableService:
         posting: tuple[int, int, int | None, list[Money], str, int | None] | None,
         *row: Any,
         house: tuple[int, int] | None = None,
+        since: int | None = None,
     ) -> None:
         """One move: the house's cover (``house``: (guild, amount) the treasury must hold
-        first, else it is refused), its rows and the cover (:func:`_write_row`), then its postings
-        through the bank. The row before the postings: its ``WHERE version = ?`` refuses a
+        first, else it is refused), its rows and the cover (:func:`_write_row`; ``since``:
+        the version of the snapshot a new one replaces), then its postings through the bank.
+        The rows before the postings: the action row's UNIQUE (table, version) refuses a
         stale copy (another process moved the table on) before the bank sees postings keyed
-        by a version already used, and on PostgreSQL its row lock queues a concurrent
-        writer of the table."""
+        by a version already used, and on PostgreSQL a concurrent writer of the same version
+        waits on that index entry, then is refused."""
         cover = None
         if house is not None:
             cover = (await system_account(c, house[0], "house"), house[1])
-        await _write_row(c, cover, *row)
+        await _write_row(c, cover, *row, since=since)
         if posting is not None:  # the whole move rolls back if this raises: no savepoint
             await self.bank.post_effects(c, *posting, own_savepoint=False)
+
+    def _advance(
+        self, table: Table, user_id: int | None, new_version: int, now: float, closing: bool
+    ) -> None:
+        """The service's own fields after a move, live or replayed at its logged time: who
+        acted last at which version, the round and the version that started it, the
+        deadline."""
+        if user_id is not None:
+            table.last_acted[user_id] = new_version
+        round_no = table.game.round
+        if round_no != table.round_no:
+            table.round_no, table.round_version = round_no, new_version
+        if not closing:
+            self._update_deadline(table, now)
 
     def _update_deadline(self, table: Table, now: float) -> None:
         """The deadline of the current phase (kept while the same turn goes on)."""

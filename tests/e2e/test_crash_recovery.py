@@ -21,8 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.bank import audit
+from bot.bank import Bank, audit
 from bot.db import open_database
+from bot.tables import TableService
 from tests.sql import fetchall, fetchone
 
 CHILD = Path(__file__).with_name("crash_child.py")
@@ -103,12 +104,22 @@ async def check_database(url: str) -> int:
             " GROUP BY table_id, version HAVING COUNT(*) > 1) AS twice",
         )
         assert row is not None and row[0] == 0, "an action was applied twice"
+        # the row holds a snapshot at most as new as the log (the moves after it are only
+        # logged); a closed table's is its last move
         row = await fetchone(
             db,
-            "SELECT COUNT(*) FROM tables t WHERE version !="
-            " (SELECT COALESCE(MAX(version), 0) FROM table_actions a WHERE a.table_id = t.id)",
+            "SELECT COUNT(*) FROM tables t WHERE version >"
+            " (SELECT COALESCE(MAX(version), 0) FROM table_actions a WHERE a.table_id = t.id)"
+            " OR (status = 'closed' AND version !="
+            " (SELECT MAX(version) FROM table_actions a WHERE a.table_id = t.id))",
         )
         assert row is not None and row[0] == 0, "a table's version and its action log disagree"
+        logged = dict(
+            await fetchall(db, "SELECT table_id, MAX(version) FROM table_actions GROUP BY table_id")
+        )
+        service = TableService(db, Bank(db), clock=time.time)
+        for table in await service.load_open_tables():  # snapshot + log replayed
+            assert table.version == logged[table.id], "a load did not replay the whole log"
         rows = await fetchall(
             db,
             "SELECT a.table_id, SUM(a.balance) FROM bank_accounts a JOIN tables t"

@@ -22,7 +22,7 @@ from tests.bank_audit import assert_audit_clean
 from tests.conftest import NEEDS_PG
 from tests.e2e.helpers import add_players, table_message, table_of, thread_of
 from tests.e2e.recovery_helpers import click_move, play_round, stacks
-from tests.sql import fetchall, fetchone
+from tests.sql import committed, fetchall
 
 
 def shard_bot(url: str, shard_ids: tuple[int, ...] | None = (1,)) -> CroupierBot:
@@ -155,8 +155,7 @@ async def test_a_takeover_mid_round_never_plays_from_a_stale_copy(simcord_env, d
     )
     assert bets[0][0] == 2  # the host's and the guest's, once each
     assert await env.bot.tables.bank.balance(guild.id, guest.id) == balance
-    row = await fetchone(env.bot.db, "SELECT version, state FROM tables WHERE id = ?", (table.id,))
-    assert row is not None and (row[0], row[1]) == (fresh.version, fresh.snapshot_json())
+    assert await committed(env.bot.db, table.id) == (fresh.version, fresh.snapshot_json())
 
     await env.advance_time(20)  # the repair pass re-renders the reloaded table
     assert table_message(thread, fresh) is not None

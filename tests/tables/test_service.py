@@ -253,10 +253,12 @@ async def test_warm_up_shuffles_the_loaded_shoes_before_any_deal(service, db, mo
     assert dealt.game.shoe is not None and dealt.game.phase is Phase.PLAYING
     await open_classic(service, channel=501)  # a lobby: no shoe yet
     fresh = TableService(db, service.bank, clock=service.clock, entropy=seeded_entropy("svc"))
-    loaded = {t.id: t for t in await fresh.load_open_tables()}
     shuffles.clear()
+    loaded = {t.id: t for t in await fresh.load_open_tables()}
+    # the deal is in the action log after the round's snapshot: replaying it at the load
+    # shuffles the shoe there; a table whose log draws no card leaves it to the warm-up
     assert await fresh.warm_up() == 1
-    assert shuffles == [312]  # the six-deck shoe, shuffled once, now
+    assert shuffles == [312]  # the six-deck shoe, shuffled once, before any deal
     table = loaded[dealt.id]
     while table.game.phase is Phase.PLAYING:  # the round's moves, then the next deal
         player = table.game.to_act

@@ -15,7 +15,7 @@ from bot.engine.base import Action, ActionKind, Phase
 from bot.engine.shuffle import seeded_entropy
 from bot.tables import TableError, TableService
 from tests.bank_audit import assert_audit_clean
-from tests.sql import fetchall, fetchone
+from tests.sql import committed, fetchall
 from tests.tables.test_service import BOB, HOST, Clock, open_classic
 
 
@@ -31,12 +31,6 @@ async def two(db: Database, database_url: str) -> AsyncIterator[tuple[TableServi
     await other.close()
 
 
-async def committed(db: Database, table_id: int) -> tuple[int, str]:
-    row = await fetchone(db, "SELECT version, state FROM tables WHERE id = ?", (table_id,))
-    assert row is not None
-    return int(row[0]), str(row[1])
-
-
 async def test_a_stale_copy_is_refused_reloaded_and_the_move_applied(two, db) -> None:
     a, b = two
     table = await open_classic(a)
@@ -45,6 +39,10 @@ async def test_a_stale_copy_is_refused_reloaded_and_the_move_applied(two, db) ->
     [taken] = await b.load_open_tables()  # B takes the guild over mid-round
     await b.act(taken.id, HOST, Action(ActionKind.BET, HOST, amount=10))
     assert (await committed(db, table.id))[0] == taken.version == table.version + 1
+    # that bet is in the action log only (the row keeps the round's snapshot): what refuses
+    # A below is the log's one row per (table, version), and A's reload replays the bet
+    row = await fetchall(db, "SELECT version FROM tables WHERE id = ?", (table.id,))
+    assert row[0][0] < taken.version
     # A still plays from its copy: its write is refused, A reloads, Bob's bet goes through
     out = await a.act(table.id, BOB, Action(ActionKind.BET, BOB, amount=20))
     fresh = a.get(table.id)

@@ -1,0 +1,300 @@
+"""The action log and the snapshots: a move between snapshot points writes only its action
+row; a load (a restart, a failed transaction's restore) replays the log after the row's
+snapshot and gets the table back exactly (snapshot, version, deadline, idle timer), for
+each game, on both databases. The hypothesis property (every step of random play, restored
+from the database == the live table) is in ``test_log_properties.py``."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from bot.bank import Bank
+from bot.db import Database, IntegrityError
+from bot.engine.base import Action, ActionKind, IllegalAction, Phase
+from bot.engine.shuffle import seeded_entropy
+from bot.errors import UserError
+from bot.tables import StaleTable, Table, TableService
+from bot.tables import service as service_module
+from tests.bank_audit import assert_audit_clean
+from tests.sql import fetchone
+
+K = ActionKind
+GUILD = 1
+HOST, BOB, CAROL = 101, 102, 103
+GAMES = ("classic", "casino21", "pirate21", "sept_et_demi")
+# what the driver never chooses: seat changes, money and the system's own actions
+NOT_MOVES = frozenset({K.JOIN, K.CLOSE, K.LEAVE, K.TOP_UP, K.VOTE_STOP, K.TIMEOUT, K.SIT_OUT})
+BETWEEN = (Phase.LOBBY, Phase.BETWEEN_ROUNDS, Phase.FINISHED)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def service(db: Database, clock: Clock, label: str = "log") -> TableService:
+    return TableService(db, Bank(db), clock=clock, entropy=seeded_entropy(label))
+
+
+async def open_game(svc: TableService, game: str) -> Table:
+    settings, options = svc.parse(game, "", locale="en", name="t")
+    out = await svc.open_table(
+        guild_id=GUILD,
+        channel_id=500,
+        parent_id=None,
+        game_key=game,
+        host_id=HOST,
+        settings=settings,
+        options=options,
+    )
+    for player in (BOB, CAROL):
+        await svc.join(out.table.id, player, None)
+    return out.table
+
+
+def candidates(table: Table) -> list[Action]:
+    """Every legal move of the seated players and the host, with a plausible argument."""
+    game: Any = table.game
+    out: list[Action] = []
+    for actor in sorted({*game.seated(), HOST}):
+        for kind in sorted(game.legal_actions(actor) - NOT_MOVES, key=lambda k: k.value):
+            if kind is K.BET:
+                low, high = game.bet_limits(actor)
+                out.append(Action(kind, actor, amount=max(low, min(high, 10))))
+            elif kind is K.DRAW:
+                out += [Action(kind, actor, amount=n) for n in (0, 1, 2)]
+            elif kind is K.CHOOSE_ACE:
+                out.append(Action(kind, actor, value=11))
+            else:
+                out.append(Action(kind, actor))
+    return out
+
+
+async def one_move(svc: TableService, table: Table, rng: random.Random, clock: Clock) -> bool:
+    """A random legal move at a later time; False when nothing could be played."""
+    moves = candidates(table)
+    rng.shuffle(moves)
+    for action in moves:
+        clock.now += rng.choice((1.0, 7.0, 30.0))
+        try:
+            await svc.act(table.id, action.player, action)
+        except (IllegalAction, UserError):
+            continue
+        return True
+    return False
+
+
+async def mid_round(svc: TableService, table: Table, clock: Clock, *, after: int = 3) -> None:
+    """Play until the table is mid-round with ``after`` moves logged after its snapshot."""
+    rng = random.Random(table.game_key)
+    for _ in range(400):
+        if table.version - table.snapshot_version >= after and table.game.phase not in BETWEEN:
+            return
+        assert await one_move(svc, table, rng, clock), "no move could be played"
+    raise AssertionError("never mid-round with moves after the snapshot")
+
+
+def exact(table: Table) -> tuple[Any, ...]:
+    """What a load must give back: snapshot, version, timers, the service's fields."""
+    return (
+        table.snapshot_json(),
+        table.version,
+        table.deadline_key,
+        table.deadline_due,
+        table.idle_due,
+        dict(table.last_acted),
+        table.round_no,
+        table.round_version,
+    )
+
+
+async def row_version(db: Database, table_id: int) -> int:
+    row = await fetchone(db, "SELECT version FROM tables WHERE id = ?", (table_id,))
+    assert row is not None
+    return int(row[0])
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_a_restart_between_snapshots_loads_the_table_exactly(db, game) -> None:
+    clock = Clock()
+    svc = service(db, clock)
+    table = await open_game(svc, game)
+    await mid_round(svc, table, clock)
+    # the moves after the snapshot are only in the log: the row stayed behind
+    assert await row_version(db, table.id) == table.snapshot_version < table.version - 2
+    before = exact(table)
+    clock.now += 600  # the restart takes a while: nothing may depend on the load's time
+    restarted = service(db, clock, "other entropy")
+    [loaded] = await restarted.load_open_tables()
+    assert exact(loaded) == before
+    assert loaded.snapshot_version == table.snapshot_version
+    rng = random.Random(3)  # and it plays on from there
+    for _ in range(6):
+        assert await one_move(restarted, loaded, rng, clock)
+    [again] = await service(db, clock).load_open_tables()
+    assert exact(again) == exact(loaded)
+    await assert_audit_clean(db)
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_a_failed_transaction_restores_the_logged_moves(db, game) -> None:
+    clock = Clock()
+    svc = service(db, clock)
+    table = await open_game(svc, game)
+    await mid_round(svc, table, clock)
+    before = exact(table)
+    real = svc._write_move
+
+    async def then_fails(c: Any, *args: Any, **kwargs: Any) -> None:
+        await real(c, *args, **kwargs)  # the rows are written, then the transaction fails
+        raise RuntimeError("the disk is full")
+
+    svc._write_move = then_fails  # type: ignore[method-assign]
+    rng = random.Random(2)
+    with pytest.raises(RuntimeError, match="disk"):
+        await one_move(svc, table, rng, clock)
+    # memory is back at the last committed move, not at the row's older snapshot
+    assert exact(table) == before
+    del svc._write_move
+    assert await one_move(svc, table, rng, clock)  # and the table plays on
+    [loaded] = await service(db, clock).load_open_tables()
+    assert exact(loaded) == exact(table)
+    await assert_audit_clean(db)
+
+
+async def test_only_snapshot_points_serialise_the_snapshot(db, monkeypatch) -> None:
+    clock = Clock()
+    svc = service(db, clock)
+    table = await open_game(svc, "classic")
+    snapshots: list[int] = []
+    real = Table.snapshot_json
+
+    def counted(self: Table) -> str:
+        snapshots.append(self.version)
+        return real(self)
+
+    monkeypatch.setattr(Table, "snapshot_json", counted)
+    await svc.act(table.id, HOST, Action(K.START, HOST))  # the shoe's seed is drawn: one
+    assert len(snapshots) == 1 and await row_version(db, table.id) == table.version == 4
+    for player in (HOST, BOB, CAROL):  # the bets, the deal (from that shoe): the log only
+        await svc.act(table.id, player, Action(K.BET, player, amount=10))
+    assert len(snapshots) == 1 and await row_version(db, table.id) == 4 < table.version == 7
+    while table.game.phase is Phase.PLAYING:  # the round's moves, then its settlement: one
+        player = table.game.to_act
+        await svc.act(table.id, player, Action(K.STAND, player))
+    assert len(snapshots) == 2 and await row_version(db, table.id) == table.version
+
+
+async def test_a_move_that_draws_a_seed_is_a_snapshot_point(db, monkeypatch) -> None:
+    """Without it a replay would ask the entropy for the shoe's seed again (refused)."""
+    clock = Clock()
+    svc = service(db, clock)
+    table = await open_game(svc, "classic")
+    shoes: list[int] = []
+    real = svc._entropy
+
+    def drawn(n: int) -> bytes:
+        shoes.append(table.version + 1)
+        return real(n)
+
+    monkeypatch.setattr(svc, "_entropy", drawn)
+    table.game.entropy = drawn  # type: ignore[union-attr]
+    await mid_round(svc, table, clock, after=1)
+    assert shoes, "no shoe was shuffled"
+    rows = await fetchone(db, "SELECT version FROM tables WHERE id = ?", (table.id,))
+    assert rows is not None and rows[0] >= max(shoes)
+    [loaded] = await service(db, clock).load_open_tables()
+    assert exact(loaded) == exact(table)
+
+
+async def test_snapshots_come_at_least_every_k_versions(db, monkeypatch) -> None:
+    monkeypatch.setattr(service_module, "SNAPSHOT_EVERY", 4)
+    clock = Clock()
+    svc = service(db, clock)
+    settings, options = svc.parse("classic", "auto_next=off", locale="en", name="t")
+    out = await svc.open_table(
+        guild_id=GUILD,
+        channel_id=500,
+        parent_id=None,
+        game_key="classic",
+        host_id=HOST,
+        settings=settings,
+        options=options,
+    )
+    table = out.table
+    for player in range(200, 205):  # joins only: no round, no seed, no settlement
+        await svc.join(table.id, player, 20)
+        assert table.version - await row_version(db, table.id) < 4
+    assert (table.snapshot_version, table.version) == (5, 6)
+    [loaded] = await service(db, clock).load_open_tables()
+    assert exact(loaded) == exact(table)
+
+
+async def test_a_second_writer_of_a_version_is_stale_not_a_replay(db) -> None:
+    clock = Clock()
+    svc = service(db, clock)
+    table = await open_game(svc, "classic")
+    await svc.act(table.id, HOST, Action(K.START, HOST), interaction_id=77)
+    args = (table.id, table.version, None, clock.now, False, BOB, 78, '{"kind":"start"}')
+    with pytest.raises(StaleTable):  # the same version, another interaction
+        await db.write(svc._write_move, None, *args)
+    args = (table.id, table.version + 1, None, clock.now, False, BOB, 77, '{"kind":"start"}')
+    with pytest.raises(IntegrityError, match="interaction_id"):  # a replay stays one
+        await db.write(svc._write_move, None, *args)
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_a_clean_stop_saves_the_snapshots_and_the_start_replays_nothing(db, game) -> None:
+    clock = Clock()
+    svc = service(db, clock)
+    table = await open_game(svc, game)
+    await mid_round(svc, table, clock)
+    before = exact(table)
+    assert await svc.save_snapshots() == 1
+    assert await row_version(db, table.id) == table.version == table.snapshot_version
+    assert await svc.save_snapshots() == 0  # nothing new since
+    clock.now += 600
+    restarted = service(db, clock, "other entropy")
+    replayed: list[int] = []
+    real = restarted._replay
+
+    def counted(t: Table, actions: Any, last_at: float) -> float:
+        actions = list(actions)
+        replayed.extend(a[1] for a in actions)
+        return real(t, actions, last_at)
+
+    restarted._replay = counted  # type: ignore[method-assign]
+    [loaded] = await restarted.load_open_tables()
+    assert replayed == [] and exact(loaded) == before
+    rng = random.Random(4)  # the log goes on from the saved snapshot
+    for _ in range(4):
+        assert await one_move(restarted, loaded, rng, clock)
+    [again] = await service(db, clock).load_open_tables()
+    assert exact(again) == exact(loaded)
+    await assert_audit_clean(db)
+
+
+async def test_the_bot_saves_the_snapshots_when_it_stops(tmp_path) -> None:
+    from bot.app import create_bot
+    from bot.db import migrate, open_database
+
+    path = str(tmp_path / "stop.sqlite3")
+    bot = create_bot(database_path=path, entropy=seeded_entropy("stop"))
+    bot.db = await open_database(path)
+    await migrate(bot.db)
+    await bot._build_services()  # the services as setup_hook builds them, no gateway
+    table = await open_game(bot.tables, "classic")
+    await mid_round(bot.tables, table, Clock())
+    assert table.snapshot_version < table.version
+    await bot.close()
+    db = await open_database(path)
+    try:
+        assert await row_version(db, table.id) == table.version
+    finally:
+        await db.close()
