@@ -182,3 +182,13 @@ def test_pirate_deck_specs_name_every_pile_verify_can_rebuild() -> None:
     for bad in ("pirate:36/14", "pirate:a/b/c", "pirate:", "pirate:٣/1/1"):
         with pytest.raises(ValueError):
             build_deck(bad)
+
+
+def test_every_size_shuffles_as_the_reference() -> None:
+    # the inlined one- and two-byte draws, the refills
+    # in between: every size to 600 (70,000 above: three-byte draws), several seeds each
+    for size in range(600):
+        items = [str(k) for k in range(size)]
+        for n in range(3):
+            seed = hashlib.sha256(f"size/{size}/{n}".encode()).digest()
+            assert shuffled(items, seed) == reference_shuffle(items, seed), size
