@@ -73,6 +73,38 @@ async def build(path: Path, count: int, game: str, real: int = 1) -> int:
         await db.close()
 
 
+async def build_crashed(path: Path, count: int, game: str) -> int:
+    """A database as a crash leaves it at its worst: ``count`` open tables of ``game``,
+    each with its round's bets and deal logged after its last snapshot (the load replays
+    them, shuffling each shoe to deal). Returns the actions each table replays."""
+    db, bot, _ = await world(path)
+    try:
+        (first,) = await open_tables(bot, 1, game, 3, first_channel=1)
+        strategy, seats = Player(), first.game.seated()
+        while first.game.phase is Phase.BETTING:  # the bets, the last one deals
+            interaction, name, arg = next_click(bot, first, strategy, seats)
+            await click(bot, interaction, first.id, first.version, name, arg)
+        cols = (
+            "guild_id, parent_id, message_id, game, host_id, settings, state, version,"
+            " status, created_at, updated_at"
+        )
+        tables = (
+            f"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)"
+            f" INSERT INTO tables (channel_id, {cols}) SELECT 1000000 + i, {cols} FROM tables, n"
+            f" WHERE tables.id = ?"
+        )
+        log = (
+            "INSERT INTO table_actions (table_id, version, user_id, action, at)"
+            " SELECT t.id, a.version, a.user_id, a.action, a.at FROM tables t, table_actions a"
+            " WHERE t.id != ? AND a.table_id = ? AND a.version > t.version"
+        )
+        await db.write(lambda conn: conn.execute(tables, (count - 1, first.id)))
+        await db.write(lambda conn: conn.execute(log, (first.id, first.id)))
+        return int(first.version - first.snapshot_version)
+    finally:
+        await db.close()
+
+
 async def settled() -> None:
     """Let the event loop run what is due (the read's completion holds its rows until
     the loop's next turn: they are not the tables' memory), then collect."""
@@ -275,10 +307,13 @@ def _startup(folder: Path, game: str, n: int, args: argparse.Namespace, first: b
         print(
             "| game | tables | warm-up | load s | render s | total s | CPU s (load + render) |"
             " warm-up s | first deal ms | next deal ms | bot start: imports s | to READY s |"
+            " to READY after a crash s (actions replayed per table) |"
         )
-        print("|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+        print("|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     built = folder / f"{game}-{n}.sqlite3"
     asyncio.run(build(built, n, game, DEALS))
+    replayed = asyncio.run(build_crashed(folder / f"crashed-{game}-{n}.sqlite3", n, game))
+    crashed = time_to_ready(folder / f"crashed-{game}-{n}.sqlite3")
     for mode in ("startup-cold", "startup") if args.cold else ("startup",):
         path = folder / f"{mode}-{game}-{n}.sqlite3"
         shutil.copyfile(built, path)
@@ -290,7 +325,8 @@ def _startup(folder: Path, game: str, n: int, args: argparse.Namespace, first: b
             f" {r['load']:.2f} | {r['render']:.2f} | {total:.2f} |"
             f" {r['load cpu']:.2f} + {r['render cpu']:.2f} | {r['warm-up']:.2f} |"
             f" {r['first deal ms']:.3f} | {r['next deal ms']:.3f} |"
-            f" {ready['imports']:.2f} | {ready['ready']:.2f} |",
+            f" {ready['imports']:.2f} | {ready['ready']:.2f} |"
+            f" {crashed['ready']:.2f} ({replayed}) |",
             flush=True,
         )
 

@@ -13,3 +13,22 @@ async def test_the_bot_starts_on_the_built_database_and_times_its_ready(tmp_path
     got = time_to_ready(path)
     assert got["tables"] == 30  # every open table loaded before READY
     assert 0 < got["imports"] < got["ready"]
+
+
+async def test_a_crashed_database_replays_each_tables_log_at_the_start(tmp_path: Path) -> None:
+    from bench.memory import build_crashed
+
+    path = tmp_path / "crashed.sqlite3"
+    replayed = await build_crashed(path, 20, "blackjack")
+    assert replayed >= 3  # the three bets (the last one deals) after the round's snapshot
+    got = time_to_ready(path)
+    assert got["tables"] == 20
+    from bench.harness import world
+
+    db, bot, _ = await world(path)  # the start-up's load: every table replays its log
+    try:
+        tables = await bot.tables.load_open_tables()
+        assert {t.version - t.snapshot_version for t in tables} == {replayed}
+        assert all(t.game.phase.name == "PLAYING" for t in tables)  # dealt by the replay
+    finally:
+        await db.close()
