@@ -42,8 +42,11 @@ def service(db: Database, clock: Clock, label: str = "log") -> TableService:
     return TableService(db, Bank(db), clock=clock, entropy=seeded_entropy(label))
 
 
-async def open_game(svc: TableService, game: str) -> Table:
-    settings, options = svc.parse(game, "", locale="en", name="t")
+async def open_game(
+    svc: TableService, game: str, text: str = "", players: tuple[int, ...] = (BOB, CAROL)
+) -> Table:
+    """A table of ``game`` (options ``text``) opened by HOST, ``players`` seated."""
+    settings, options = svc.parse(game, text, locale="en", name="t")
     out = await svc.open_table(
         guild_id=GUILD,
         channel_id=500,
@@ -53,7 +56,7 @@ async def open_game(svc: TableService, game: str) -> Table:
         settings=settings,
         options=options,
     )
-    for player in (BOB, CAROL):
+    for player in players:
         await svc.join(out.table.id, player, None)
     return out.table
 
@@ -217,17 +220,7 @@ async def test_snapshots_come_at_least_every_k_versions(db, monkeypatch) -> None
     monkeypatch.setattr(service_module, "SNAPSHOT_EVERY", 4)
     clock = Clock()
     svc = service(db, clock)
-    settings, options = svc.parse("classic", "auto_next=off", locale="en", name="t")
-    out = await svc.open_table(
-        guild_id=GUILD,
-        channel_id=500,
-        parent_id=None,
-        game_key="classic",
-        host_id=HOST,
-        settings=settings,
-        options=options,
-    )
-    table = out.table
+    table = await open_game(svc, "classic", "auto_next=off", players=())
     for player in range(200, 205):  # joins only: no round, no seed, no settlement
         await svc.join(table.id, player, 20)
         assert table.version - await row_version(db, table.id) < 4
