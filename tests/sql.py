@@ -29,4 +29,4 @@ async def committed(db: Database, table_id: int) -> tuple[int, str]:
     service = TableService(db, Bank(db), clock=lambda: 0.0)
     found = await service.committed(table_id)
     assert found is not None, f"table {table_id} has no snapshot"
-    return found[0].version, found[0].snapshot_json()
+    return found.version, found.snapshot_json()

@@ -161,6 +161,19 @@ async def _insert_table(c: Conn, table: Table, now: float) -> int:
     return table_id
 
 
+# what a load sets on a table beyond its row's fixed columns (a restore copies these)
+_LOADED = (
+    "game",
+    "version",
+    "snapshot_version",
+    "last_acted",
+    "round_no",
+    "round_version",
+    "deadline_key",
+    "deadline_due",
+    "moved_at",
+)
+
 # the logged actions after a table's snapshot, in order (what a load replays)
 _PENDING = (
     "SELECT a.table_id, a.version, a.user_id, a.action, a.at FROM tables t"
@@ -259,16 +272,16 @@ class TableService:
             pending.setdefault(action[0], []).append(action)
         self._timers = []
         for row in rows:
-            table, last_at = self._load(row, pending.get(row["id"], ()))
+            table = self._load(row, pending.get(row["id"], ()))
             self._remember(table)
-            self._arm(table, last_at + table.settings.idle_timer)
+            self._arm(table, table.moved_at + table.settings.idle_timer)
         self.timers_changed.set()
         return list(self._tables.values())
 
-    async def committed(self, table_id: int) -> tuple[Table, float] | None:
+    async def committed(self, table_id: int) -> Table | None:
         """The table as committed in the database (its snapshot and the logged actions
-        after it, replayed), not kept in memory, and when it last moved; None if it has no
-        snapshot yet."""
+        after it, replayed; ``moved_at``: its last move's time), not kept in memory; None
+        if it has no snapshot yet."""
         row, actions = await self.db.read(_row_of, table_id)
         if row is None or row["state"] == "{}":
             return None
@@ -279,12 +292,12 @@ class TableService:
         self._draws += 1
         return self.entropy(n)
 
-    def _load(self, row: Row, actions: Iterable[Row]) -> tuple[Table, float]:
-        """A table from its row and its logged actions after the snapshot; when it last
-        moved (the idle timer counts from there)."""
+    def _load(self, row: Row, actions: Iterable[Row]) -> Table:
+        """A table from its row and its logged actions after the snapshot (``moved_at``:
+        when it last moved, the idle timer counts from there)."""
         table = self._table_from_row(row)
         table.moved_at = self._replay(table, actions, row["updated_at"])
-        return table, table.moved_at
+        return table
 
     async def save_snapshots(self) -> int:
         """At a clean stop: write the snapshot of every table with moves logged after its
@@ -292,12 +305,11 @@ class TableService:
         log, replayed then); the number of tables written. The state at a version is the
         same in every process (the log decides it), so a stale copy's write is harmless:
         ``WHERE version = ?`` only ever moves a row forward, never past the log."""
+        dirty = [t for t in self._tables.values() if t.version > t.snapshot_version]
         async with contextlib.AsyncExitStack() as held:
-            for table in [t for t in self._tables.values() if t.version > t.snapshot_version]:
+            for table in dirty:
                 await held.enter_async_context(self.lock(table.id))  # no move half-applied
-            dirty = [
-                t for t in self._tables.values() if t.is_open and t.version > t.snapshot_version
-            ]
+            dirty = [t for t in dirty if t.is_open]  # (closed meanwhile: written by its close)
             rows = [
                 (t.snapshot_json(), t.version, t.moved_at, t.id, t.snapshot_version) for t in dirty
             ]
@@ -388,9 +400,9 @@ class TableService:
         if row is None or row["status"] != "open":
             self._locks.pop(table.id, None)
             return None
-        fresh, last_at = self._load(row, actions)
+        fresh = self._load(row, actions)
         self._remember(fresh)
-        self._arm(fresh, last_at + fresh.settings.idle_timer)
+        self._arm(fresh, fresh.moved_at + fresh.settings.idle_timer)
         self.timers_changed.set()
         for callback in self.reloaded:
             callback(fresh)
@@ -695,21 +707,10 @@ class TableService:
         """Put the table back to its last committed move: the row's snapshot and the logged
         actions after it, replayed (a table does not keep a copy of its snapshot in memory,
         1-1.5 KiB per table)."""
-        found = await self.committed(table.id)
-        if found is None:
-            return
-        fresh = found[0]
-        table.game, table.version, table.snapshot_version = (
-            fresh.game,
-            fresh.version,
-            fresh.snapshot_version,
-        )
-        table.last_acted, table.round_no, table.round_version = (
-            fresh.last_acted,
-            fresh.round_no,
-            fresh.round_version,
-        )
-        table.deadline_key, table.deadline_due = fresh.deadline_key, fresh.deadline_due
+        fresh = await self.committed(table.id)
+        if fresh is not None:
+            for name in _LOADED:
+                setattr(table, name, getattr(fresh, name))
 
     def _note_interaction(self, interaction_id: int) -> None:
         self._recent[interaction_id] = None
@@ -748,7 +749,7 @@ class TableService:
             now=now,
             closing=outcome.closed,
             house_needed=house_needed,
-            snapshot=drew or outcome.closed or outcome.round_settled,
+            snapshot=drew or outcome.round_settled,  # a close always is one
         )
         table.version = new_version
         if outcome.closed:

@@ -43,11 +43,10 @@ async def check_restores(world: World) -> int:
     tables whose log after the snapshot was not empty."""
     logged = 0
     for table in world.open_tables():
-        found = await world.service.committed(table.id)
-        assert found is not None
-        loaded, last_at = found
+        loaded = await world.service.committed(table.id)
+        assert loaded is not None
         live = state(table, table.idle_due)
-        assert state(loaded, last_at + loaded.settings.idle_timer) == live, world.steps
+        assert state(loaded, loaded.moved_at + loaded.settings.idle_timer) == live, world.steps
         logged += table.version > table.snapshot_version
     return logged
 
