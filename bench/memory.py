@@ -50,6 +50,18 @@ def rss_kib() -> int:
     return 0
 
 
+_COLUMNS = (
+    "guild_id, parent_id, message_id, game, host_id, settings, state, version,"
+    " status, created_at, updated_at"
+)
+# (copies, table id): that many copies of a table's row, each in a channel of its own
+_COPIES = (
+    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)"
+    f" INSERT INTO tables (channel_id, {_COLUMNS}) SELECT 1000000 + i, {_COLUMNS}"
+    " FROM tables, n WHERE tables.id = ?"
+)
+
+
 async def build(path: Path, count: int, game: str, real: int = 1) -> int:
     """A database with ``count`` open tables of ``game``: ``real`` tables opened and
     started through the service (playable: their money is in the ledger), the others
@@ -57,17 +69,8 @@ async def build(path: Path, count: int, game: str, real: int = 1) -> int:
     db, bot, _ = await world(path)
     try:
         first, *_ = await open_tables(bot, min(real, count), game, 3, first_channel=1)
-        cols = (
-            "guild_id, parent_id, message_id, game, host_id, settings, state, version,"
-            " status, created_at, updated_at"
-        )
-        sql = (
-            f"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)"
-            f" INSERT INTO tables (channel_id, {cols}) SELECT 1000000 + i, {cols} FROM tables, n"
-            f" WHERE tables.id = ?"
-        )
         if count > real:
-            await db.write(lambda conn: conn.execute(sql, (count - real, first.id)))
+            await db.write(lambda conn: conn.execute(_COPIES, (count - real, first.id)))
         return len(first.snapshot_json())
     finally:
         await db.close()
@@ -84,21 +87,12 @@ async def build_crashed(path: Path, count: int, game: str) -> int:
         while first.game.phase is Phase.BETTING:  # the bets, the last one deals
             interaction, name, arg = next_click(bot, first, strategy, seats)
             await click(bot, interaction, first.id, first.version, name, arg)
-        cols = (
-            "guild_id, parent_id, message_id, game, host_id, settings, state, version,"
-            " status, created_at, updated_at"
-        )
-        tables = (
-            f"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)"
-            f" INSERT INTO tables (channel_id, {cols}) SELECT 1000000 + i, {cols} FROM tables, n"
-            f" WHERE tables.id = ?"
-        )
         log = (
             "INSERT INTO table_actions (table_id, version, user_id, action, at)"
             " SELECT t.id, a.version, a.user_id, a.action, a.at FROM tables t, table_actions a"
             " WHERE t.id != ? AND a.table_id = ? AND a.version > t.version"
         )
-        await db.write(lambda conn: conn.execute(tables, (count - 1, first.id)))
+        await db.write(lambda conn: conn.execute(_COPIES, (count - 1, first.id)))
         await db.write(lambda conn: conn.execute(log, (first.id, first.id)))
         return int(first.version - first.snapshot_version)
     finally:
