@@ -126,9 +126,10 @@ class CroupierBot(commands.Bot):
         self.bank_channel = BankChannel(self, self.db, self.settings.default_locale)
         self.publisher = Publisher(self, self.tables, self.prefs, self.bank_channel)
         self.scheduler = Scheduler(self.tables, self.publisher, self._backups())
+        self.tables.wake = self.scheduler.rearm  # a table built at first use: its timers
         # a table another process wrote is re-rendered by the next repair pass
         self.tables.reloaded.append(self._rerender)
-        await self.tables.load_open_tables()
+        await self.tables.load()  # each table is built at its first use, or after READY
 
     def _backups(self) -> Backups | None:
         """The scheduled backups (BACKUP_EVERY; SQLite only: load_settings refuses it on

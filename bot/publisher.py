@@ -293,6 +293,7 @@ class Publisher:
         if self.restored:
             return
         self.restored = True
+        await self.tables.build_pending()  # in slices (open_tables would do it at once)
         for table in self.tables.open_tables():
             try:
                 if table.message_id is None:  # stopped between the commit and the message

@@ -16,7 +16,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Final
 
-from bot.db.base import Conn, LedgerBatch
+from bot.db.base import Conn, LedgerBatch, Memo
 from bot.engine.base import Money, MoneyKind
 
 from .errors import (
@@ -138,6 +138,36 @@ async def find_account(
         return None
     c.remember(key, int(row[0]))
     return int(row[0])
+
+
+async def remember_accounts(
+    c: Conn, tables: Sequence[tuple[int, int]], most: int = Memo.LIMIT // 2
+) -> int:
+    """Remember the ids of the accounts the moves of ``tables`` ((guild, table) pairs) post
+    to: their seat, pot and fund accounts and their guilds' house and claims, so a table's
+    first move after a start looks none of them up (its ids would come from a cold page of
+    the index); the number remembered, at most about ``most`` (the memo starts again past
+    its limit: the moves' own finds need the room)."""
+    found = 0
+    chunk = 500  # placeholders per query, far below either database's limit
+    ids = [table_id for _guild, table_id in tables]
+    guilds = sorted({guild for guild, _table in tables})
+    queries = [("table_id IN ({})", ids[i : i + chunk]) for i in range(0, len(ids), chunk)] + [
+        ("table_id = 0 AND kind IN ('house', 'claims') AND guild_id IN ({})", guilds[i : i + chunk])
+        for i in range(0, len(guilds), chunk)
+    ]
+    for where, params in queries:
+        rows = await c.fetchall(
+            "SELECT id, guild_id, kind, table_id, user_id FROM bank_accounts WHERE "
+            + where.format(", ".join("?" * len(params))),
+            params,
+        )
+        for id_, guild_id, kind, table_id, user_id in rows:
+            c.remember(("account", guild_id, kind, table_id, user_id), int(id_))
+        found += len(rows)
+        if found >= most:
+            break
+    return found
 
 
 async def _create_account(

@@ -118,6 +118,11 @@ class Bank:
         """The guild's settings and treasury."""
         return await self._read(conn, core.guild_info, guild_id)
 
+    async def remember_accounts(self, tables: Sequence[tuple[int, int]]) -> int:
+        """Remember the account ids the moves of these (guild, table) pairs post to
+        (:func:`core.remember_accounts`), from a read snapshot."""
+        return await self.db.read(core.remember_accounts, tables)
+
     async def open_account(self, guild_id: int, user_id: int, *, conn: Conn | None = None) -> int:
         """Open the player's account if needed (minting the guild's starting balance);
         return the balance."""
