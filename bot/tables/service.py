@@ -310,15 +310,21 @@ class TableService:
         between other work (~1 ms slices: moves go first); the number built."""
         done = 0
         for table_id in list(self._pending):
-            try:
-                self._ready(table_id)
-            except Exception:  # the table's first use raises it again; the rest go on
-                log.exception("could not load table %s", table_id)
-                continue
-            done += 1
-            if done % batch == 0:
-                await asyncio.sleep(0)
+            if self._build(table_id):
+                done += 1
+                if done % batch == 0:
+                    await asyncio.sleep(0)
         return done
+
+    def _build(self, table_id: int) -> bool:
+        """Build a pending table; False (logged) if its log is broken: its own uses raise
+        it again, the other tables go on."""
+        try:
+            self._ready(table_id)
+        except Exception:
+            log.exception("could not load table %s", table_id)
+            return False
+        return True
 
     async def committed(self, table_id: int) -> Table | None:
         """The table as committed in the database (its snapshot and the logged actions
@@ -455,9 +461,9 @@ class TableService:
         return fresh
 
     def open_tables(self) -> list[Table]:
-        """The tables in memory (every open table once loaded), each replayed."""
+        """The open tables, each built (one whose log is broken is left out, and logged)."""
         for table_id in list(self._pending):
-            self._ready(table_id)
+            self._build(table_id)
         return list(self._tables.values())
 
     def table_in(self, channel_id: int) -> Table | None:

@@ -379,5 +379,6 @@ async def test_the_pending_tables_build_after_ready_and_a_broken_log_stops_only_
     assert await restarted.build_pending() == 1  # the broken one: logged, the rest go on
     assert "could not load table" in caplog.text
     assert restarted.get(whole.id).version == whole.version and restarted.next_due()
+    assert restarted.open_tables() == [restarted.get(whole.id)]  # a sweep, a re-render go on
     with pytest.raises(RuntimeError, match="no action logged"):
         restarted.get(broken.id)  # each use says it, as the start-up did before
