@@ -10,11 +10,13 @@ what a restarted bot finds in its database. Each N runs in a fresh child process
   ``/proc/self/status`` VmRSS the process growth over the same load (it includes SQLite's
   page cache and the rows fetched, and what the allocator does not give back). Per-table
   figures are growth / N (the baseline is the same process with 0 tables loaded).
-- startup: ``load_open_tables()`` then ``render(table)`` (embed + buttons, built as
-  the restart re-render does) for every table; seconds for each part. Then the whole
-  start: a new process runs the real bot (``create_bot``, its ``setup_hook``: database,
-  migrations, services, tables, cogs, card emojis) against SimCord until READY, timed
-  from the moment the process is spawned (interpreter and imports included).
+- startup: ``load_open_tables()`` (the rows read, every table built) then ``render(table)``
+  (embed + buttons, built as the restart re-render does) for every table; seconds for
+  each part: the bot does this work after READY, in slices (``TableService.load`` only
+  reads the rows). Then the whole start: a new process runs the real bot (``create_bot``,
+  its ``setup_hook``: database, migrations, services, the tables' rows, cogs, card
+  emojis) against SimCord until READY, timed from the moment the process is spawned
+  (interpreter and imports included).
 """
 
 from __future__ import annotations
