@@ -11,7 +11,7 @@ async def test_the_bot_starts_on_the_built_database_and_times_its_ready(tmp_path
     path = tmp_path / "start.sqlite3"
     await build(path, 30, "blackjack", real=3)
     got = time_to_ready(path)
-    assert got["tables"] == 30  # every open table loaded before READY
+    assert got["tables"] == 30  # every open table there
     assert 0 < got["imports"] < got["ready"]
 
 
@@ -25,7 +25,7 @@ async def test_a_crashed_database_replays_each_tables_log_at_the_start(tmp_path:
     assert got["tables"] == 20
     from bench.harness import world
 
-    db, bot, _ = await world(path)  # the start-up's load: every table replays its log
+    db, bot, _ = await world(path)  # every table replays its log when it is built
     try:
         tables = await bot.tables.load_open_tables()
         assert {t.version - t.snapshot_version for t in tables} == {replayed}
