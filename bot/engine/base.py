@@ -596,6 +596,12 @@ class TableGame(Generic[S]):
         return table[phase, p in waiting and (not self.sequential or waiting[0] == p)]
 
     @classmethod
+    def own_moves(cls) -> frozenset[ActionKind]:
+        """The game's own moves, in any phase (a move outside them is no move of this game)."""
+        phases = (*cls.MOVES.values(), *cls.OPEN_MOVES.values())
+        return frozenset(k for kinds in phases for k in kinds)
+
+    @classmethod
     def _kinds(cls) -> dict[tuple[Phase, bool], tuple[tuple[ActionKind, _Check | None], ...]]:
         """Per (phase, the player is waited for): the candidate kinds of a seated player
         and their checks, worked out once per class (each game has its own table)."""

@@ -343,3 +343,36 @@ async def test_refusals_in_french(simcord_env):
     res = await dave.member.slash(lobby, "hit")
     assert_sentence(reply(res), t("table.error.no_table_here", "fr"))
     expected_refusals(env)
+
+
+async def test_a_command_for_another_games_move_names_this_games_commands(simcord_env):
+    """``/hit`` at Casino 21 (drawn with ``/draw``), ``/draw`` at Black Jack: the answer
+    names the game and its own move commands, in the reader's language, and changes
+    nothing."""
+    env = simcord_env
+    guild, _lobby, thread, table, players = await classic_table(env, "alice", "bob")
+    alice, bob = players
+    lobby21 = guild.create_text_channel("casino21")
+    await alice.member.slash(lobby21, "table open", game="casino21")
+    thread21 = lobby21.threads[-1]
+    table21 = service(env).table_in(thread21.id)
+    assert table21 is not None
+    await bob.member.slash(thread21, "table join")
+    await bob.member.slash(thread21, "language", language="fr")
+    users = [alice.id, bob.id]
+    async with Unchanged(env, guild, thread21, table21, users):
+        res = await alice.member.slash(thread21, "hit")
+        assert_sentence(
+            reply(res),
+            "That move does not exist in Casino 21: play with /draw, /ace, /end-turn.",
+        )
+        res = await bob.member.slash(thread21, "double")
+        assert_sentence(
+            reply(res),
+            "Ce coup n'existe pas dans ce jeu (Casino 21)\u00a0: jouez avec /draw, /ace, /end-turn.",
+        )
+    async with Unchanged(env, guild, thread, table, users):
+        res = await alice.member.slash(thread, "draw", count=1)
+        text = reply(res)
+        assert_sentence(text)
+        assert text.startswith("That move does not exist in Black Jack: play with /hit, /stand")
