@@ -369,7 +369,8 @@ async def test_a_command_for_another_games_move_names_this_games_commands(simcor
         res = await bob.member.slash(thread21, "double")
         assert_sentence(
             reply(res),
-            "Ce coup n'existe pas dans ce jeu (Casino 21)\u00a0: jouez avec /draw, /ace, /end-turn.",
+            "Ce coup n'existe pas dans ce jeu (Casino 21)\u00a0: jouez avec"
+            " /draw, /ace, /end-turn.",
         )
     async with Unchanged(env, guild, thread, table, users):
         res = await alice.member.slash(thread, "draw", count=1)
