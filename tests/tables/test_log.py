@@ -254,15 +254,7 @@ async def test_a_clean_stop_saves_the_snapshots_and_the_start_replays_nothing(db
     assert await svc.save_snapshots() == 0  # nothing new since
     clock.now += 600
     restarted = service(db, clock, "other entropy")
-    replayed: list[int] = []
-    real = restarted._replay
-
-    def counted(t: Table, actions: Any, last_at: float) -> float:
-        actions = list(actions)
-        replayed.extend(a[1] for a in actions)
-        return real(t, actions, last_at)
-
-    restarted._replay = counted  # type: ignore[method-assign]
+    replayed = count_replays(restarted)
     [loaded] = await restarted.load_open_tables()
     assert replayed == [] and exact(loaded) == before
     rng = random.Random(4)  # the log goes on from the saved snapshot
