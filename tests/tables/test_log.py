@@ -103,6 +103,15 @@ async def mid_round(svc: TableService, table: Table, clock: Clock, *, after: int
     raise AssertionError("never mid-round with moves after the snapshot")
 
 
+async def mid_round_game(db: Database, game: str) -> tuple[TableService, Table, Clock]:
+    """A table of ``game`` opened and played mid-round (moves logged after its snapshot)."""
+    clock = Clock()
+    svc = service(db, clock)
+    table = await open_game(svc, game)
+    await mid_round(svc, table, clock)
+    return svc, table, clock
+
+
 def exact(table: Table) -> tuple[Any, ...]:
     """What a load must give back: snapshot, version, timers, the service's fields."""
     return (
@@ -125,10 +134,7 @@ async def row_version(db: Database, table_id: int) -> int:
 
 @pytest.mark.parametrize("game", GAMES)
 async def test_a_restart_between_snapshots_loads_the_table_exactly(db, game) -> None:
-    clock = Clock()
-    svc = service(db, clock)
-    table = await open_game(svc, game)
-    await mid_round(svc, table, clock)
+    _svc, table, clock = await mid_round_game(db, game)
     # the moves after the snapshot are only in the log: the row stayed behind
     assert await row_version(db, table.id) == table.snapshot_version < table.version - 2
     before = exact(table)
@@ -147,10 +153,7 @@ async def test_a_restart_between_snapshots_loads_the_table_exactly(db, game) -> 
 
 @pytest.mark.parametrize("game", GAMES)
 async def test_a_failed_transaction_restores_the_logged_moves(db, game) -> None:
-    clock = Clock()
-    svc = service(db, clock)
-    table = await open_game(svc, game)
-    await mid_round(svc, table, clock)
+    svc, table, clock = await mid_round_game(db, game)
     before = exact(table)
     real = svc._write_move
 
@@ -244,10 +247,7 @@ async def test_a_second_writer_of_a_version_is_stale_not_a_replay(db) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 async def test_a_clean_stop_saves_the_snapshots_and_the_start_replays_nothing(db, game) -> None:
-    clock = Clock()
-    svc = service(db, clock)
-    table = await open_game(svc, game)
-    await mid_round(svc, table, clock)
+    svc, table, clock = await mid_round_game(db, game)
     before = exact(table)
     assert await svc.save_snapshots() == 1
     assert await row_version(db, table.id) == table.version == table.snapshot_version
@@ -301,10 +301,7 @@ def count_replays(svc: TableService) -> list[int]:
 
 async def crashed(db: Database, game: str) -> tuple[Table, Clock]:
     """A table mid-round with moves logged after its snapshot, its process gone (a crash)."""
-    clock = Clock()
-    svc = service(db, clock)
-    table = await open_game(svc, game)
-    await mid_round(svc, table, clock)
+    _svc, table, clock = await mid_round_game(db, game)
     clock.now += 600
     return table, clock
 
