@@ -152,7 +152,7 @@ class Moves(commands.Cog):
         """Play ``move`` at the table of the interaction's channel (a command this game has
         no such move for is answered with the game's own commands)."""
         table = table_here(self.bot, interaction)
-        own = type(table.game).own_moves()
+        own = table.game.own_moves()
         if MOVES[move][0] not in own:
             locale = await self.bot.locale_for(interaction)
             commands = dict.fromkeys(f"/{c}" for k, c in COMMAND_OF.items() if k in own)
