@@ -44,6 +44,7 @@ from collections.abc import Awaitable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from bot.bank import Bank, BankError
@@ -88,6 +89,14 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     ),
     "pirate21": ("", "treasure=4", "auto_next=off"),
 }
+GAMES = tuple(OPTIONS)
+# a few examples per game in the default suite (a World is a whole service and database)
+QUICK = settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    database=None,
+)
 # What a random step does, weighted: moves dominate so that rounds get played; what ends
 # a table (close, idle, kick, leave) is rarer, and a table short of players gets joined.
 STEPS = (

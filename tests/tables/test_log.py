@@ -20,10 +20,11 @@ from bot.tables import StaleTable, Table, TableService
 from bot.tables import service as service_module
 from tests.bank_audit import assert_audit_clean
 from tests.sql import fetchone
+from tests.tables.opening import GUILD, HOST, open_game
 
 K = ActionKind
-GUILD = 1
-HOST, BOB, CAROL = 101, 102, 103
+BOB, CAROL = 102, 103
+SEATED = (BOB, CAROL)
 GAMES = ("classic", "casino21", "pirate21", "sept_et_demi")
 # what the driver never chooses: seat changes, money and the system's own actions
 NOT_MOVES = frozenset({K.JOIN, K.CLOSE, K.LEAVE, K.TOP_UP, K.VOTE_STOP, K.TIMEOUT, K.SIT_OUT})
@@ -40,25 +41,6 @@ class Clock:
 
 def service(db: Database, clock: Clock, label: str = "log") -> TableService:
     return TableService(db, Bank(db), clock=clock, entropy=seeded_entropy(label))
-
-
-async def open_game(
-    svc: TableService, game: str, text: str = "", players: tuple[int, ...] = (BOB, CAROL)
-) -> Table:
-    """A table of ``game`` (options ``text``) opened by HOST, ``players`` seated."""
-    settings, options = svc.parse(game, text, locale="en", name="t")
-    out = await svc.open_table(
-        guild_id=GUILD,
-        channel_id=500,
-        parent_id=None,
-        game_key=game,
-        host_id=HOST,
-        settings=settings,
-        options=options,
-    )
-    for player in players:
-        await svc.join(out.table.id, player, None)
-    return out.table
 
 
 def candidates(table: Table) -> list[Action]:
@@ -107,7 +89,7 @@ async def mid_round_game(db: Database, game: str) -> tuple[TableService, Table, 
     """A table of ``game`` opened and played mid-round (moves logged after its snapshot)."""
     clock = Clock()
     svc = service(db, clock)
-    table = await open_game(svc, game)
+    table = await open_game(svc, game, players=SEATED)
     await mid_round(svc, table, clock)
     return svc, table, clock
 
@@ -177,7 +159,7 @@ async def test_a_failed_transaction_restores_the_logged_moves(db, game) -> None:
 async def test_only_snapshot_points_serialise_the_snapshot(db, monkeypatch) -> None:
     clock = Clock()
     svc = service(db, clock)
-    table = await open_game(svc, "classic")
+    table = await open_game(svc, "classic", players=SEATED)
     snapshots: list[int] = []
     real = Table.snapshot_json
 
@@ -201,7 +183,7 @@ async def test_a_move_that_draws_a_seed_is_a_snapshot_point(db, monkeypatch) -> 
     """Without it a replay would ask the entropy for the shoe's seed again (refused)."""
     clock = Clock()
     svc = service(db, clock)
-    table = await open_game(svc, "classic")
+    table = await open_game(svc, "classic", players=SEATED)
     shoes: list[int] = []
     real = svc._entropy
 
@@ -223,7 +205,7 @@ async def test_snapshots_come_at_least_every_k_versions(db, monkeypatch) -> None
     monkeypatch.setattr(service_module, "SNAPSHOT_EVERY", 4)
     clock = Clock()
     svc = service(db, clock)
-    table = await open_game(svc, "classic", "auto_next=off", players=())
+    table = await open_game(svc, "classic", "auto_next=off")
     for player in range(200, 205):  # joins only: no round, no seed, no settlement
         await svc.join(table.id, player, 20)
         assert table.version - await row_version(db, table.id) < 4
@@ -235,7 +217,7 @@ async def test_snapshots_come_at_least_every_k_versions(db, monkeypatch) -> None
 async def test_a_second_writer_of_a_version_is_stale_not_a_replay(db) -> None:
     clock = Clock()
     svc = service(db, clock)
-    table = await open_game(svc, "classic")
+    table = await open_game(svc, "classic", players=SEATED)
     await svc.act(table.id, HOST, Action(K.START, HOST), interaction_id=77)
     args = (table.id, table.version, None, clock.now, False, BOB, 78, '{"kind":"start"}')
     with pytest.raises(StaleTable):  # the same version, another interaction
@@ -274,7 +256,7 @@ async def test_the_bot_saves_the_snapshots_when_it_stops(tmp_path) -> None:
     bot.db = await open_database(path)
     await migrate(bot.db)
     await bot._build_services()  # the services as setup_hook builds them, no gateway
-    table = await open_game(bot.tables, "classic")
+    table = await open_game(bot.tables, "classic", players=SEATED)
     await mid_round(bot.tables, table, Clock())
     assert table.snapshot_version < table.version
     await bot.close()
@@ -347,15 +329,9 @@ async def test_the_pending_tables_build_after_ready_and_a_broken_log_stops_only_
 ) -> None:
     clock = Clock()
     svc = service(db, clock)
-    whole = await open_game(svc, "classic")
+    whole = await open_game(svc, "classic", players=SEATED)
     await svc.save_snapshots()  # nothing logged after its snapshot: loaded whole
-    settings, options = svc.parse("casino21", "", locale="en", name="t")
-    opened = await svc.open_table(
-        guild_id=GUILD, channel_id=501, parent_id=None, game_key="casino21",
-        host_id=HOST, settings=settings, options=options,
-    )  # fmt: skip
-    broken = opened.table
-    await svc.join(broken.id, BOB, None)
+    broken = await open_game(svc, "casino21", channel=501, players=(BOB,))
     await mid_round(svc, broken, clock)
     await db.write(
         lambda c: c.execute(
@@ -378,7 +354,7 @@ async def test_the_warm_up_remembers_the_accounts_the_first_moves_post_to(db) ->
     index page: ~50 µs of its first deal); the warm-up reads them all in one query."""
     clock = Clock()
     svc = service(db, clock)
-    table = await open_game(svc, "classic")
+    table = await open_game(svc, "classic", players=SEATED)
     await svc.act(table.id, HOST, Action(K.START, HOST))
     for player in (HOST, BOB, CAROL):  # the last bet deals
         await svc.act(table.id, player, Action(K.BET, player, amount=10))

@@ -10,19 +10,13 @@ import os
 import tempfile
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.tables import Table
-from tests.tables.money_model import World
+from tests.tables.money_model import GAMES, QUICK, World
 
-GAMES = ("classic", "casino21", "sept_et_demi", "pirate21")
-QUICK = settings(
-    max_examples=10,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    database=None,
-)
+LOG_QUICK = settings(QUICK, max_examples=10)
 
 
 def state(table: Table, idle_due: float) -> tuple[object, ...]:
@@ -72,7 +66,7 @@ LOGGED: dict[str, int] = {}
 def test_the_database_gives_back_the_live_table_after_every_step(game: str) -> None:
     LOGGED[game] = 0
 
-    @QUICK
+    @LOG_QUICK
     @given(data=st.data())
     def prop(data: st.DataObject) -> None:
         LOGGED[game] += asyncio.run(play(game, data, steps=40))

@@ -11,22 +11,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 from bot.engine.base import HOUSE, Event, Money, MoneyKind, seat
 from bot.engine.games import casino21
 from bot.tables import service as table_service
 from tests.tables import money_model
-from tests.tables.money_model import MoneyCreated, run
+from tests.tables.money_model import GAMES, QUICK, MoneyCreated, run
 
-GAMES = ("classic", "casino21", "sept_et_demi", "pirate21")
-QUICK = settings(
-    max_examples=12,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    database=None,
-)
 LONG = settings(QUICK, max_examples=150)
 # the faucet tests: a fixed search that must fail (no shrinking: the failure is the point)
 FIND = settings(QUICK, max_examples=60, derandomize=True, phases=[Phase.generate])

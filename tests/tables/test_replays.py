@@ -9,8 +9,9 @@ from bot.engine.shuffle import seeded_entropy
 from bot.tables import TableService
 from bot.tables import service as service_module
 from tests.bank.ledger import table_escrow
+from tests.tables.opening import GUILD, HOST, open_game
 
-GUILD, HOST, BOB = 1, 101, 102
+BOB = 102
 NOW = 1_800_000_000.0
 
 
@@ -23,24 +24,9 @@ def make(db) -> TableService:
     return TableService(db, Bank(db), clock=lambda: NOW, entropy=seeded_entropy("replay"))
 
 
-async def open_table(svc: TableService):
-    settings, options = svc.parse("classic", "", locale="en", name="t")
-    out = await svc.open_table(
-        guild_id=GUILD,
-        channel_id=7,
-        parent_id=None,
-        game_key="classic",
-        host_id=HOST,
-        settings=settings,
-        options=options,
-    )
-    await svc.join(out.table.id, BOB, 100)
-    return out.table
-
-
 async def test_recent_replay_is_answered_from_memory(db, monkeypatch):
     svc = make(db)
-    table = await open_table(svc)
+    table = await open_game(svc, "classic", channel=7, players=(BOB,), buy_in=100)
     iid = snowflake(NOW, 1)
     await svc.act(table.id, HOST, Action(ActionKind.START, HOST), interaction_id=iid)
     reads: list[object] = []
@@ -60,7 +46,7 @@ async def test_recent_replay_is_answered_from_memory(db, monkeypatch):
 
 async def test_replay_after_a_restart_is_refused_by_the_database(db):
     svc = make(db)
-    table = await open_table(svc)
+    table = await open_game(svc, "classic", channel=7, players=(BOB,), buy_in=100)
     iid = snowflake(NOW, 3)
     await svc.act(table.id, HOST, Action(ActionKind.START, HOST), interaction_id=iid)
     bet = Action(ActionKind.BET, HOST, amount=10)

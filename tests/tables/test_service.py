@@ -12,9 +12,9 @@ from bot.tables import StaleAction, TableError, TableService
 from tests.bank.ledger import table_escrow
 from tests.bank_audit import assert_audit_clean
 from tests.sql import fetchall, fetchone
+from tests.tables.opening import GUILD, HOST, open_game
 
-GUILD = 1
-HOST, BOB = 101, 102
+BOB = 102
 
 
 class Clock:
@@ -32,29 +32,15 @@ async def service(db):
     await assert_audit_clean(db)
 
 
-async def open_classic(svc: TableService, text: str = "", channel: int = 500):
-    settings, options = svc.parse("classic", text, locale="en", name="t")
-    out = await svc.open_table(
-        guild_id=GUILD,
-        channel_id=channel,
-        parent_id=None,
-        game_key="classic",
-        host_id=HOST,
-        settings=settings,
-        options=options,
-    )
-    return out.table
-
-
 async def test_open_seats_the_host_with_a_buy_in(service, db):
-    table = await open_classic(service)
+    table = await open_game(service, "classic")
     assert table.version == 1 and service.table_in(500) is table
     bank = service.bank
     assert await bank.balance(GUILD, HOST) == 800
     escrow = await table_escrow(bank.db, GUILD, table.id)
     assert escrow[f"seat:{HOST}"] == 200
     with pytest.raises(TableError) as err:
-        await open_classic(service)
+        await open_game(service, "classic")
     assert err.value.key == "table.error.table_exists"
 
 
@@ -71,7 +57,7 @@ async def test_options_are_validated(service):
 
 
 async def test_a_round_with_interaction_ids_and_stale_buttons(service, db):
-    table = await open_classic(service)
+    table = await open_game(service, "classic")
     await service.join(table.id, BOB, 100)
     out = await service.act(table.id, HOST, Action(ActionKind.START, HOST), interaction_id=11)
     assert table.game.phase is Phase.BETTING
@@ -97,7 +83,7 @@ async def test_a_round_with_interaction_ids_and_stale_buttons(service, db):
 
 
 async def test_illegal_action_changes_nothing(service, db):
-    table = await open_classic(service)
+    table = await open_game(service, "classic")
     before = (table.version, table.snapshot_json())
     with pytest.raises(IllegalAction):
         await service.act(table.id, HOST, Action(ActionKind.HIT, HOST))
@@ -107,7 +93,7 @@ async def test_illegal_action_changes_nothing(service, db):
 
 
 async def test_refused_posting_restores_the_game(service, db):
-    table = await open_classic(service)
+    table = await open_game(service, "classic")
     # BOB asks to bring more than his balance: the bank refuses inside the transaction
     with pytest.raises(Exception):  # noqa: B017 - the bank's InsufficientFunds
         await service.join(table.id, BOB, 5000)
@@ -122,7 +108,7 @@ async def test_a_posting_refused_after_others_leaves_no_part_of_the_move(service
     refused, the whole move's transaction rolls back, the earlier postings with it."""
     from bot.engine.base import Money, MoneyKind
 
-    table = await open_classic(service)
+    table = await open_game(service, "classic")
     entries = (await fetchone(db, "SELECT COUNT(*) FROM bank_entries"))[0]
     seat = f"seat:{HOST}"
     fine, too_much = Money(MoneyKind.BET, seat, "pot", 1), Money(MoneyKind.BET, seat, "pot", 10**9)
@@ -138,7 +124,7 @@ async def test_a_posting_refused_after_others_leaves_no_part_of_the_move(service
 
 
 async def test_bet_timer_sits_out_and_idle_closes(service, db):
-    table = await open_classic(service)
+    table = await open_game(service, "classic")
     await service.act(table.id, HOST, Action(ActionKind.START, HOST))
     clock = service.clock
     due = service.next_due()
@@ -155,7 +141,7 @@ async def test_bet_timer_sits_out_and_idle_closes(service, db):
 
 
 async def test_restart_reloads_open_tables(service, db):
-    table = await open_classic(service)
+    table = await open_game(service, "classic")
     await service.join(table.id, BOB, 100)
     await service.act(table.id, HOST, Action(ActionKind.START, HOST))
     fresh = TableService(db, service.bank, clock=service.clock, entropy=seeded_entropy("svc"))
@@ -171,7 +157,7 @@ async def test_restart_reloads_open_tables(service, db):
 
 
 async def test_a_refused_join_opens_no_account(service, db):
-    table = await open_classic(service)
+    table = await open_game(service, "classic")
     for player in range(201, 207):  # the table fills up: 7 seats
         await service.join(table.id, player, 50)
     with pytest.raises(IllegalAction) as err:
@@ -190,7 +176,7 @@ async def test_a_refused_join_opens_no_account(service, db):
 async def test_moves_keep_one_idle_and_one_deadline_entry_per_table(service, db):
     """Every move pushes the idle timeout later; the heap still holds one idle entry per
     table (and one deadline entry per turn), not two entries per move."""
-    table = await open_classic(service)
+    table = await open_game(service, "classic")
     await service.join(table.id, BOB, 500)
     clock = service.clock
     for _ in range(30):
@@ -207,7 +193,7 @@ async def test_moves_keep_one_idle_and_one_deadline_entry_per_table(service, db)
 async def test_a_move_between_popping_and_firing_a_deadline_keeps_it(service, db):
     """A deadline taken off the heap whose table moves before it fires (the turn goes on)
     is armed again by that move, and fires later."""
-    table = await open_classic(service)
+    table = await open_game(service, "classic")
     await service.join(table.id, BOB, 500)
     await service.act(table.id, HOST, Action(ActionKind.START, HOST))
     clock = service.clock
@@ -225,7 +211,7 @@ async def test_a_move_between_popping_and_firing_a_deadline_keeps_it(service, db
 async def test_a_cash_out_over_the_guild_limit_is_held(service, db):
     """A move's postings read the guild's claim limit only for a cash-out: it still
     applies (200 over a limit of 150 is held, 100 under it is not)."""
-    table = await open_classic(service)
+    table = await open_game(service, "classic")
     await service.join(table.id, BOB, 100)
     await service.bank.configure_guild(GUILD, claim_approval_limit=150)
     await service.act(table.id, BOB, Action(ActionKind.LEAVE, BOB))
@@ -245,13 +231,13 @@ async def test_warm_up_shuffles_the_loaded_shoes_before_any_deal(service, db, mo
         return real(items, seed)
 
     monkeypatch.setattr(shuffle, "shuffled", counted)
-    dealt = await open_classic(service)  # a round played: its shoe is in the snapshot
+    dealt = await open_game(service, "classic")  # a round played: its shoe is in the snapshot
     await service.join(dealt.id, BOB, 100)
     await service.act(dealt.id, HOST, Action(ActionKind.START, HOST))
     for player in (HOST, BOB):
         await service.act(dealt.id, player, Action(ActionKind.BET, player, 10))
     assert dealt.game.shoe is not None and dealt.game.phase is Phase.PLAYING
-    await open_classic(service, channel=501)  # a lobby: no shoe yet
+    await open_game(service, "classic", channel=501)  # a lobby: no shoe yet
     fresh = TableService(db, service.bank, clock=service.clock, entropy=seeded_entropy("svc"))
     shuffles.clear()
     loaded = {t.id: t for t in await fresh.load_open_tables()}
@@ -280,7 +266,7 @@ async def test_a_table_that_fails_to_warm_up_is_skipped_and_the_others_warmed(se
 
     tables = []
     for channel in (601, 602):
-        table = await open_classic(service, channel=channel)
+        table = await open_game(service, "classic", channel=channel)
         await service.join(table.id, BOB + channel, 100)
         await service.act(table.id, HOST, Action(ActionKind.START, HOST))
         for player in (HOST, BOB + channel):

@@ -9,9 +9,7 @@ from bot.engine.shuffle import seeded_entropy
 from bot.tables import TableError, TableService
 from tests.bank_audit import assert_audit_clean, entry_count
 from tests.sql import fetchone
-
-GUILD = 1
-HOST = 101
+from tests.tables.opening import GUILD, open_game
 
 
 @pytest.fixture
@@ -21,27 +19,13 @@ async def service(db):
     await assert_audit_clean(db)
 
 
-async def open_table(svc: TableService, game: str, text: str = "", channel: int = 500):
-    settings, options = svc.parse(game, text, locale="en", name="t")
-    out = await svc.open_table(
-        guild_id=GUILD,
-        channel_id=channel,
-        parent_id=None,
-        game_key=game,
-        host_id=HOST,
-        settings=settings,
-        options=options,
-    )
-    return out.table
-
-
 async def test_a_refused_first_table_leaves_the_guild_set_up(service, db):
     """The first table of a new guild refused (the host's balance is too low): the guild
     stays set up, so the next table opens (it used to fail with 'guild not set up')."""
     with pytest.raises(TableError) as err:
-        await open_table(service, "classic", "min_bet=2000 max_bet=2000")
+        await open_game(service, "classic", "min_bet=2000 max_bet=2000")
     assert err.value.code == "balance_too_low"
-    table = await open_table(service, "classic", channel=501)
+    table = await open_game(service, "classic", channel=501)
     assert table.is_open
 
 
@@ -58,7 +42,7 @@ async def test_options_above_the_guild_limits_are_refused(service, db, game, tex
     await service.ensure_guild(GUILD)
     entries = await entry_count(db)
     with pytest.raises(TableError) as err:
-        await open_table(service, game, text)
+        await open_game(service, game, text)
     assert err.value.code == code
     assert service.open_tables() == [] and await entry_count(db) == entries
     row = await fetchone(db, "SELECT COUNT(*) FROM tables")
@@ -66,9 +50,9 @@ async def test_options_above_the_guild_limits_are_refused(service, db, game, tex
 
 
 async def test_options_at_the_guild_limits_are_accepted(service, db):
-    await open_table(service, "casino21", "welcome_stake=100 bank_bust_bonus=5", channel=1)
-    await open_table(service, "casino21", "bank_bust_bonus=half", channel=2)
-    await open_table(service, "sept_et_demi", "guarantee_fund=500", channel=3)
+    await open_game(service, "casino21", "welcome_stake=100 bank_bust_bonus=5", channel=1)
+    await open_game(service, "casino21", "bank_bust_bonus=half", channel=2)
+    await open_game(service, "sept_et_demi", "guarantee_fund=500", channel=3)
     await service.bank.configure_guild(GUILD, max_welcome_stake=1000)
-    await open_table(service, "casino21", "welcome_stake=1000 wager_requirement=1000", channel=4)
+    await open_game(service, "casino21", "welcome_stake=1000 wager_requirement=1000", channel=4)
     assert len(service.open_tables()) == 4

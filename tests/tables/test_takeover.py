@@ -16,7 +16,8 @@ from bot.engine.shuffle import seeded_entropy
 from bot.tables import TableError, TableService
 from tests.bank_audit import assert_audit_clean
 from tests.sql import committed, fetchall
-from tests.tables.test_service import BOB, HOST, Clock, open_classic
+from tests.tables.opening import HOST, open_game
+from tests.tables.test_service import BOB, Clock
 
 
 @pytest.fixture
@@ -33,7 +34,7 @@ async def two(db: Database, database_url: str) -> AsyncIterator[tuple[TableServi
 
 async def test_a_stale_copy_is_refused_reloaded_and_the_move_applied(two, db) -> None:
     a, b = two
-    table = await open_classic(a)
+    table = await open_game(a, "classic")
     await a.join(table.id, BOB, 100)
     await a.act(table.id, HOST, Action(ActionKind.START, HOST))
     [taken] = await b.load_open_tables()  # B takes the guild over mid-round
@@ -59,7 +60,7 @@ async def test_a_stale_copy_is_refused_reloaded_and_the_move_applied(two, db) ->
 
 async def test_the_stale_copys_timer_never_fires(two, db) -> None:
     a, b = two
-    table = await open_classic(a)
+    table = await open_game(a, "classic")
     await a.join(table.id, BOB, 100)
     await a.act(table.id, HOST, Action(ActionKind.START, HOST))
     [taken] = await b.load_open_tables()
@@ -74,7 +75,7 @@ async def test_the_stale_copys_timer_never_fires(two, db) -> None:
 
 async def test_a_table_closed_by_the_other_process_is_refused(two, db) -> None:
     a, b = two
-    table = await open_classic(a)
+    table = await open_game(a, "classic")
     await a.join(table.id, BOB, 100)
     [taken] = await b.load_open_tables()
     await b.close_table(taken.id, HOST, "host")
@@ -83,8 +84,8 @@ async def test_a_table_closed_by_the_other_process_is_refused(two, db) -> None:
     assert err.value.code == "closed"
     assert a.table_in(table.channel_id) is None
     with pytest.raises(TableError) as err:  # and the channel is B's to reuse
-        await open_classic(b, channel=table.channel_id + 1)
-        await open_classic(a, channel=table.channel_id + 1)
+        await open_game(b, "classic", channel=table.channel_id + 1)
+        await open_game(a, "classic", channel=table.channel_id + 1)
     assert err.value.code == "table_exists"
 
 
