@@ -49,6 +49,7 @@ from bot.tables import Outcome, Table, TableService
 from bot.ui.cards import card_text
 from tests.card_markup import CardsIn
 from tests.discord_api.checker import SpecChecker
+from tests.e2e import discord_rules as rules
 
 CODE = re.compile(r"^[A2-9TJQKX][SHDC]$")
 
@@ -255,6 +256,13 @@ class SpecCheck:
                 f"{len(problems)} REST request(s) break Discord's OpenAPI spec:\n"
                 + "\n".join(problems)
             )
+
+
+@pytest.fixture(autouse=True)
+def discord_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord's rules SimCord does not model: archived threads, Embed Links, forum tags
+    (tests/e2e/discord_rules.py)."""
+    rules.install(monkeypatch)
 
 
 @pytest.fixture(scope="session")
