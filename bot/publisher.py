@@ -54,6 +54,10 @@ MESSAGE_CHECK_AGE = 3600.0
 REPAIR_BACKOFF = (0.0, 15.0, 30.0, 60.0, 120.0, 300.0, 600.0)
 
 
+class EmbedsDropped(Exception):
+    """Discord made the edit but dropped its embed: the bot lacks Embed Links there."""
+
+
 def is_gone(exc: discord.HTTPException) -> bool:
     """The table's thread or message no longer exists (a 403 only means no access now)."""
     return exc.code in GONE_CODES or (isinstance(exc, discord.NotFound) and exc.code == 0)
@@ -147,7 +151,10 @@ class Publisher:
         if table.message_id is None:
             return
         embed, view = render(table, note, self._closing.get(table.id))
-        await self.channel(table).get_partial_message(table.message_id).edit(embed=embed, view=view)
+        partial = self.channel(table).get_partial_message(table.message_id)
+        message = await partial.edit(embed=embed, view=view)
+        if not message.embeds:
+            raise EmbedsDropped
         self._closing.pop(table.id, None)
 
     async def refresh(self, table: Table, note: str | None = None) -> bool | None:
@@ -175,6 +182,10 @@ class Publisher:
                     await self.archive(table)
         except discord.HTTPException as exc:
             return await self.failed(table, exc)  # True: posted again
+        except EmbedsDropped:  # the table would show an empty message: as a 403
+            lacking = ["embed_links"]  # what the cache says, else this one for sure
+            await self.retry_later(table, "embed dropped", blocked=True, error="", lacking=lacking)
+            return False
         self.shown(table)
         return True
 
@@ -257,19 +268,33 @@ class Publisher:
             if table.is_open:
                 await self.close_gone(table)
             return False
+        forbidden = isinstance(exc, discord.Forbidden)
+        await self.retry_later(table, exc, blocked=forbidden, error=exc.text or str(exc.status))
+        return False
+
+    async def retry_later(
+        self,
+        table: Table,
+        reason: object,
+        *,
+        blocked: bool,
+        error: str,
+        lacking: list[str] | None = None,
+    ) -> None:
+        """Keep a table dirty for the repair pass, with backoff, logged once; the host of
+        one the bot may not reach is told once."""
         self.dirty[table.id] = table
         before = self.backoff.get(table.id)
         failures = 0 if before is None else before[0] + 1
         delay = REPAIR_BACKOFF[min(failures, len(REPAIR_BACKOFF) - 1)]
         self.backoff[table.id] = (failures, clock() + delay)
         if before is None:
-            log.warning("table %s: the message edit failed (%s): retried later", table.id, exc)
+            log.warning("table %s: the message edit failed (%s): retried later", table.id, reason)
         else:
-            log.debug("table %s: failed again (%s): next try in %s s", table.id, exc, delay)
-        if isinstance(exc, discord.Forbidden) and table.id not in self.blocked:
+            log.debug("table %s: failed again (%s): next try in %s s", table.id, reason, delay)
+        if blocked and table.id not in self.blocked:
             self.blocked.add(table.id)
-            await self.tell_host_blocked(table, exc)
-        return False
+            await self.tell_host_blocked(table, error, lacking)
 
     def shown(self, table: Table) -> None:
         """The table message shows the committed state: nothing left to repair."""
@@ -313,14 +338,17 @@ class Publisher:
             else:  # the live object: it holds the latest committed state
                 await self.refresh(table)
 
-    async def tell_host_blocked(self, table: Table, exc: discord.HTTPException) -> None:
-        """Tell the table's host by DM, in their language, what the bot lacks there."""
+    async def tell_host_blocked(
+        self, table: Table, error: str, known: list[str] | None = None
+    ) -> None:
+        """Tell the table's host by DM, in their language, what the bot lacks there (from
+        the cache, else ``known``; else Discord's ``error``)."""
         host = table.game.host or table.host_id
         default = (await self.bank_channel.prefs(table.guild_id)).locale
         locale = await self.prefs.reader_locale(host, default)  # a DM: the reader's
         game = GAMES[table.game_key].name(locale)
         where = f"<#{table.channel_id}>"
-        lacking = self.missing_permissions(table)
+        lacking = self.missing_permissions(table) or known
         if lacking:
             text = t(
                 "table.blocked_host",
@@ -330,7 +358,6 @@ class Publisher:
                 perms=perms.names(lacking, locale),
             )
         else:
-            error = exc.text or str(exc.status)
             text = t("table.blocked_host_unknown", locale, game=game, where=where, error=error)
         try:
             dm = await self.client.create_dm(discord.Object(host))

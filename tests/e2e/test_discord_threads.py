@@ -17,6 +17,7 @@ from tests.bank_audit import assert_audit_clean
 from tests.e2e.discord_rules import exact_permissions, set_thread, tagged_forum, thread_state
 from tests.e2e.helpers import add_players, embed_text, service, table_message, table_of, thread_of
 from tests.e2e.recovery_helpers import fresh_render, shown
+from tests.e2e.test_faults import deny_bot, undeny_bot
 from tests.e2e.test_outages import classic_in_play
 
 TURN = 91  # a little more than the live turn timer (90 s)
@@ -193,3 +194,28 @@ async def test_a_forum_that_requires_a_tag_gets_the_hosts_or_its_first(simcord_e
     assert res.response.content == t("table.thread.tag_not_forum", "en", tag="Poker")
     assert len(forum.threads) == posts and bare.threads == [] and lobby.threads == []
     assert len(service(env).open_tables()) == 2
+
+
+async def test_embed_links_taken_away_is_told_to_the_host_and_repaired(simcord_env):
+    env = simcord_env
+    _guild, thread, (alice, bob), table = await classic_in_play(env)
+    dms = len(alice.dms())
+    deny_bot(env, table.parent_id, "embed_links")  # an admin's role change
+    res = await alice.member.slash(thread, "stand")  # Discord edits, without the embed
+    assert [f.content for f in res.followups] == [t("move.render_later", "en")]
+    told = [m.content for m in alice.dms()[dms:]]
+    assert told == [
+        t(
+            "table.blocked_host",
+            "en",
+            game="Black Jack",
+            where=f"<#{thread.id}>",
+            perms="“Embed Links”",
+        )
+    ]
+    await bob.member.slash(thread, "stand")  # still without: the host is not told again
+    assert len(alice.dms()) == dms + 1
+    undeny_bot(env, table.parent_id)
+    await env.advance_time(60)  # the next try after the backoff shows the table again
+    assert shown(table_message(thread, table)) == fresh_render(env, table)
+    assert not env.bot.publisher.dirty and not env.bot.publisher.blocked
