@@ -150,7 +150,7 @@ class Publisher:
         """Edit the public table message to the table's current state."""
         if table.message_id is None:
             return
-        embed, view = render(table, note, self._closing.get(table.id))
+        embed, view = render(table, self.note(table, note), self._closing.get(table.id))
         partial = self.channel(table).get_partial_message(table.message_id)
         message = await partial.edit(embed=embed, view=view)
         if not message.embeds:
@@ -226,14 +226,18 @@ class Publisher:
         except discord.HTTPException as exc:
             log.warning("table %s: could not archive its thread (%s)", table.id, exc)
 
-    def lock(self, table: Table) -> bool:
-        """A moderator locked the table's thread: pause its timers. True if it was not."""
-        if table.id in self.locked:
-            return False
-        self.locked.add(table.id)
-        self.tables.pause(table.id)
-        log.info("table %s: its thread is locked: paused", table.id)
-        return True
+    def lock(self, table: Table) -> None:
+        """A moderator locked the table's thread: pause its timers."""
+        if table.id not in self.locked:
+            self.locked.add(table.id)
+            self.tables.pause(table.id)
+            log.info("table %s: its thread is locked: paused", table.id)
+
+    def note(self, table: Table, note: str | None) -> str | None:
+        """The note under the table: a locked thread's, while it lasts, else ``note``."""
+        if table.id in self.locked and table.is_open:
+            return t("table.thread.locked", table.settings.locale)
+        return note
 
     async def thread_changed(self, thread_id: int, locked: bool) -> None:
         """A thread was updated (THREAD_UPDATE): a table in a thread a moderator locked
@@ -243,7 +247,7 @@ class Publisher:
             return
         if locked:
             self.lock(table)
-            await self.refresh(table, note=t("table.thread.locked", table.settings.locale))
+            await self.refresh(table)  # with the locked thread's note
             return
         self.locked.discard(table.id)
         self.tables.resume(table.id)
@@ -522,7 +526,7 @@ class Publisher:
 
     async def _show_in_response(self, interaction: discord.Interaction, table: Table) -> bool:
         """A click on the table message: its response edits the message itself."""
-        embed, view = render(table, None, self._closing.get(table.id))
+        embed, view = render(table, self.note(table, None), self._closing.get(table.id))
         try:
             await interaction.response.edit_message(embed=embed, view=view)
         except discord.HTTPException:  # committed anyway: edit by REST or repair later

@@ -49,13 +49,20 @@ def _bot_has(backend: Any, channel: Any, name: str) -> bool:
 
 
 def _thread_edit(backend: Any, thread: Any, body: dict[str, Any]) -> Any:
-    """Modify Thread as Discord checks it: the creator or Manage Threads."""
-    creator = thread.owner_id == backend.bot_user.id
-    manages = _bot_has(backend, thread, "manage_threads")
-    if ("locked" in body and not manages) or not (creator or manages):
-        raise BackendError(403, 50013, "Missing Permissions")
+    """Modify Thread as Discord checks it (topics/threads.mdx, "Permissions")."""
     meta = thread.thread_metadata
-    if meta.locked and body.get("archived") is False and not (creator or manages):
+    may = thread.owner_id == backend.bot_user.id or _bot_has(backend, thread, "manage_threads")
+    reopen = body.get("archived") is False
+    if meta.archived and not reopen:
+        raise BackendError(*ARCHIVED)
+    refused = (
+        ("locked" in body and not _bot_has(backend, thread, "manage_threads"))
+        or ({"name", "auto_archive_duration"} & set(body) and not may)
+        or (body.get("archived") is True and not may)
+        or (reopen and meta.locked and not may)
+        or (reopen and backend.bot_user.id not in thread.thread_members)
+    )
+    if refused:
         raise BackendError(403, 50013, "Missing Permissions")
     changes = {"name": body["name"]} if "name" in body else {}
     metadata = {k: body[k] for k in ("archived", "locked", "auto_archive_duration") if k in body}

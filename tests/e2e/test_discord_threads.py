@@ -138,25 +138,31 @@ async def test_a_repair_that_keeps_failing_backs_off_and_is_logged_once(simcord_
 
 async def test_a_locked_thread_pauses_the_table_until_unlocked(simcord_env):
     env = simcord_env
-    _guild, thread, _players, table = await classic_in_play(env)
+    _guild, thread, (alice, _bob), table = await classic_in_play(env)
     version = table.version
     set_thread(env, thread, archived=False, locked=True)  # a moderator locks it
     await env.advance_time(1)
     assert t("table.thread.locked", "en") in embed_text(table_message(thread, table))
     await env.advance_time(5 * TURN)  # no timer runs: alice's turn never times out
     assert table.version == version and table.is_open
-    # archived while locked: the bot does not reopen it (the lock stays)
+    # archived while locked: a move's edit meets the archive, and the bot does not reopen
+    # the thread (the lock stays); the message catches up once it is unlocked
     set_thread(env, thread, archived=True, locked=True)
+    res = await alice.member.slash(thread, "stand")
+    assert table.version == version + 1
+    assert [f.content for f in res.followups] == [t("move.render_later", "en")]
     await env.advance_time(600)
     assert thread_state(env, thread.id) == (True, True)
     assert not requests(env, "PATCH", f"/channels/{thread.id}")
+    assert table.version == version + 1  # bob's turn does not time out either
     # unlocked: the table resumes, its turn timer in full from now
     set_thread(env, thread, archived=False, locked=False)
     await env.advance_time(1)
-    assert t("table.thread.locked", "en") not in embed_text(table_message(thread, table))
-    assert table.version == version
-    await env.advance_time(TURN)
-    assert table.version > version  # alice's turn timed out
+    assert shown(table_message(thread, table)) == fresh_render(env, table)  # no note
+    await env.advance_time(TURN - 5)
+    assert table.version == version + 1
+    await env.advance_time(10)
+    assert table.version > version + 1  # bob's turn timed out
     await assert_audit_clean(env.bot.db)
 
 
