@@ -120,7 +120,11 @@ def install(monkeypatch: Any) -> None:
     payload = serializers.channel_payload
 
     def checked(backend: Any, method: str, path: str, *, json: Any = None, **kw: Any) -> Any:
-        answer, json = _before(backend, method, path, json)
+        try:
+            answer, json = _before(backend, method, path, json)
+        except BackendError:  # refused here: recorded like any call Discord refuses
+            backend.http_requests.append(HttpLogEntry(method, path, {}, json, None))
+            raise
         if answer is not None:  # recorded and open to injected faults like any call
             backend.http_requests.append(HttpLogEntry(method, path, {}, json, None))
             router._check_faults(backend, method, path)

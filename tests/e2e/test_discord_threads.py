@@ -103,8 +103,11 @@ async def test_an_archived_thread_is_reopened_and_the_table_edited(simcord_env):
     _guild, thread, (alice, _bob), table = await classic_in_play(env)
     set_thread(env, thread, archived=True)  # a week without a message: Discord archives it
     version = table.version
+    edits = f"/channels/{thread.id}/messages/{table.message_id}"
+    before = len(requests(env, "PATCH", edits))
     await env.advance_time(TURN)  # alice's turn times out: its edit meets the archive
     assert table.version > version
+    assert len(requests(env, "PATCH", edits)) - before == 2  # refused (50083), then made
     assert thread_state(env, thread.id) == (False, False)
     assert [r.json for r in requests(env, "PATCH", f"/channels/{thread.id}")] == [
         {"archived": False}
