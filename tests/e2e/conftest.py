@@ -31,6 +31,10 @@ The ``discord_spec_check`` fixture is autouse too: every REST request SimCord re
 during the test (``env.http_requests``, every simulated Discord the test started, restarts
 included) is checked against Discord's official OpenAPI spec (``tests/discord_api``), and
 any violation fails the test at teardown.
+
+The ``discord_rules`` fixture is autouse too: Discord's answers where SimCord is kinder
+(archived and locked threads, Embed Links, forums that require a tag), in
+``tests/e2e/discord_rules.py``.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from bot.publisher import REPAIR_BACKOFF
 from tests.bank_audit import assert_audit_clean
 from tests.e2e.discord_rules import exact_permissions, set_thread, tagged_forum, thread_state
 from tests.e2e.helpers import add_players, embed_text, service, table_message, table_of, thread_of
-from tests.e2e.recovery_helpers import fresh_render, shown
+from tests.e2e.recovery_helpers import fresh_render, restart, shown
 from tests.e2e.test_faults import deny_bot, undeny_bot
 from tests.e2e.test_outages import classic_in_play
 
@@ -228,3 +228,19 @@ async def test_embed_links_taken_away_is_told_to_the_host_and_repaired(simcord_e
     await env.advance_time(60)  # the next try after the backoff shows the table again
     assert shown(table_message(thread, table)) == fresh_render(env, table)
     assert not env.bot.publisher.dirty and not env.bot.publisher.blocked
+
+
+async def test_a_thread_locked_across_a_restart_stays_paused(simcord_env, db_path):
+    env = simcord_env
+    _guild, thread, _players, _table = await classic_in_play(env)
+    set_thread(env, thread, archived=False, locked=True)
+    await restart(env, db_path)  # the new process learns the lock from its cache
+    live = service(env).table_in(thread.id)
+    assert live is not None
+    version = live.version
+    await env.advance_time(5 * TURN)
+    assert live.version == version and live.is_open
+    assert t("table.thread.locked", "en") in embed_text(table_message(thread, live))
+    set_thread(env, thread, archived=False, locked=False)
+    await env.advance_time(TURN + 1)
+    assert live.version > version  # resumed: alice's turn timed out
