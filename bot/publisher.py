@@ -239,22 +239,31 @@ class Publisher:
             return t("table.thread.locked", table.settings.locale)
         return note
 
-    async def thread_changed(self, thread_id: int, locked: bool) -> None:
+    async def thread_changed(self, thread_id: int, *, archived: bool, locked: bool) -> None:
         """A thread was updated (THREAD_UPDATE): a table in a thread a moderator locked
-        says so and pauses its timers; unlocked, it resumes (its timers start again)."""
+        says so and pauses its timers; unlocked, it resumes (its timers start again). An
+        open table's thread Discord archived is reopened at once: players cannot use
+        commands in an archived thread."""
         table = self.tables.table_in(thread_id)
-        if table is None or not table.is_open or locked == (table.id in self.locked):
+        if table is None or not table.is_open:
             return
-        if locked:
+        if locked and table.id not in self.locked:
             self.lock(table)
             await self.refresh(table)  # with the locked thread's note
-            return
-        self.locked.discard(table.id)
-        self.tables.resume(table.id)
-        log.info("table %s: its thread is unlocked: resumed", table.id)
-        self.backoff.pop(table.id, None)  # try at once
-        await self.refresh(table)
-        self.wake()
+        elif not locked and table.id in self.locked:
+            self.locked.discard(table.id)
+            self.tables.resume(table.id)
+            log.info("table %s: its thread is unlocked: resumed", table.id)
+            self.backoff.pop(table.id, None)  # try at once
+            await self.refresh(table)  # reopens it if it is still archived
+            self.wake()
+        elif archived and not locked:
+            try:
+                await self.client.http.edit_channel(thread_id, archived=False)
+            except discord.HTTPException as exc:  # the next edit tries again (50083)
+                log.warning("table %s: could not reopen its thread (%s)", table.id, exc)
+            else:
+                log.info("table %s: its thread was archived: reopened", table.id)
 
     async def failed(self, table: Table, exc: discord.HTTPException) -> bool:
         """A table message could not be posted or edited: post it again if only the

@@ -166,9 +166,12 @@ class Lobby(commands.Cog):
     @commands.Cog.listener()
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
         """A thread changed (raw: it may be out of the cache): a table whose thread a
-        moderator locked pauses, and resumes once it is unlocked."""
-        locked = bool(payload.data.get("thread_metadata", {}).get("locked"))
-        await self.bot.publisher.thread_changed(payload.thread_id, locked)
+        moderator locked pauses, and resumes once it is unlocked; an open table's archived
+        thread is reopened."""
+        meta = payload.data.get("thread_metadata", {})
+        await self.bot.publisher.thread_changed(
+            payload.thread_id, archived=bool(meta.get("archived")), locked=bool(meta.get("locked"))
+        )
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:

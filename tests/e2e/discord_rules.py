@@ -142,13 +142,17 @@ def install(monkeypatch: Any) -> None:
     monkeypatch.setattr(serializers, "channel_payload", with_flags)
 
 
-def set_thread(env: Any, thread: Any, *, archived: bool, locked: bool = False) -> None:
+def set_thread(
+    env: Any, thread: Any, *, archived: bool, locked: bool = False, seen: bool = True
+) -> None:
     """Discord archives a thread after its auto-archive duration without a message, or a
-    moderator locks (and may archive) it: THREAD_UPDATE to the bot."""
+    moderator locks (and may archive) it: THREAD_UPDATE to the bot (not ``seen``: the
+    bot misses it, as while it is offline)."""
     meta = env.backend.channels[thread.id].thread_metadata
     meta.archived, meta.locked = archived, locked
     meta.archive_timestamp = env.backend.now_iso()
-    env.backend.announce_channel_update(thread.id)
+    if seen:
+        env.backend.announce_channel_update(thread.id)
 
 
 def thread_state(env: Any, thread_id: int) -> tuple[bool, bool]:

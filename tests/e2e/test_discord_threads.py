@@ -98,10 +98,25 @@ async def test_without_embed_links_a_table_is_refused_naming_it(simcord_env):
     assert list(lobby.history()) == []  # nothing posted
 
 
-async def test_an_archived_thread_is_reopened_and_the_table_edited(simcord_env):
+async def test_an_open_tables_archived_thread_is_reopened_at_once(simcord_env):
     env = simcord_env
     _guild, thread, (alice, _bob), table = await classic_in_play(env)
     set_thread(env, thread, archived=True)  # a week without a message: Discord archives it
+    await env.advance_time(1)
+    assert thread_state(env, thread.id) == (False, False)  # players may use commands again
+    assert [r.json for r in requests(env, "PATCH", f"/channels/{thread.id}")] == [
+        {"archived": False}
+    ]
+    version = table.version
+    await alice.member.slash(thread, "stand")
+    assert table.version == version + 1
+    assert shown(table_message(thread, table)) == fresh_render(env, table)
+
+
+async def test_an_edit_in_an_archived_thread_reopens_it_and_edits_again(simcord_env):
+    env = simcord_env
+    _guild, thread, (alice, _bob), table = await classic_in_play(env)
+    set_thread(env, thread, archived=True, seen=False)  # archived unseen (the bot was away)
     version = table.version
     edits = f"/channels/{thread.id}/messages/{table.message_id}"
     before = len(requests(env, "PATCH", edits))
