@@ -98,7 +98,7 @@ def forum_tags(target: Any, tag: str | None) -> list[discord.ForumTag]:
         for forum_tag in available:
             if wanted in (forum_tag.name.casefold(), str(forum_tag.id)):
                 return [forum_tag]
-        names = ", ".join(f"`{t.name}`" for t in available) or "—"
+        names = ", ".join(f"`{known.name}`" for known in available) or "—"
         raise UserError(
             "table.thread.unknown_tag", tag=fit_quote(tag), where=target.mention, tags=names
         )
@@ -295,9 +295,9 @@ class Lobby(commands.Cog):
             return []
         wanted = (current or "").casefold()
         return [
-            app_commands.Choice(name=t.name, value=t.name)
-            for t in forum.available_tags
-            if wanted in t.name.casefold()
+            app_commands.Choice(name=known.name, value=known.name)
+            for known in forum.available_tags
+            if wanted in known.name.casefold()
         ][:25]
 
     @table.command(
