@@ -10,19 +10,45 @@ import discord
 
 from bot.i18n import t
 
-# what the bot needs to keep a table's message up to date where the table lives
-POST_IN_CHANNEL = ("view_channel", "send_messages", "embed_links")
-POST_IN_THREAD = ("view_channel", "send_messages_in_threads", "embed_links")
-# what opening a table asks of the bot, by where it opens it
-# (not Embed Links: discord.py withholds it where Send Messages is denied, as in a
-# read-only channel whose threads are open; it is checked in the thread, on the edits)
-BOT_OPENS_THREAD = ("view_channel", "create_public_threads", "send_messages_in_threads")
-BOT_OPENS_POST = ("view_channel", "send_messages", "send_messages_in_threads", "embed_links")
+# what the bot needs to keep a table's message up to date where the table lives (Read
+# Message History: the sweep fetches a quiet table's message to see that it is still there)
+POST_IN_CHANNEL = ("view_channel", "send_messages", "embed_links", "read_message_history")
+POST_IN_THREAD = ("view_channel", "send_messages_in_threads", "embed_links", "read_message_history")
+# what opening a table asks of the bot, by where it opens it (Embed Links of a new thread
+# as the thread will grant it, see ``in_new_thread``); Manage Threads: a table refused
+# after its thread was made deletes it, and a thread a moderator locked still shows the
+# table's state (only Manage Threads may post or edit in a locked thread)
+BOT_OPENS_THREAD = (
+    "view_channel",
+    "create_public_threads",
+    "send_messages_in_threads",
+    "embed_links",
+    "read_message_history",
+    "manage_threads",
+)
+BOT_OPENS_POST = (*POST_IN_THREAD, "send_messages", "manage_threads")
 # what the member could do by hand there: write here, start a thread, create a post
 MEMBER_OPENS_HERE = ("view_channel", "send_messages")
 MEMBER_OPENS_IN_THREAD = ("view_channel", "send_messages_in_threads")
 MEMBER_OPENS_THREAD = ("view_channel", "create_public_threads")
 MEMBER_OPENS_POST = ("view_channel", "create_posts")
+
+
+# every permission the bot checks anywhere: the invite asks for exactly these (README)
+INVITE = tuple(dict.fromkeys((*POST_IN_CHANNEL, *BOT_OPENS_THREAD, *BOT_OPENS_POST)))
+
+
+def invite_value() -> int:
+    """The permissions integer of the bot's invite link."""
+    return discord.Permissions(**dict.fromkeys(INVITE, True)).value
+
+
+def in_new_thread(parent: Any, member: discord.Member) -> discord.Permissions:
+    """What ``member`` will have in a new thread of ``parent``: the parent's permissions
+    without the channel's own Send Messages rule, which withholds Embed Links from a
+    read-only channel whose threads grant it (Send Messages in Threads is checked)."""
+    base = discord.abc.GuildChannel.permissions_for(parent, member)
+    return base if base.view_channel else discord.Permissions.none()
 
 
 def opening_needs(target: Any, here: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -40,14 +40,22 @@ log = logging.getLogger(__name__)
 
 NO_PINGS = discord.AllowedMentions.none()
 GONE_CODES = {10003, 10008}  # Unknown Channel, Unknown Message
+UNKNOWN_MESSAGE = 10008  # the thread or channel may still be there: post the message again
+THREAD_ARCHIVED = 50083  # an edit in an archived thread: reopen it (unless locked), edit again
 # The bot asks for no message intent (issue 27), so no MESSAGE_DELETE reaches it: a table
 # message deleted while its table stands still is found by fetching it. Each table message
 # not seen (edited, posted) for MESSAGE_CHECK_AGE is fetched once, a share of them per
 # sweep: about one GET per idle table per hour (0.3 requests/s at 1,000 idle tables).
 MESSAGE_CHECK_AGE = 3600.0
-# seconds before the next try of a table the bot may not reach (403), by failures so far:
-# an admin's role change can take minutes, a channel locked on purpose days
-BLOCKED_RETRY = (15.0, 30.0, 60.0, 120.0, 300.0, 600.0)
+# seconds before the next try of a table message whose edit keeps failing (5xx, 429 past
+# discord.py's retries, a 403 while the bot lacks access, a locked thread), by failures so
+# far: an admin's role change can take minutes, a channel locked on purpose days, and each
+# refused call counts toward Discord's 10,000 invalid requests per 10 minutes
+REPAIR_BACKOFF = (0.0, 15.0, 30.0, 60.0, 120.0, 300.0, 600.0)
+
+
+class EmbedsDropped(Exception):
+    """Discord made the edit but dropped its embed: the bot lacks Embed Links there."""
 
 
 def is_gone(exc: discord.HTTPException) -> bool:
@@ -115,8 +123,10 @@ class Publisher:
         self.bank_channel = bank
         # tables whose last render failed (5xx, 429, 403...): re-rendered by the repair pass
         self.dirty: dict[int, Table] = {}
-        # tables the bot may not reach (403): (failures, next try); their host was told
-        self.blocked: dict[int, tuple[int, float]] = {}
+        # tables whose repair keeps failing: (failures, next try), the log told once
+        self.backoff: dict[int, tuple[int, float]] = {}
+        self.blocked: set[int] = set()  # tables the bot may not reach (403): host told
+        self.locked: set[int] = set()  # tables whose thread a moderator locked: paused
         # called after each publish: the scheduler sets it (a failed render wakes it sooner)
         self.wake: Callable[[], None] = lambda: None
         self.edits = TableEdits(self.edit_now)  # REST edits: one per table, bursts merged
@@ -140,8 +150,11 @@ class Publisher:
         """Edit the public table message to the table's current state."""
         if table.message_id is None:
             return
-        embed, view = render(table, note, self._closing.get(table.id))
-        await self.channel(table).get_partial_message(table.message_id).edit(embed=embed, view=view)
+        embed, view = render(table, self.note(table, note), self._closing.get(table.id))
+        partial = self.channel(table).get_partial_message(table.message_id)
+        message = await partial.edit(embed=embed, view=view)
+        if not message.embeds:
+            raise EmbedsDropped
         self._closing.pop(table.id, None)
 
     async def refresh(self, table: Table, note: str | None = None) -> bool | None:
@@ -153,41 +166,154 @@ class Publisher:
     async def edit_now(self, table: Table, note: str | None = None) -> bool:
         """Edit the table message to the committed state; True when it shows it.
 
-        The state is already committed, so a failure never undoes anything: a table whose
-        thread or message is gone (404) is closed with refunds; any other failure (403,
-        5xx, 429 after discord.py's retries) leaves the table dirty for the repair pass."""
+        The state is already committed, so a failure never undoes anything: an archived
+        thread is reopened and the edit made again; a table whose message is gone is
+        posted again, one whose thread is gone is closed with refunds; any other failure
+        (403, 5xx, 429 after discord.py's retries, a locked thread) leaves the table dirty
+        for the repair pass."""
         try:
-            await self.edit_table_message(table, note)
+            try:
+                await self.edit_table_message(table, note)
+            except discord.HTTPException as exc:
+                if exc.code != THREAD_ARCHIVED or not await self.unarchive(table):
+                    raise
+                await self.edit_table_message(table, note)  # in the reopened thread
+                if not table.is_open:  # a finished table's thread goes back to the archive
+                    await self.archive(table)
         except discord.HTTPException as exc:
-            await self.failed(table, exc)
+            return await self.failed(table, exc)  # True: posted again
+        except EmbedsDropped:  # the table would show an empty message: as a 403
+            lacking = ["embed_links"]  # what the cache says, else this one for sure
+            await self.retry_later(table, "embed dropped", blocked=True, error="", lacking=lacking)
             return False
         self.shown(table)
         return True
 
-    async def failed(self, table: Table, exc: discord.HTTPException) -> None:
-        """A table message could not be posted or edited: close the table if it is gone,
-        else keep it dirty for the repair pass (with backoff while the bot lacks access)."""
+    def thread_of(self, table: Table) -> discord.Thread | None:
+        """The table's thread, from the cache (None: not a thread, or not cached)."""
+        thread = self.client.get_channel(table.channel_id)
+        return thread if isinstance(thread, discord.Thread) else None
+
+    async def unarchive(self, table: Table) -> bool:
+        """Reopen the table's archived thread (Discord archives a thread after its
+        auto-archive duration without a message; edits are no activity). False when it
+        is locked: a moderator's lock stays, the table is paused meanwhile."""
+        thread = self.thread_of(table)
+        if thread is None:
+            fetched = await self.client.fetch_channel(table.channel_id)
+            thread = fetched if isinstance(fetched, discord.Thread) else None
+        if thread is None:
+            return False
+        if thread.locked:
+            self.lock(table)
+            return False
+        await thread.edit(archived=False)
+        log.info("table %s: its thread %s was archived: reopened", table.id, thread.id)
+        return True
+
+    async def archive(self, table: Table) -> None:
+        """Archive a finished table's thread (read-only history, out of the active list)
+        when the bot made it for the table (not a thread a member made, where a table was
+        opened with ``here``) and no other table lives there."""
+        thread = self.thread_of(table)
+        me = self.client.user
+        if thread is None or me is None or thread.owner_id != me.id or thread.archived:
+            return
+        if self.tables.table_in(thread.id) is not None:
+            return
+        try:
+            await thread.edit(archived=True)
+        except discord.HTTPException as exc:
+            log.warning("table %s: could not archive its thread (%s)", table.id, exc)
+
+    def lock(self, table: Table) -> None:
+        """A moderator locked the table's thread: pause its timers."""
+        if table.id not in self.locked:
+            self.locked.add(table.id)
+            self.tables.pause(table.id)
+            log.info("table %s: its thread is locked: paused", table.id)
+
+    def note(self, table: Table, note: str | None) -> str | None:
+        """The note under the table: a locked thread's, while it lasts, else ``note``."""
+        if table.id in self.locked and table.is_open:
+            return t("table.thread.locked", table.settings.locale)
+        return note
+
+    async def thread_changed(self, thread_id: int, *, archived: bool, locked: bool) -> None:
+        """A thread was updated (THREAD_UPDATE): a table in a thread a moderator locked
+        says so and pauses its timers; unlocked, it resumes (its timers start again). An
+        open table's thread Discord archived is reopened at once: players cannot use
+        commands in an archived thread."""
+        table = self.tables.table_in(thread_id)
+        if table is None or not table.is_open:
+            return
+        if locked and table.id not in self.locked:
+            self.lock(table)
+            await self.refresh(table)  # with the locked thread's note
+        elif not locked and table.id in self.locked:
+            self.locked.discard(table.id)
+            self.tables.resume(table.id)
+            log.info("table %s: its thread is unlocked: resumed", table.id)
+            self.backoff.pop(table.id, None)  # try at once
+            await self.refresh(table)  # reopens it if it is still archived
+            self.wake()
+        elif archived and not locked:
+            try:
+                await self.client.http.edit_channel(thread_id, archived=False)
+            except discord.HTTPException as exc:  # the next edit tries again (50083)
+                log.warning("table %s: could not reopen its thread (%s)", table.id, exc)
+            else:
+                log.info("table %s: its thread was archived: reopened", table.id)
+
+    async def failed(self, table: Table, exc: discord.HTTPException) -> bool:
+        """A table message could not be posted or edited: post it again if only the
+        message is gone, close the table if its thread or channel is, else keep it dirty
+        for the repair pass, with backoff, logged once. True when posted again."""
         self.dirty.pop(table.id, None)
         if is_gone(exc):
-            log.warning("table %s: its message is gone (%s): closing it", table.id, exc)
-            self.blocked.pop(table.id, None)
+            if exc.code == UNKNOWN_MESSAGE and table.is_open and table.message_id is not None:
+                log.warning("table %s: its message is gone: posted again", table.id)
+                table.message_id = None  # the repair pass posts it if this post fails
+                return await self.post_table_message(table)
+            log.warning("table %s: its thread is gone (%s): closing it", table.id, exc)
+            self.backoff.pop(table.id, None)
+            self.blocked.discard(table.id)
             if table.is_open:
                 await self.close_gone(table)
-            return
-        log.warning("table %s: the message edit failed (%s): retried later", table.id, exc)
+            return False
+        forbidden = isinstance(exc, discord.Forbidden)
+        await self.retry_later(table, exc, blocked=forbidden, error=exc.text or str(exc.status))
+        return False
+
+    async def retry_later(
+        self,
+        table: Table,
+        reason: object,
+        *,
+        blocked: bool,
+        error: str,
+        lacking: list[str] | None = None,
+    ) -> None:
+        """Keep a table dirty for the repair pass, with backoff, logged once; the host of
+        one the bot may not reach is told once."""
         self.dirty[table.id] = table
-        if isinstance(exc, discord.Forbidden):
-            before = self.blocked.get(table.id)
-            failures = 0 if before is None else before[0] + 1
-            delay = BLOCKED_RETRY[min(failures, len(BLOCKED_RETRY) - 1)]
-            self.blocked[table.id] = (failures, clock() + delay)
-            if before is None:
-                await self.tell_host_blocked(table, exc)
+        before = self.backoff.get(table.id)
+        failures = 0 if before is None else before[0] + 1
+        delay = REPAIR_BACKOFF[min(failures, len(REPAIR_BACKOFF) - 1)]
+        self.backoff[table.id] = (failures, clock() + delay)
+        if before is None:
+            log.warning("table %s: the message edit failed (%s): retried later", table.id, reason)
+        else:
+            log.debug("table %s: failed again (%s): next try in %s s", table.id, reason, delay)
+        if blocked and table.id not in self.blocked:
+            self.blocked.add(table.id)
+            await self.tell_host_blocked(table, error, lacking)
 
     def shown(self, table: Table) -> None:
         """The table message shows the committed state: nothing left to repair."""
         self.dirty.pop(table.id, None)
-        self.blocked.pop(table.id, None)
+        self.backoff.pop(table.id, None)
+        self.blocked.discard(table.id)
         self.seen_at[table.id] = clock()
 
     async def sweep(self, every: float) -> None:
@@ -207,9 +333,8 @@ class Publisher:
             try:
                 await self.channel(table).fetch_message(table.message_id)
             except discord.HTTPException as exc:
-                if is_gone(exc) and table.is_open:
-                    log.warning("table %s: its message is gone (%s): closing it", table.id, exc)
-                    await self.close_gone(table)
+                if is_gone(exc) and table.is_open:  # posted again, or closed: its thread
+                    await self.failed(table, exc)
                     continue
             self.seen_at[table.id] = current  # there, or not readable now: again in an hour
 
@@ -218,22 +343,25 @@ class Publisher:
         is over)."""
         current = clock()
         for table in list(self.dirty.values()):
-            blocked = self.blocked.get(table.id)
-            if blocked is not None and blocked[1] > current:
+            backoff = self.backoff.get(table.id)
+            if backoff is not None and backoff[1] > current:
                 continue
             if table.message_id is None:
                 await self.post_table_message(table)
             else:  # the live object: it holds the latest committed state
                 await self.refresh(table)
 
-    async def tell_host_blocked(self, table: Table, exc: discord.HTTPException) -> None:
-        """Tell the table's host by DM, in their language, what the bot lacks there."""
+    async def tell_host_blocked(
+        self, table: Table, error: str, known: list[str] | None = None
+    ) -> None:
+        """Tell the table's host by DM, in their language, what the bot lacks there (from
+        the cache, else ``known``; else Discord's ``error``)."""
         host = table.game.host or table.host_id
         default = (await self.bank_channel.prefs(table.guild_id)).locale
         locale = await self.prefs.reader_locale(host, default)  # a DM: the reader's
         game = GAMES[table.game_key].name(locale)
         where = f"<#{table.channel_id}>"
-        lacking = self.missing_permissions(table)
+        lacking = self.missing_permissions(table) or known
         if lacking:
             text = t(
                 "table.blocked_host",
@@ -243,7 +371,6 @@ class Publisher:
                 perms=perms.names(lacking, locale),
             )
         else:
-            error = exc.text or str(exc.status)
             text = t("table.blocked_host_unknown", locale, game=game, where=where, error=error)
         try:
             dm = await self.client.create_dm(discord.Object(host))
@@ -295,6 +422,9 @@ class Publisher:
         self.restored = True
         await self.tables.build_pending()  # in slices (open_tables would do it at once)
         for table in self.tables.open_tables():
+            thread = self.thread_of(table)
+            if thread is not None and thread.locked:  # locked while the bot was away
+                self.lock(table)
             try:
                 if table.message_id is None:  # stopped between the commit and the message
                     await self.post_table_message(table)
@@ -399,10 +529,13 @@ class Publisher:
             await self.deliver_private(outcome, interaction, locale, events[cut:])
         # own funds added and forfeits, in the bank channel
         await self.bank_channel.table_outcome(outcome)
+        if not table.is_open:  # after its summary: the thread becomes read-only history
+            self.locked.discard(table.id)
+            await self.archive(table)
 
     async def _show_in_response(self, interaction: discord.Interaction, table: Table) -> bool:
         """A click on the table message: its response edits the message itself."""
-        embed, view = render(table, None, self._closing.get(table.id))
+        embed, view = render(table, self.note(table, None), self._closing.get(table.id))
         try:
             await interaction.response.edit_message(embed=embed, view=view)
         except discord.HTTPException:  # committed anyway: edit by REST or repair later

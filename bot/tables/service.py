@@ -249,6 +249,7 @@ class TableService:
         self._locks: dict[int, asyncio.Lock] = {}
         # (due, table id, "idle" | "deadline"): at most one live entry of each kind per table
         self._timers: list[tuple[float, int, str]] = []
+        self.paused: set[int] = set()  # tables whose timers are held (a locked thread)
         # called when a table's timers were armed outside a move (a table built at its
         # first use after a start): the app makes the timer loop look again
         self.wake: Callable[[], None] = lambda: None
@@ -974,14 +975,38 @@ class TableService:
                 return due
         return None
 
+    def pause(self, table_id: int) -> None:
+        """Hold a table's timers (its thread is locked: no player can move there)."""
+        self.paused.add(table_id)
+
+    def resume(self, table_id: int) -> None:
+        """Start a paused table's timers again, each from now in full (the players could
+        not move while it was paused)."""
+        self.paused.discard(table_id)
+        table = self._tables.get(table_id)
+        if table is None or not table.is_open:
+            return
+        now = self.clock()
+        if table.deadline_due is not None:
+            table.deadline_due = None  # the same turn, its whole timer again
+            self._update_deadline(table, now)
+        self._arm(table, now + table.settings.idle_timer)
+
     def pop_due(self, now: float) -> list[tuple[int, str, int]]:
-        """The timers due at ``now``, each with its table's current version."""
+        """The timers due at ``now``, each with its table's current version (a paused
+        table's are dropped: ``resume`` arms them again)."""
         out: list[tuple[int, str, int]] = []
         timers = self._timers
         while timers and timers[0][0] <= now:
             due, table_id, kind = heapq.heappop(timers)
             table = self._tables.get(table_id)
             if table is None or not self._current(table, due, kind):
+                continue
+            if table_id in self.paused:
+                if kind == "idle":
+                    table.armed_idle = None
+                else:
+                    table.armed_deadline = None
                 continue
             if kind == "idle":
                 if table.idle_due > now:  # the table moved since: look again later

@@ -4,7 +4,7 @@ kick|status``."""
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -26,6 +26,11 @@ from .play import refuse, run_move, table_here
 
 log = logging.getLogger(__name__)
 
+# a new thread's auto-archive, in minutes: the longest Discord allows (no longer gated by
+# boosts); a thread archives after that long without a message (edits do not count), and
+# the publisher reopens it at the next edit
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
+
 
 def is_manager(interaction: discord.Interaction, table: Table) -> bool:
     """The table's host (or the game's current host), or a member who manages the server."""
@@ -43,6 +48,7 @@ async def make_home(
     intro: str | None,
     here: bool,
     locale: str,
+    tags: list[discord.ForumTag],
 ) -> tuple[Any, discord.Thread | None]:
     """Where the table lives: a new forum post, a new thread, or the channel itself; the
     thread made for it (deleted again if the table is refused)."""
@@ -54,10 +60,20 @@ async def make_home(
                 host=interaction.user.mention,
                 game=GAMES[game].name(locale),
             )
-            post = await target.create_thread(name=name, content=content, allowed_mentions=NO_PINGS)
+            post = await target.create_thread(
+                name=name,
+                content=content,
+                allowed_mentions=NO_PINGS,
+                applied_tags=tags,
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+            )
             return post.thread, post.thread
         if isinstance(target, discord.TextChannel) and not here:
-            thread = await target.create_thread(name=name, type=discord.ChannelType.public_thread)
+            thread = await target.create_thread(
+                name=name,
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+            )
             if intro:
                 await thread.send(
                     t("table.intro_line", locale, host=interaction.user.mention, intro=intro),
@@ -67,6 +83,35 @@ async def make_home(
     except discord.Forbidden as exc:
         raise UserError("table.error.bot_cannot_create_thread") from exc
     return target, None
+
+
+def forum_tags(target: Any, tag: str | None) -> list[discord.ForumTag]:
+    """The tag a new forum post gets: the host's pick (by name or id), else the forum's
+    first when the forum requires one; refused when none fits."""
+    if not isinstance(target, discord.ForumChannel):
+        if tag:
+            raise UserError("table.thread.tag_not_forum", tag=fit_quote(tag))
+        return []
+    available = list(target.available_tags)
+    if tag:
+        wanted = tag.strip().casefold()
+        for forum_tag in available:
+            if wanted in (forum_tag.name.casefold(), str(forum_tag.id)):
+                return [forum_tag]
+        names = ", ".join(f"`{known.name}`" for known in available) or "—"
+        raise UserError(
+            "table.thread.unknown_tag", tag=fit_quote(tag), where=target.mention, tags=names
+        )
+    if not target.flags.require_tag:
+        return []
+    if not available:
+        raise UserError("table.thread.no_tag", where=target.mention)
+    return available[:1]
+
+
+def fit_quote(text: str, limit: int = 50) -> str:
+    """A value the user typed, quoted back in a refusal, cut to ``limit`` characters."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def check_permissions(
@@ -80,7 +125,11 @@ def check_permissions(
         return
     bot_needs, member_needs = perms.opening_needs(target, here)
     where = getattr(target, "mention", "")
-    lacking = perms.missing(target.permissions_for(guild.me), bot_needs)
+    if bot_needs is perms.BOT_OPENS_THREAD:  # what the thread will grant, not the channel
+        mine = perms.in_new_thread(target, guild.me)
+    else:
+        mine = target.permissions_for(guild.me)
+    lacking = perms.missing(mine, bot_needs)
     if lacking:
         raise UserError("table.error.bot_missing", where=where, perms=perms.names(lacking, locale))
     member = interaction.user
@@ -115,6 +164,16 @@ class Lobby(commands.Cog):
         await self.bot.publisher.channel_deleted(payload.thread_id)
 
     @commands.Cog.listener()
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A thread changed (raw: it may be out of the cache): a table whose thread a
+        moderator locked pauses, and resumes once it is unlocked; an open table's archived
+        thread is reopened."""
+        meta = payload.data.get("thread_metadata", {})
+        await self.bot.publisher.thread_changed(
+            payload.thread_id, archived=bool(meta.get("archived")), locked=bool(meta.get("locked"))
+        )
+
+    @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         """A table's channel, or the channel its thread hangs from, was deleted."""
         await self.bot.publisher.channel_deleted(channel.id)
@@ -136,6 +195,10 @@ class Lobby(commands.Cog):
         intro=_("Your intro for the table topic (the mini-RP)", "cmd.table_open.intro"),
         where=_("A text or forum channel for the table (default: here)", "cmd.table_open.where"),
         here=_("Play in this channel itself instead of a new thread", "cmd.table_open.here"),
+        tag=_(
+            "The forum post's tag (default: the forum's first, if it needs one)",
+            "cmd.table_open.tag",
+        ),
     )
     @app_commands.choices(game=game_choices())
     async def table_open(
@@ -147,6 +210,7 @@ class Lobby(commands.Cog):
         intro: app_commands.Range[str, 1, 1800] | None = None,
         where: discord.TextChannel | discord.ForumChannel | None = None,
         here: bool = False,
+        tag: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         """Open a table: a thread (text channel), a forum post (forum channel), or here."""
         locale = await self.bot.locale_for(interaction)
@@ -162,6 +226,7 @@ class Lobby(commands.Cog):
         target = where or interaction.channel
         try:
             check_permissions(interaction, target, here, locale)
+            tags = forum_tags(target, tag)
         except UserError as exc:
             await refuse(interaction, exc, locale)
             return
@@ -174,6 +239,7 @@ class Lobby(commands.Cog):
             intro=intro,
             here=here,
             locale=locale,
+            tags=tags,
         )
         # all or nothing: the message first (a table is never stored without one), then
         # the table; if either fails, the thread made for it and the message go away
@@ -215,6 +281,24 @@ class Lobby(commands.Cog):
             app_commands.Choice(name=label, value=value)
             for label, value in suggest(current or "", specs, locale)
         ]
+
+    @table_open.autocomplete("tag")
+    async def table_open_tag(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Suggest the tags of the forum the table would open in (``where``, else here)."""
+        where = getattr(interaction.namespace, "where", None)
+        channel_id = getattr(where, "id", None) or interaction.channel_id
+        guild = interaction.guild
+        forum = guild.get_channel(channel_id) if guild is not None and channel_id else None
+        if not isinstance(forum, discord.ForumChannel):
+            return []
+        wanted = (current or "").casefold()
+        return [
+            app_commands.Choice(name=known.name, value=known.name)
+            for known in forum.available_tags
+            if wanted in known.name.casefold()
+        ][:25]
 
     @table.command(
         name="join", description=_("Sit down at this table", "cmd.table_join.description")

@@ -31,6 +31,10 @@ The ``discord_spec_check`` fixture is autouse too: every REST request SimCord re
 during the test (``env.http_requests``, every simulated Discord the test started, restarts
 included) is checked against Discord's official OpenAPI spec (``tests/discord_api``), and
 any violation fails the test at teardown.
+
+The ``discord_rules`` fixture is autouse too: Discord's answers where SimCord is kinder
+(archived and locked threads, Embed Links, forums that require a tag), in
+``tests/e2e/discord_rules.py``.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from bot.tables import Outcome, Table, TableService
 from bot.ui.cards import card_text
 from tests.card_markup import CardsIn
 from tests.discord_api.checker import SpecChecker
+from tests.e2e import discord_rules as rules
 
 CODE = re.compile(r"^[A2-9TJQKX][SHDC]$")
 
@@ -255,6 +260,13 @@ class SpecCheck:
                 f"{len(problems)} REST request(s) break Discord's OpenAPI spec:\n"
                 + "\n".join(problems)
             )
+
+
+@pytest.fixture(autouse=True)
+def discord_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord's rules SimCord does not model: archived threads, Embed Links, forum tags
+    (tests/e2e/discord_rules.py)."""
+    rules.install(monkeypatch)
 
 
 @pytest.fixture(scope="session")

@@ -9,6 +9,7 @@ import pytest
 from bot.i18n import t
 from bot.ui.render.bank import amount
 from tests.bank_audit import assert_audit_clean, entry_count
+from tests.e2e.discord_rules import set_thread
 from tests.e2e.helpers import add_players, embed_text, service, thread_of
 
 
@@ -153,7 +154,8 @@ async def test_top_up_and_forfeit_are_announced_in_the_bank_channel(simcord_env)
     # the bank topic is a thread (a forum post)
     await alice.member.slash(forum, "table open", game="casino21", name="Topic de banque")
     bank_topic = thread_of(forum)
-    await alice.member.slash(bank_topic, "table close")
+    await alice.member.slash(bank_topic, "table close")  # its post is archived
+    set_thread(env, bank_topic, archived=False)  # a moderator reopens it for the bank
     res = await boss.slash(lobby, "bank setup", channel=bank_topic)
     assert bank_topic.mention in reply(res)
 

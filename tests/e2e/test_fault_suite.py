@@ -21,13 +21,15 @@ from tests.sql import fetchall, fetchone
 REPAIR = 16  # a little more than the repair period (and the first 403 backoff, 15 s)
 TURN = 91  # a little more than the live turn timer (90 s)
 
-# (status, Discord's error code) of each REST error; a 404 of the table message is
-# "Unknown Message": the table is closed with refunds, the others keep it
+# (status, Discord's error code) of each REST error; a 404 "Unknown Channel" (the thread
+# is gone) closes the table with refunds; after a 404 "Unknown Message" the table message
+# is posted again (issue 36), and the others keep it
 REST = {
     "5xx": (500, 0),
     "429": (429, 0),
     "403": (403, 50013),
     "404": (404, 10008),
+    "404-thread": (404, 10003),
 }
 
 
@@ -71,7 +73,7 @@ def inject(env: Any, method: str, path: str, error: str) -> None:
 
 
 def gone(error: str) -> bool:
-    return error == "404"
+    return error == "404-thread"
 
 
 @pytest.mark.parametrize("error", sorted(REST))

@@ -1,17 +1,20 @@
 """Issue 26 point 7 with issue 27's intents: the bot receives no message events, so a
 table message deleted while its table stands still is found by the sweep of idle table
-messages (one GET per idle table per hour): the table is closed at once, its stacks become
-claims and each player is told by DM."""
+messages (one GET per idle table per hour); its thread is still there, so the table
+message is posted again and the table goes on (issue 36 point 7).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import t
+from bot.engine.base import Phase
 from bot.publisher import MESSAGE_CHECK_AGE
 from bot.scheduler import SWEEP_EVERY
 from tests.bank_audit import assert_audit_clean
-from tests.e2e.helpers import add_players, service, table_of, thread_of
+from tests.e2e.helpers import add_players, service, table_message, table_of, thread_of
+from tests.e2e.recovery_helpers import fresh_render, shown
+from tests.sql import fetchone
 
 
 def message_gets(env: Any, channel_id: int, message_id: int) -> int:
@@ -20,7 +23,7 @@ def message_gets(env: Any, channel_id: int, message_id: int) -> int:
     return sum(1 for r in env.http_requests if r.method == "GET" and r.path == path)
 
 
-async def test_a_table_message_deleted_while_nothing_moves_closes_the_table(simcord_env):
+async def test_a_table_message_deleted_while_nothing_moves_is_posted_again(simcord_env):
     env = simcord_env
     guild = env.create_guild()
     lobby = guild.create_text_channel("casino")
@@ -41,10 +44,14 @@ async def test_a_table_message_deleted_while_nothing_moves_closes_the_table(simc
     # a moderator deletes the table message; nothing moves at the table
     env.backend.delete_message(thread.id, message_id)
     await env.advance_time(MESSAGE_CHECK_AGE + SWEEP_EVERY + 1)
-    assert not table.is_open and service(env).table_in(thread.id) is None
-    claims = {c.user_id: c.amount for c in await service(env).bank.claims(table.guild_id)}
-    assert claims[bob.id] == 100
-    assert bob.dms()[-1].content == t(
-        "table.gone_dm", "en", game="Black Jack", id=table.id, amount="100\u00a0flouz"
-    )
+    assert table.is_open and service(env).table_in(thread.id) is table
+    assert table.message_id not in (None, message_id)  # posted again, its id stored
+    row = await fetchone(env.bot.db, "SELECT message_id FROM tables WHERE id = ?", (table.id,))
+    assert row[0] == table.message_id
+    assert shown(table_message(thread, table)) == fresh_render(env, table)
+    assert await service(env).bank.claims(table.guild_id) == []  # nothing closed
+    # the table goes on from its new message
+    version = table.version
+    await alice.member.click(table_message(thread, table), label="Start")
+    assert table.version == version + 1 and table.game.phase is Phase.BETTING
     await assert_audit_clean(env.bot.db)

@@ -109,16 +109,23 @@ async def test_a_deleted_thread_closes_the_table_at_the_next_render(
     assert len(gone_entries(bank, table)) == 1
 
 
-async def test_a_deleted_table_message_closes_the_table(simcord_env, db_path, leak_scan):
+async def test_a_deleted_table_message_is_posted_again(simcord_env, db_path, leak_scan):
     env = simcord_env
     _guild, thread, (alice, bob), table = await classic_in_play(env)
     leak_scan.check_table(table)
-    env.backend.delete_message(thread.id, table.message_id)
+    old_id = table.message_id
+    env.backend.delete_message(thread.id, old_id)
     res = await alice.member.slash(thread, "stand")  # committed, then the render 404s
-    assert res.ephemeral
-    assert res.followups == []  # no "the message will follow": the table is closed instead
-    assert service(env).table_in(thread.id) is None
-    await assert_closed_with_refunds(env, table, {alice.id: 200, bob.id: 100})
+    assert res.ephemeral and res.followups == []  # posted again at once: nothing to follow
+    assert service(env).table_in(thread.id) is table and table.is_open
+    assert table.message_id not in (None, old_id)  # the new message, stored
+    row = await fetchone(env.bot.db, "SELECT message_id FROM tables WHERE id = ?", (table.id,))
+    assert row[0] == table.message_id
+    assert shown(table_message(thread, table)) == fresh_render(env, table)
+    version = table.version
+    await click_move(bob.member, table_message(thread, table), "stand")  # the round goes on
+    assert table.version > version and table.is_open
+    await assert_audit_clean(env.bot.db)
 
 
 async def test_injected_5xx_and_429_lose_and_repeat_nothing(simcord_env, db_path):
