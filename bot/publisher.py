@@ -3,7 +3,8 @@
 After the table service commits a move, :meth:`Publisher.publish` edits the one public
 table message (as the interaction's response when the move came from its buttons, else by
 REST through :class:`~bot.ui.edits.TableEdits`, bursts merged), answers the interaction,
-sends private cards by DM (ephemeral if DMs are closed), posts the round summaries,
+sends private cards (the actor's in their interaction's answer, the others' by DM through
+:class:`~bot.dms.DirectMessages`), posts the round summaries,
 revealed seeds and forum pings, and the bank channel's news. A table whose REST edit
 failed waits for the repair pass (run by the scheduler); a table whose thread or message
 is gone (404) is closed with refunds; one the bot may no longer reach (403) stays open,
@@ -22,6 +23,7 @@ import discord
 
 from bot import perms
 from bot.bank_channel import BankChannel
+from bot.dms import DirectMessages
 from bot.engine.base import ROUND_SETTLED, Event, Visibility
 from bot.engine.events import MoneyKind
 from bot.i18n import t
@@ -120,6 +122,7 @@ class Publisher:
         # called after each publish: the scheduler sets it (a failed render wakes it sooner)
         self.wake: Callable[[], None] = lambda: None
         self.edits = TableEdits(self.edit_now)  # REST edits: one per table, bursts merged
+        self.dms = DirectMessages(client)  # each player's DM channel, closed DMs
         self._dm_warned: set[tuple[int, int]] = set()  # (table, user) told to use /hand
         # the events that closed a table, until its message shows them (its standings)
         self._closing: dict[int, list[Event]] = {}
@@ -245,10 +248,7 @@ class Publisher:
         else:
             error = exc.text or str(exc.status)
             text = t("table.blocked_host_unknown", locale, game=game, where=where, error=error)
-        try:
-            dm = await self.client.create_dm(discord.Object(host))
-            await dm.send(text)
-        except discord.HTTPException:
+        if not await self.dms.send(host, text):
             log.warning("table %s: could not tell its host %s it is blocked", table.id, host)
 
     def missing_permissions(self, table: Table) -> list[str] | None:
@@ -352,10 +352,7 @@ class Publisher:
             key = "table.gone_dm" if claim else "table.gone_dm_nothing"
             claimed = amount(claim, locale, guild.currency)
             text = t(key, locale, game=game, id=table.id, amount=claimed)
-            try:
-                dm = await self.client.create_dm(discord.Object(player))
-                await dm.send(text)
-            except discord.HTTPException:
+            if not await self.dms.send(player, text):
                 log.warning("table %s: could not tell %s it is closed", table.id, player)
 
     # ================================================================ after a commit
@@ -442,7 +439,7 @@ class Publisher:
         events: list[Event] | None = None,
     ) -> None:
         """Send each player their private events (of ``events``, default all the outcome's):
-        one DM each, ephemeral if DMs fail."""
+        the actor's in the answer to their interaction, the others' one DM each."""
         table = outcome.table
         by_player: dict[int, list[Event]] = {}
         for event in outcome.events if events is None else events:
@@ -470,22 +467,19 @@ class Publisher:
         lines: list[str],
         interaction: discord.Interaction | None,
     ) -> None:
-        """DM a player; fall back to an ephemeral message, or a public '/hand' hint."""
+        """A player's private cards: in the answer to their own click (``interaction``: an
+        ephemeral follow-up, outside the global rate limit), else by DM; a public '/hand'
+        hint, once per table, when neither reaches them."""
         head = f"**{table_title(table)}** {table_link(table)}".strip()
         text = fit_content("\n".join([head, *lines]))
-        try:
-            # create_dm answers from the cache once the DM channel is known: no user fetch
-            dm = await self.client.create_dm(discord.Object(player))
-            await dm.send(text)
-            return
-        except discord.HTTPException:
-            pass
         if interaction is not None:
             try:
                 await interaction.followup.send(text, ephemeral=True)
                 return
             except discord.HTTPException:
-                log.warning("could not send private cards to %s in table %s", player, table.id)
+                log.warning("could not show %s their cards, table %s", player, table.id)
+        if await self.dms.send(player, text):
+            return
         if (table.id, player) in self._dm_warned:
             return
         self._dm_warned.add((table.id, player))

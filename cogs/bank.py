@@ -602,6 +602,8 @@ class BankCog(commands.Cog, name="Bank"):
         """Reject a held claim: its money goes back to the treasury; the player is told."""
         require_admin(interaction)
         guild_id, loc, cur = await self.context(interaction)
+        # answered before any other request: the DM below may take a while (issue 36)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         line = await self.bank.reject_claim(guild_id, claim_id, interaction.user.id, reason)
         told = await self.tell_rejected(guild_id, line, reason, cur)
         done = t(
@@ -637,12 +639,9 @@ class BankCog(commands.Cog, name="Bank"):
             amount=fmt.amount(line.amount, loc, cur),
             reason=reason,
         )
-        try:
-            dm = await self.bot.create_dm(discord.Object(line.user_id))
-            await dm.send(text, allowed_mentions=discord.AllowedMentions.none())
-        except discord.HTTPException:
-            return False
-        return True
+        return await self.bot.publisher.dms.send(
+            line.user_id, text, allowed_mentions=discord.AllowedMentions.none()
+        )
 
     @bank_group.command(
         name=_("audit", "name.audit"),

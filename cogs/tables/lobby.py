@@ -166,6 +166,7 @@ class Lobby(commands.Cog):
             await refuse(interaction, exc, locale)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
+        self.bot.publisher.dms.retry(interaction.user.id)  # a new table: DMs tried again
         home, created = await make_home(
             interaction,
             target,

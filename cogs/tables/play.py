@@ -59,6 +59,7 @@ async def run_move(
     user = interaction.user.id
     try:
         if move == "join":
+            bot.publisher.dms.retry(user)  # closed DMs are tried again at a new table
             outcome = await bot.tables.join(table_id, user, arg, interaction.id)
         else:
             action = build_action(move, target if target is not None else user, arg)
@@ -107,7 +108,11 @@ async def confirm_leave(
     await reply(interaction, text, view=view)
 
 
-async def send_hand(interaction: discord.Interaction, table: Table, locale: str) -> None:
-    """The user's private cards at ``table``, ephemeral."""
+async def send_hand(
+    bot: CroupierBot, interaction: discord.Interaction, table: Table, locale: str
+) -> None:
+    """The user's private cards at ``table``, ephemeral; their closed DMs are tried again
+    at the next private card (they may have opened them)."""
+    bot.publisher.dms.retry(interaction.user.id)
     text = renderer_for(table.game_key).hand_text(Ctx(table, locale), interaction.user.id)
     await interaction.response.send_message(fit_content(text), ephemeral=True)
