@@ -17,6 +17,8 @@ from typing import Any
 
 import discord
 
+from bot.ui.limits import fit_content
+
 log = logging.getLogger(__name__)
 
 
@@ -45,7 +47,7 @@ class DirectMessages:
             channel = self.client.get_partial_messageable(
                 channel_id, type=discord.ChannelType.private
             )
-            await channel.send(text, **kwargs)
+            await channel.send(fit_content(text), **kwargs)
         except discord.Forbidden as exc:
             # 50007 "Cannot send messages to this user" (DMs closed, bot blocked): any 403
             # would be refused again, and each one counts as an invalid request

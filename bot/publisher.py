@@ -65,6 +65,7 @@ def clock() -> float:
 async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
     """An ephemeral answer that never raises (the action is already committed)."""
     try:
+        text = fit_content(text)
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True, **kwargs)
         else:
@@ -265,7 +266,7 @@ class Publisher:
         """A new table's message before the table exists ("opening..."): a table is stored
         only once its message is posted, and its first render edits this one."""
         title = GAMES[game_key].name(locale)
-        embed = discord.Embed(title=title, description=t("table.opening", locale))
+        embed = fit_embed(discord.Embed(title=title, description=t("table.opening", locale)))
         message: discord.Message = await home.send(embed=embed)
         return message
 
@@ -491,7 +492,7 @@ class Publisher:
         )
         mentions = discord.AllowedMentions(users=[discord.Object(player)])
         try:
-            await self.channel(table).send(hint, allowed_mentions=mentions)
+            await self.channel(table).send(fit_content(hint), allowed_mentions=mentions)
         except discord.HTTPException:
             log.warning("could not post the /hand hint in table %s", table.id)
 
@@ -533,6 +534,5 @@ class Publisher:
             return
         if any(e.kind == "turn" for e in outcome.events):
             mentions = discord.AllowedMentions(users=[discord.Object(to_act)])
-            await channel.send(
-                ctx.t("table.your_turn", player=f"<@{to_act}>"), allowed_mentions=mentions
-            )
+            text = fit_content(ctx.t("table.your_turn", player=f"<@{to_act}>"))
+            await channel.send(text, allowed_mentions=mentions)

@@ -19,12 +19,17 @@ from bot.publisher import NO_PINGS, render
 from bot.tables import GAMES, Table
 from bot.tables.games import all_options
 from bot.tables.models import SETTINGS
+from bot.ui.limits import add_fields, fit_content, fit_embed
 from bot.ui.options import suggest, table_values_text
 from bot.ui.translator import _, game_choices
 
 from .play import refuse, run_move, table_here
 
 log = logging.getLogger(__name__)
+
+# characters of /table open's ``options``: every option of a game written out takes ~280;
+# Discord's client refuses more, so no refusal ever repeats thousands of them (issue 36)
+OPTIONS_MAX = 500
 
 
 def is_manager(interaction: discord.Interaction, table: Table) -> bool:
@@ -54,15 +59,15 @@ async def make_home(
                 host=interaction.user.mention,
                 game=GAMES[game].name(locale),
             )
-            post = await target.create_thread(name=name, content=content, allowed_mentions=NO_PINGS)
+            post = await target.create_thread(
+                name=name, content=fit_content(content), allowed_mentions=NO_PINGS
+            )
             return post.thread, post.thread
         if isinstance(target, discord.TextChannel) and not here:
             thread = await target.create_thread(name=name, type=discord.ChannelType.public_thread)
             if intro:
-                await thread.send(
-                    t("table.intro_line", locale, host=interaction.user.mention, intro=intro),
-                    allowed_mentions=NO_PINGS,
-                )
+                line = t("table.intro_line", locale, host=interaction.user.mention, intro=intro)
+                await thread.send(fit_content(line), allowed_mentions=NO_PINGS)
             return thread, thread
     except discord.Forbidden as exc:
         raise UserError("table.error.bot_cannot_create_thread") from exc
@@ -142,7 +147,7 @@ class Lobby(commands.Cog):
         self,
         interaction: discord.Interaction,
         game: str,
-        options: str | None = None,
+        options: app_commands.Range[str, 1, OPTIONS_MAX] | None = None,
         name: app_commands.Range[str, 1, 80] | None = None,
         intro: app_commands.Range[str, 1, 1800] | None = None,
         where: discord.TextChannel | discord.ForumChannel | None = None,
@@ -199,9 +204,8 @@ class Lobby(commands.Cog):
             await refuse(interaction, exc, locale)
             return
         await self.bot.publisher.refresh(outcome.table)  # a failure: the repair pass
-        await interaction.followup.send(
-            t("table.opened", locale, where=home.mention), ephemeral=True
-        )
+        opened = fit_content(t("table.opened", locale, where=home.mention))
+        await interaction.followup.send(opened, ephemeral=True)
 
     @table_open.autocomplete("options")
     async def table_open_options(
@@ -293,10 +297,8 @@ class Lobby(commands.Cog):
         embed, _view = render(table)
         locale = await self.bot.locale_for(interaction)
         values = table_values_text(GAMES[table.game_key].options, table.options(), table.settings)
-        embed.add_field(
-            name=t("rules.field.table_options", locale), value=values[:1024], inline=False
-        )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        add_fields(embed, [(t("rules.field.table_options", locale), values)])
+        await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
 
 
 async def setup(bot: CroupierBot) -> None:

@@ -30,7 +30,11 @@ How it works (and why it cannot pass silently):
 The ``discord_spec_check`` fixture is autouse too: every REST request SimCord recorded
 during the test (``env.http_requests``, every simulated Discord the test started, restarts
 included) is checked against Discord's official OpenAPI spec (``tests/discord_api``), and
-any violation fails the test at teardown.
+any violation fails the test at teardown; so does a message over Discord's size limits,
+which the spec does not carry (``tests/e2e/discord_rules.py``).
+
+The ``answer_first`` fixture is autouse too: the first request the bot makes on behalf of
+an interaction must be its response (``tests/e2e/discord_rules.py``).
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from bot.tables import Outcome, Table, TableService
 from bot.ui.cards import card_text
 from tests.card_markup import CardsIn
 from tests.discord_api.checker import SpecChecker
+from tests.e2e.discord_rules import AnswerFirst, limit_problems
 
 CODE = re.compile(r"^[A2-9TJQKX][SHDC]$")
 
@@ -233,12 +238,12 @@ class SpecCheck:
 
     def problems(self) -> list[str]:
         """Every violation in the requests recorded so far."""
-        return [
-            problem
-            for env in self.envs
-            for entry in env.http_requests
-            for problem in self.checker.check(entry.method, entry.path, entry.params, entry.json)
-        ]
+        out = []
+        for env in self.envs:
+            for entry in env.http_requests:
+                out += self.checker.check(entry.method, entry.path, entry.params, entry.json)
+                out += [f"{entry.method} {entry.path}: {p}" for p in limit_problems(entry.json)]
+        return out
 
     def allow(self, fragment: str) -> None:
         """Let violations containing ``fragment`` pass: at least one must occur."""
@@ -279,6 +284,21 @@ def discord_spec_check(
     yield check
     if "simcord_env" in request.fixturenames:
         assert check.envs, "the spec check did not see the test's simulated Discord"
+    check.finish()
+
+
+@pytest.fixture(autouse=True)
+def answer_first(monkeypatch: pytest.MonkeyPatch) -> Iterator[AnswerFirst]:
+    """Every interaction is answered (or deferred) before any other request made for it."""
+    check = AnswerFirst()
+    init = simcord.Env.__init__
+
+    def init_watched(self: Any, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        check.watch(self)
+
+    monkeypatch.setattr(simcord.Env, "__init__", init_watched)
+    yield check
     check.finish()
 
 
