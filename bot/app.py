@@ -65,6 +65,8 @@ class CroupierBot(commands.Bot):
         settle_heap: bool = False,
     ) -> None:
         self.layout = layout_of(settings)
+        # the bot uses no voice: no warning that PyNaCl and davey are not installed
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         shards: dict[str, Any] = {}
         if isinstance(self, discord.AutoShardedClient):
             shards = {"shard_ids": list(self.layout.shard_ids), "shard_count": settings.shard_count}
