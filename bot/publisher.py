@@ -366,8 +366,10 @@ class Publisher:
         locale: str | None = None,
         from_table_message: bool = False,
         move: str | None = None,
+        answer: str | None = None,
     ) -> None:
-        """After a commit: the table message, the interaction's answer, DMs, summaries."""
+        """After a commit: the table message, the interaction's answer (``answer``, else
+        the move's), DMs, summaries."""
         table = outcome.table
         if not table.is_open:  # its message shows the standings the closing events give
             self._closing[table.id] = outcome.events
@@ -376,7 +378,7 @@ class Publisher:
         if interaction is not None:
             renderer = renderer_for(table.game_key)
             ctx = Ctx(table, locale or table.settings.locale)
-            left = renderer.left_text(ctx, outcome.events, interaction.user.id)
+            left = answer or renderer.left_text(ctx, outcome.events, interaction.user.id)
         if interaction is not None and from_table_message and not interaction.response.is_done():
             shown = await self._show_in_response(interaction, table)
         if not shown:
@@ -495,6 +497,26 @@ class Publisher:
             await self.channel(table).send(fit_content(hint), allowed_mentions=mentions)
         except discord.HTTPException:
             log.warning("could not post the /hand hint in table %s", table.id)
+
+    async def tell_kicked(self, outcome: Outcome, player: int, by: int) -> None:
+        """Tell a player removed by ``by`` (the host, an admin) of it and of their stack,
+        by DM in their language, else in the table's thread."""
+        table = outcome.table
+        default = (await self.bank_channel.prefs(table.guild_id)).locale
+        locale = await self.prefs.reader_locale(player, default)  # a DM: the reader's
+        ctx = Ctx(table, locale)
+        left = renderer_for(table.game_key).left_text(ctx, outcome.events, player)
+        head = t("table.kick.dm", locale, host=f"<@{by}>", table=table_title(table))
+        text = "\n".join(filter(None, [f"{head} {table_link(table)}".strip(), left]))
+        if await self.dms.send(player, text, allowed_mentions=NO_PINGS):
+            return
+        locale = table.settings.locale
+        notice = t("table.kick.thread", locale, player=f"<@{player}>", host=f"<@{by}>")
+        mentions = discord.AllowedMentions(users=[discord.Object(player)])
+        try:
+            await self.channel(table).send(fit_content(notice), allowed_mentions=mentions)
+        except discord.HTTPException:
+            log.warning("table %s: could not tell %s they were removed", table.id, player)
 
     # ================================================================ announcements
 

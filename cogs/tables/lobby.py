@@ -282,11 +282,28 @@ class Lobby(commands.Cog):
         name="kick", description=_("Remove a player (host or admin)", "cmd.table_kick.description")
     )
     async def table_kick(self, interaction: discord.Interaction, player: discord.Member) -> None:
-        """Make a player leave (between rounds)."""
+        """Make a player leave (between rounds): the host reads whom they removed, the
+        player is told by DM (else in the thread)."""
         table = table_here(self.bot, interaction)
         if not is_manager(interaction, table):
             raise NotAllowed("table.error.not_host")
-        await run_move(self.bot, interaction, table.id, "leave_confirm", target=player.id)
+        if player.id == interaction.user.id:  # oneself: a leave, answered as one
+            await run_move(self.bot, interaction, table.id, "leave_confirm", target=player.id)
+            return
+        locale = await self.bot.locale_for(interaction)
+        name = discord.utils.escape_markdown(player.display_name)
+        done = t("table.kick.done", locale, player=name)
+        outcome = await run_move(
+            self.bot,
+            interaction,
+            table.id,
+            "leave_confirm",
+            target=player.id,
+            locale=locale,
+            answer=done,
+        )
+        if outcome is not None:
+            await self.bot.publisher.tell_kicked(outcome, player.id, interaction.user.id)
 
     @table.command(
         name="status", description=_("Show this table again", "cmd.table_status.description")
