@@ -72,6 +72,7 @@ class AnswerFirst:
         self.interactions = 0  # seen while discord.py parsed them
         self.first: dict[int, str] = {}  # interaction id -> its first request
         self.violations: list[str] = []
+        self.envs: list[Any] = []
 
     def record(self, method: str, path: str) -> None:
         """A REST request the bot made: the first one of its interaction is checked."""
@@ -86,6 +87,7 @@ class AnswerFirst:
 
     def watch(self, env: Any) -> None:
         """Check the requests of a simulated Discord's bot from now on."""
+        self.envs.append(env)
         env.backend.http_requests = RecordedRequests(env.backend.http_requests, self)
         parsers = env.bot._connection.parsers  # discord.py's gateway parsers, by event
         parse = parsers["INTERACTION_CREATE"]
@@ -101,7 +103,10 @@ class AnswerFirst:
         parsers["INTERACTION_CREATE"] = parse_marked
 
     def finish(self) -> None:
-        """Fail on an interaction answered after another request made for it."""
+        """Fail on an interaction answered after another request made for it, and on a
+        check that saw interactions answered but none parsed (the hook was lost)."""
+        answered = sum(r.path.endswith("/callback") for env in self.envs for r in env.http_requests)
+        assert self.interactions or not answered, "the answer-first check saw no interaction"
         if self.violations:
             raise AssertionError(
                 f"{len(self.violations)} interaction(s) not answered first:\n"
