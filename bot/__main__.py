@@ -33,8 +33,18 @@ def _run(args: argparse.Namespace) -> int:
 
     if not is_postgres(url):
         claim(sqlite_path(url))  # held until the process ends (the bot's own claim shares it)
+    from bot.startup import explain
+
     bot = create_bot(settings, settle_heap=True)
-    bot.run(token, log_handler=None)
+    try:
+        bot.run(token, log_handler=None)
+    except Exception as exc:
+        failure = explain(exc)
+        if failure is None:
+            raise
+        sentence, status = failure
+        print(sentence, file=sys.stderr)
+        return status
     return 0
 
 

@@ -31,6 +31,7 @@ from bot.shards import layout_of
 from bot.tables import Table, TableService
 from bot.ui.card_emojis import CardEmojis
 from bot.ui.errors import refusal_text
+from bot.ui.limits import fit_content
 from bot.ui.translator import CroupierTranslator
 
 log = logging.getLogger("croupier")
@@ -64,6 +65,8 @@ class CroupierBot(commands.Bot):
         settle_heap: bool = False,
     ) -> None:
         self.layout = layout_of(settings)
+        # the bot uses no voice: no warning that PyNaCl and davey are not installed
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         shards: dict[str, Any] = {}
         if isinstance(self, discord.AutoShardedClient):
             shards = {"shard_ids": list(self.layout.shard_ids), "shard_count": settings.shard_count}
@@ -241,6 +244,7 @@ class ShardedCroupierBot(CroupierBot, commands.AutoShardedBot):
 
 async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
     """Reply ephemerally whether or not the interaction was already answered."""
+    text = fit_content(text)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

@@ -15,6 +15,7 @@ from bot.engine.base import MoneyKind
 from bot.engine.registry import GAMES
 from bot.i18n import normalize, t
 from bot.tables import Outcome
+from bot.ui.limits import fit_content, fit_embed
 from bot.ui.render import bank as fmt
 
 log = logging.getLogger(__name__)
@@ -99,9 +100,9 @@ class BankChannel:
         try:
             kwargs: dict[str, Any] = {"allowed_mentions": NO_PINGS}
             if text:
-                kwargs["content"] = text[:2000]
+                kwargs["content"] = fit_content(text)
             if embed is not None:
-                kwargs["embed"] = embed
+                kwargs["embed"] = fit_embed(embed)
             await channel.send(**kwargs)
         except discord.HTTPException:
             log.warning("could not post in the bank channel of guild %s", guild_id, exc_info=True)

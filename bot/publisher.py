@@ -3,7 +3,8 @@
 After the table service commits a move, :meth:`Publisher.publish` edits the one public
 table message (as the interaction's response when the move came from its buttons, else by
 REST through :class:`~bot.ui.edits.TableEdits`, bursts merged), answers the interaction,
-sends private cards by DM (ephemeral if DMs are closed), posts the round summaries,
+sends private cards (the actor's in their interaction's answer, the others' by DM through
+:class:`~bot.dms.DirectMessages`), posts the round summaries,
 revealed seeds and forum pings, and the bank channel's news. A table whose REST edit
 failed waits for the repair pass (run by the scheduler); a table whose thread or message
 is gone (404) is closed with refunds; one the bot may no longer reach (403) stays open,
@@ -22,6 +23,7 @@ import discord
 
 from bot import perms
 from bot.bank_channel import BankChannel
+from bot.dms import DirectMessages
 from bot.engine.base import ROUND_SETTLED, Event, Visibility
 from bot.engine.events import MoneyKind
 from bot.i18n import t
@@ -71,6 +73,7 @@ def clock() -> float:
 async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
     """An ephemeral answer that never raises (the action is already committed)."""
     try:
+        text = fit_content(text)
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True, **kwargs)
         else:
@@ -130,6 +133,7 @@ class Publisher:
         # called after each publish: the scheduler sets it (a failed render wakes it sooner)
         self.wake: Callable[[], None] = lambda: None
         self.edits = TableEdits(self.edit_now)  # REST edits: one per table, bursts merged
+        self.dms = DirectMessages(client)  # each player's DM channel, closed DMs
         self._dm_warned: set[tuple[int, int]] = set()  # (table, user) told to use /hand
         # the events that closed a table, until its message shows them (its standings)
         self._closing: dict[int, list[Event]] = {}
@@ -372,10 +376,7 @@ class Publisher:
             )
         else:
             text = t("table.blocked_host_unknown", locale, game=game, where=where, error=error)
-        try:
-            dm = await self.client.create_dm(discord.Object(host))
-            await dm.send(text)
-        except discord.HTTPException:
+        if not await self.dms.send(host, text):
             log.warning("table %s: could not tell its host %s it is blocked", table.id, host)
 
     def missing_permissions(self, table: Table) -> list[str] | None:
@@ -392,7 +393,7 @@ class Publisher:
         """A new table's message before the table exists ("opening..."): a table is stored
         only once its message is posted, and its first render edits this one."""
         title = GAMES[game_key].name(locale)
-        embed = discord.Embed(title=title, description=t("table.opening", locale))
+        embed = fit_embed(discord.Embed(title=title, description=t("table.opening", locale)))
         message: discord.Message = await home.send(embed=embed)
         return message
 
@@ -482,10 +483,7 @@ class Publisher:
             key = "table.gone_dm" if claim else "table.gone_dm_nothing"
             claimed = amount(claim, locale, guild.currency)
             text = t(key, locale, game=game, id=table.id, amount=claimed)
-            try:
-                dm = await self.client.create_dm(discord.Object(player))
-                await dm.send(text)
-            except discord.HTTPException:
+            if not await self.dms.send(player, text):
                 log.warning("table %s: could not tell %s it is closed", table.id, player)
 
     # ================================================================ after a commit
@@ -498,8 +496,10 @@ class Publisher:
         locale: str | None = None,
         from_table_message: bool = False,
         move: str | None = None,
+        answer: str | None = None,
     ) -> None:
-        """After a commit: the table message, the interaction's answer, DMs, summaries."""
+        """After a commit: the table message, the interaction's answer (``answer``, else
+        the move's), DMs, summaries."""
         table = outcome.table
         if not table.is_open:  # its message shows the standings the closing events give
             self._closing[table.id] = outcome.events
@@ -508,7 +508,7 @@ class Publisher:
         if interaction is not None:
             renderer = renderer_for(table.game_key)
             ctx = Ctx(table, locale or table.settings.locale)
-            left = renderer.left_text(ctx, outcome.events, interaction.user.id)
+            left = answer or renderer.left_text(ctx, outcome.events, interaction.user.id)
         if interaction is not None and from_table_message and not interaction.response.is_done():
             shown = await self._show_in_response(interaction, table)
         if not shown:
@@ -575,7 +575,7 @@ class Publisher:
         events: list[Event] | None = None,
     ) -> None:
         """Send each player their private events (of ``events``, default all the outcome's):
-        one DM each, ephemeral if DMs fail."""
+        the actor's in the answer to their interaction, the others' one DM each."""
         table = outcome.table
         by_player: dict[int, list[Event]] = {}
         for event in outcome.events if events is None else events:
@@ -603,22 +603,19 @@ class Publisher:
         lines: list[str],
         interaction: discord.Interaction | None,
     ) -> None:
-        """DM a player; fall back to an ephemeral message, or a public '/hand' hint."""
+        """A player's private cards: in the answer to their own click (``interaction``: an
+        ephemeral follow-up, outside the global rate limit), else by DM; a public '/hand'
+        hint, once per table, when neither reaches them."""
         head = f"**{table_title(table)}** {table_link(table)}".strip()
         text = fit_content("\n".join([head, *lines]))
-        try:
-            # create_dm answers from the cache once the DM channel is known: no user fetch
-            dm = await self.client.create_dm(discord.Object(player))
-            await dm.send(text)
-            return
-        except discord.HTTPException:
-            pass
         if interaction is not None:
             try:
                 await interaction.followup.send(text, ephemeral=True)
                 return
             except discord.HTTPException:
-                log.warning("could not send private cards to %s in table %s", player, table.id)
+                log.warning("could not show %s their cards, table %s", player, table.id)
+        if await self.dms.send(player, text):
+            return
         if (table.id, player) in self._dm_warned:
             return
         self._dm_warned.add((table.id, player))
@@ -630,9 +627,29 @@ class Publisher:
         )
         mentions = discord.AllowedMentions(users=[discord.Object(player)])
         try:
-            await self.channel(table).send(hint, allowed_mentions=mentions)
+            await self.channel(table).send(fit_content(hint), allowed_mentions=mentions)
         except discord.HTTPException:
             log.warning("could not post the /hand hint in table %s", table.id)
+
+    async def tell_kicked(self, outcome: Outcome, player: int, by: int) -> None:
+        """Tell a player removed by ``by`` (the host, an admin) of it and of their stack,
+        by DM in their language, else in the table's thread."""
+        table = outcome.table
+        default = (await self.bank_channel.prefs(table.guild_id)).locale
+        locale = await self.prefs.reader_locale(player, default)  # a DM: the reader's
+        ctx = Ctx(table, locale)
+        left = renderer_for(table.game_key).left_text(ctx, outcome.events, player)
+        head = t("table.kick.dm", locale, host=f"<@{by}>", table=table_title(table))
+        text = "\n".join(filter(None, [f"{head} {table_link(table)}".strip(), left]))
+        if await self.dms.send(player, text, allowed_mentions=NO_PINGS):
+            return
+        locale = table.settings.locale
+        notice = t("table.kick.thread", locale, player=f"<@{player}>", host=f"<@{by}>")
+        mentions = discord.AllowedMentions(users=[discord.Object(player)])
+        try:
+            await self.channel(table).send(fit_content(notice), allowed_mentions=mentions)
+        except discord.HTTPException:
+            log.warning("table %s: could not tell %s they were removed", table.id, player)
 
     # ================================================================ announcements
 
@@ -672,6 +689,5 @@ class Publisher:
             return
         if any(e.kind == "turn" for e in outcome.events):
             mentions = discord.AllowedMentions(users=[discord.Object(to_act)])
-            await channel.send(
-                ctx.t("table.your_turn", player=f"<@{to_act}>"), allowed_mentions=mentions
-            )
+            text = fit_content(ctx.t("table.your_turn", player=f"<@{to_act}>"))
+            await channel.send(text, allowed_mentions=mentions)

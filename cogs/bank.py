@@ -28,6 +28,7 @@ from bot.bank.models import MAX_AMOUNT, ClaimLine, ClaimReceipt, GuildInfo
 from bot.errors import NotAllowed
 from bot.i18n import t
 from bot.ui.errors import refusal_text
+from bot.ui.limits import fit_content, fit_embed
 from bot.ui.render import bank as fmt
 from bot.ui.translator import _
 
@@ -143,9 +144,9 @@ class BankCog(commands.Cog, name="Bank"):
         """Answer (or follow up) without pinging anybody."""
         kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": NO_PINGS}
         if text is not None:
-            kwargs["content"] = text
+            kwargs["content"] = fit_content(text)
         if embed is not None:
-            kwargs["embed"] = embed
+            kwargs["embed"] = fit_embed(embed)
         if interaction.response.is_done():
             await interaction.followup.send(**kwargs)
         else:
@@ -431,7 +432,7 @@ class BankCog(commands.Cog, name="Bank"):
         hello = t("bank.channel.hello", loc, admin=mention(interaction.user.id))
         try:
             await self.bot.get_partial_messageable(channel.id, guild_id=guild_id).send(
-                hello, allowed_mentions=NO_PINGS
+                fit_content(hello), allowed_mentions=NO_PINGS
             )
         except discord.HTTPException:
             await self.reply(
@@ -602,6 +603,8 @@ class BankCog(commands.Cog, name="Bank"):
         """Reject a held claim: its money goes back to the treasury; the player is told."""
         require_admin(interaction)
         guild_id, loc, cur = await self.context(interaction)
+        # answered before any other request: the DM below may take a while (issue 36)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         line = await self.bank.reject_claim(guild_id, claim_id, interaction.user.id, reason)
         told = await self.tell_rejected(guild_id, line, reason, cur)
         done = t(
@@ -637,12 +640,9 @@ class BankCog(commands.Cog, name="Bank"):
             amount=fmt.amount(line.amount, loc, cur),
             reason=reason,
         )
-        try:
-            dm = await self.bot.create_dm(discord.Object(line.user_id))
-            await dm.send(text, allowed_mentions=discord.AllowedMentions.none())
-        except discord.HTTPException:
-            return False
-        return True
+        return await self.bot.publisher.dms.send(
+            line.user_id, text, allowed_mentions=discord.AllowedMentions.none()
+        )
 
     @bank_group.command(
         name=_("audit", "name.audit"),
@@ -679,7 +679,7 @@ class BankCog(commands.Cog, name="Bank"):
             ),
         ]
         lines += [f"- `{problem}`" for problem in report.problems[:20]]
-        await self.reply(interaction, "\n".join(lines)[:2000])
+        await self.reply(interaction, "\n".join(lines))
 
 
 async def setup(bot: CroupierBot) -> None:

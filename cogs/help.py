@@ -19,6 +19,7 @@ from bot.errors import UserError
 from bot.i18n import has, t
 from bot.tables.games import GAMES
 from bot.tables.models import SETTINGS, TableSettings
+from bot.ui.limits import fit_content, fit_embed
 from bot.ui.options import rules_lines, values_text
 from bot.ui.translator import _, game_choices
 from cogs.bank import answers_refusals
@@ -106,7 +107,7 @@ class Help(commands.Cog):
             table_options = table.options()
             values = table.settings.to_dict()
             settings = {k: values[k] for k in TableSettings.NAMES if values.get(k) is not None}
-        embed = rules_embed(key, locale, table_options, settings)
+        embed = fit_embed(rules_embed(key, locale, table_options, settings))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     # ================================================================ /language
@@ -126,7 +127,7 @@ class Help(commands.Cog):
         await self.bot.prefs.set_locale(interaction.user.id, chosen)
         locale = await self.bot.locale_for(interaction)
         key = "language.auto" if chosen is None else "language.set"
-        await interaction.response.send_message(t(key, locale), ephemeral=True)
+        await interaction.response.send_message(fit_content(t(key, locale)), ephemeral=True)
 
     # ================================================================ /verify
 
@@ -173,12 +174,12 @@ class Help(commands.Cog):
             raise UserError("verify.error.deck", deck=deck) from None
         if commitment(raw) != expected:
             text = t("verify.mismatch", locale, actual=commitment(raw), expected=expected)
-            await interaction.response.send_message(text, ephemeral=False)
+            await interaction.response.send_message(fit_content(text), ephemeral=False)
             return
         order = verify(seed, expected, deck)
         first = " ".join(str(c) for c in order[:FIRST_CARDS])
         text = t("verify.ok", locale, n=size, deck=deck, k=min(FIRST_CARDS, size), cards=first)
-        await interaction.response.send_message(text, ephemeral=False)
+        await interaction.response.send_message(fit_content(text), ephemeral=False)
 
 
 async def setup(bot: CroupierBot) -> None:

@@ -9,6 +9,7 @@ from discord.ext import commands
 from bot.app import CroupierBot
 from bot.engine.registry import GAMES
 from bot.i18n import t
+from bot.ui.limits import fit_content, fit_embed
 from bot.ui.translator import _
 from bot.version import __version__
 
@@ -27,7 +28,8 @@ class Info(commands.Cog):
         locale = await self.bot.locale_for(interaction)
         latency = self.bot.latency
         ms = round(latency * 1000) if latency == latency and latency != float("inf") else 0
-        await interaction.response.send_message(t("info.ping", locale, ms=ms), ephemeral=True)
+        text = fit_content(t("info.ping", locale, ms=ms))
+        await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(
         name="about",
@@ -45,7 +47,7 @@ class Info(commands.Cog):
             colour=discord.Colour.dark_green(),
         )
         embed.set_footer(text=t("info.about.footer", locale))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
 
 
 async def setup(bot: CroupierBot) -> None:

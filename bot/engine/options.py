@@ -19,6 +19,7 @@ language. Values are written the same in both languages (``0.75``, ``on``, ``non
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -33,6 +34,10 @@ NONE_WORDS = frozenset({"none", "aucun", "aucune"})
 _INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
 _FLOAT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)", re.ASCII)
 _SEPARATORS_KEPT = re.compile(r"([\s,;]+)")
+# a run of digits longer than any whole-number bound here or any Discord id (20): refused
+# before int() reads it (Python refuses over 4,300 digits: a crash, not a refusal)
+MAX_DIGITS = 24
+_LONG_NUMBER = re.compile(rf"[0-9]{{{MAX_DIGITS + 1},}}", re.ASCII)
 MAX_SUGGESTIONS = 1
 
 
@@ -220,6 +225,10 @@ def parse_value(spec: OptionSpec, raw: str) -> Any:
     if spec.none and low in NONE_WORDS:
         return None
     kind = spec.kind
+    if kind is not OptionKind.FLOAT and _LONG_NUMBER.search(text):  # float() reads any
+        if kind is OptionKind.INT and None not in (spec.min, spec.max):
+            raise OptionError("out_of_range", spec, value=text, min=spec.min, max=spec.max)
+        raise OptionError("option_bad_value", spec, value=text)
     if kind is OptionKind.BOOL:
         if low in TRUE_WORDS:
             return True
@@ -243,7 +252,10 @@ def parse_value(spec: OptionSpec, raw: str) -> Any:
     number = text.replace(",", ".", 1)  # a decimal comma, as French writes it
     if not _FLOAT.fullmatch(number):
         raise OptionError("option_bad_value", spec, value=text)
-    return check_value(spec, float(number))
+    value = float(number)
+    if math.isinf(value):  # over 308 digits: out of range, shown as typed
+        raise OptionError("out_of_range", spec, value=text, min=spec.min, max=spec.max)
+    return check_value(spec, value)
 
 
 # --------------------------------------------------------------------------- typed values

@@ -1,4 +1,7 @@
-"""Every refusal as one translated sentence: engine, bank, options and user errors."""
+"""Every refusal as one translated sentence: engine, bank, options and user errors.
+
+A refusal repeats what the user typed (an option's value, an unknown name...): each such
+value is cut to ``QUOTE`` characters, and the sentence fits a message (issue 36)."""
 
 from __future__ import annotations
 
@@ -9,18 +12,30 @@ from bot.engine.base import IllegalAction, InvalidOptions
 from bot.engine.options import OptionError
 from bot.errors import UserError
 from bot.i18n import has, t
+from bot.ui.limits import cut, fit_content
 from bot.ui.options import error_key, error_params
+
+QUOTE = 60  # characters of a typed value a refusal repeats
+TYPED = frozenset({"value", "other_value", "part", "option", "suggestion", "game"})
 
 
 def _params(params: dict[str, Any]) -> dict[str, Any]:
     out = {}
     for key, value in params.items():
-        out[key] = ", ".join(map(str, value)) if isinstance(value, (list, tuple, set)) else value
+        if isinstance(value, (list, tuple, set)):
+            out[key] = ", ".join(map(str, value))
+        else:
+            out[key] = cut(value, QUOTE) if key in TYPED and isinstance(value, str) else value
     return out
 
 
 def refusal_text(exc: BaseException, locale: str | None) -> str | None:
     """The sentence to show for a refusal, or None when ``exc`` is not one (a bug)."""
+    text = _refusal_text(exc, locale)
+    return None if text is None else fit_content(text)
+
+
+def _refusal_text(exc: BaseException, locale: str | None) -> str | None:
     if isinstance(exc, UserError):
         return t(exc.key, locale, **_params(dict(exc.params)))
     if isinstance(exc, IllegalAction):

@@ -32,6 +32,11 @@ TOTAL = 6000
 CONTINUED = "\u200b"  # the name of a field that continues the one above
 
 
+def cut(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, an ellipsis showing the cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def fit_text(text: str, limit: int) -> str:
     """``text`` if it fits, else with its cards as text, cut at ``limit`` as a last resort."""
     if len(text) <= limit:

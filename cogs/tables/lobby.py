@@ -19,6 +19,7 @@ from bot.publisher import NO_PINGS, render
 from bot.tables import GAMES, Table
 from bot.tables.games import all_options
 from bot.tables.models import SETTINGS
+from bot.ui.limits import add_fields, fit_content, fit_embed
 from bot.ui.options import suggest, table_values_text
 from bot.ui.translator import _, game_choices
 
@@ -30,6 +31,9 @@ log = logging.getLogger(__name__)
 # boosts); a thread archives after that long without a message (edits do not count), and
 # the publisher reopens it at the next edit
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
+# characters of /table open's ``options``: every option of a game written out takes ~280;
+# Discord's client refuses more, so no refusal ever repeats thousands of them (issue 36)
+OPTIONS_MAX = 500
 
 
 def is_manager(interaction: discord.Interaction, table: Table) -> bool:
@@ -62,7 +66,7 @@ async def make_home(
             )
             post = await target.create_thread(
                 name=name,
-                content=content,
+                content=fit_content(content),
                 allowed_mentions=NO_PINGS,
                 applied_tags=tags,
                 auto_archive_duration=THREAD_ARCHIVE_MINUTES,
@@ -75,10 +79,8 @@ async def make_home(
                 auto_archive_duration=THREAD_ARCHIVE_MINUTES,
             )
             if intro:
-                await thread.send(
-                    t("table.intro_line", locale, host=interaction.user.mention, intro=intro),
-                    allowed_mentions=NO_PINGS,
-                )
+                line = t("table.intro_line", locale, host=interaction.user.mention, intro=intro)
+                await thread.send(fit_content(line), allowed_mentions=NO_PINGS)
             return thread, thread
     except discord.Forbidden as exc:
         raise UserError("table.error.bot_cannot_create_thread") from exc
@@ -205,7 +207,7 @@ class Lobby(commands.Cog):
         self,
         interaction: discord.Interaction,
         game: str,
-        options: str | None = None,
+        options: app_commands.Range[str, 1, OPTIONS_MAX] | None = None,
         name: app_commands.Range[str, 1, 80] | None = None,
         intro: app_commands.Range[str, 1, 1800] | None = None,
         where: discord.TextChannel | discord.ForumChannel | None = None,
@@ -231,6 +233,7 @@ class Lobby(commands.Cog):
             await refuse(interaction, exc, locale)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
+        self.bot.publisher.dms.retry(interaction.user.id)  # a new table: DMs tried again
         home, created = await make_home(
             interaction,
             target,
@@ -264,9 +267,8 @@ class Lobby(commands.Cog):
             await refuse(interaction, exc, locale)
             return
         await self.bot.publisher.refresh(outcome.table)  # a failure: the repair pass
-        await interaction.followup.send(
-            t("table.opened", locale, where=home.mention), ephemeral=True
-        )
+        opened = fit_content(t("table.opened", locale, where=home.mention))
+        await interaction.followup.send(opened, ephemeral=True)
 
     @table_open.autocomplete("options")
     async def table_open_options(
@@ -361,11 +363,28 @@ class Lobby(commands.Cog):
         name="kick", description=_("Remove a player (host or admin)", "cmd.table_kick.description")
     )
     async def table_kick(self, interaction: discord.Interaction, player: discord.Member) -> None:
-        """Make a player leave (between rounds)."""
+        """Make a player leave (between rounds): the host reads whom they removed, the
+        player is told by DM (else in the thread)."""
         table = table_here(self.bot, interaction)
         if not is_manager(interaction, table):
             raise NotAllowed("table.error.not_host")
-        await run_move(self.bot, interaction, table.id, "leave_confirm", target=player.id)
+        if player.id == interaction.user.id:  # oneself: a leave, answered as one
+            await run_move(self.bot, interaction, table.id, "leave_confirm", target=player.id)
+            return
+        locale = await self.bot.locale_for(interaction)
+        name = discord.utils.escape_markdown(player.display_name)
+        done = t("table.kick.done", locale, player=name)
+        outcome = await run_move(
+            self.bot,
+            interaction,
+            table.id,
+            "leave_confirm",
+            target=player.id,
+            locale=locale,
+            answer=done,
+        )
+        if outcome is not None:
+            await self.bot.publisher.tell_kicked(outcome, player.id, interaction.user.id)
 
     @table.command(
         name="status", description=_("Show this table again", "cmd.table_status.description")
@@ -376,10 +395,8 @@ class Lobby(commands.Cog):
         embed, _view = render(table)
         locale = await self.bot.locale_for(interaction)
         values = table_values_text(GAMES[table.game_key].options, table.options(), table.settings)
-        embed.add_field(
-            name=t("rules.field.table_options", locale), value=values[:1024], inline=False
-        )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        add_fields(embed, [(t("rules.field.table_options", locale), values)])
+        await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
 
 
 async def setup(bot: CroupierBot) -> None:

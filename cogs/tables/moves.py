@@ -116,7 +116,7 @@ async def on_click(
         return
     on_message = interaction.message is not None and interaction.message.id == table.message_id
     if move == "hand":
-        await send_hand(interaction, table, locale)
+        await send_hand(bot, interaction, table, locale)
     elif move == "bet_modal":
         await interaction.response.send_modal(BetModal(bot, table_id, version, locale))
     else:
@@ -261,7 +261,7 @@ class Moves(commands.Cog):
     async def hand(self, interaction: discord.Interaction) -> None:
         """Your private cards, ephemeral."""
         table = table_here(self.bot, interaction)
-        await send_hand(interaction, table, await self.bot.locale_for(interaction))
+        await send_hand(self.bot, interaction, table, await self.bot.locale_for(interaction))
 
 
 async def setup(bot: CroupierBot) -> None:

@@ -9,7 +9,7 @@ from bot.app import CroupierBot
 from bot.engine.base import IllegalAction
 from bot.errors import WrongChannel
 from bot.publisher import reply
-from bot.tables import Table, TableError
+from bot.tables import Outcome, Table, TableError
 from bot.tables.moves import build_action
 from bot.ui.buttons import ButtonSpec, build_buttons
 from bot.ui.errors import refusal_text
@@ -51,14 +51,17 @@ async def run_move(
     from_table_message: bool = False,
     target: int | None = None,
     locale: str | None = None,
-) -> None:
+    answer: str | None = None,
+) -> Outcome | None:
     """Apply a move for the interaction's user and publish the result (``locale``: the
-    reader's language when the caller already looked it up)."""
+    reader's language when the caller already looked it up; ``answer``: the interaction's
+    answer instead of the move's); the outcome, None when refused."""
     if locale is None:
         locale = await bot.locale_for(interaction)
     user = interaction.user.id
     try:
         if move == "join":
+            bot.publisher.dms.retry(user)  # closed DMs are tried again at a new table
             outcome = await bot.tables.join(table_id, user, arg, interaction.id)
         else:
             action = build_action(move, target if target is not None else user, arg)
@@ -74,20 +77,22 @@ async def run_move(
             await refuse(interaction, IllegalAction("not_betting"), locale)
         else:
             await refuse(interaction, exc, locale)
-        return
+        return None
     except Exception as exc:  # refusals answered; bugs re-raised with a reference
         await refuse(interaction, exc, locale)
-        return
+        return None
     if outcome.replayed:
         await refuse(interaction, TableError("already_done"), locale)
-        return
+        return None
     await bot.publisher.publish(
         outcome,
         interaction=interaction,
         locale=locale,
         from_table_message=from_table_message,
         move=move,
+        answer=answer,
     )
+    return outcome
 
 
 async def confirm_leave(
@@ -107,7 +112,11 @@ async def confirm_leave(
     await reply(interaction, text, view=view)
 
 
-async def send_hand(interaction: discord.Interaction, table: Table, locale: str) -> None:
-    """The user's private cards at ``table``, ephemeral."""
+async def send_hand(
+    bot: CroupierBot, interaction: discord.Interaction, table: Table, locale: str
+) -> None:
+    """The user's private cards at ``table``, ephemeral; their closed DMs are tried again
+    at the next private card (they may have opened them)."""
+    bot.publisher.dms.retry(interaction.user.id)
     text = renderer_for(table.game_key).hand_text(Ctx(table, locale), interaction.user.id)
     await interaction.response.send_message(fit_content(text), ephemeral=True)

@@ -30,11 +30,15 @@ How it works (and why it cannot pass silently):
 The ``discord_spec_check`` fixture is autouse too: every REST request SimCord recorded
 during the test (``env.http_requests``, every simulated Discord the test started, restarts
 included) is checked against Discord's official OpenAPI spec (``tests/discord_api``), and
-any violation fails the test at teardown.
+any violation fails the test at teardown; so does a message over Discord's size limits,
+which the spec does not carry (``tests/e2e/discord_limits.py``).
 
 The ``discord_rules`` fixture is autouse too: Discord's answers where SimCord is kinder
 (archived and locked threads, Embed Links, forums that require a tag), in
 ``tests/e2e/discord_rules.py``.
+
+The ``answer_first`` fixture is autouse too: the first request the bot makes on behalf of
+an interaction must be its response (``tests/e2e/discord_limits.py``).
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ from bot.ui.cards import card_text
 from tests.card_markup import CardsIn
 from tests.discord_api.checker import SpecChecker
 from tests.e2e import discord_rules as rules
+from tests.e2e.discord_limits import AnswerFirst, limit_problems
 
 CODE = re.compile(r"^[A2-9TJQKX][SHDC]$")
 
@@ -238,12 +243,12 @@ class SpecCheck:
 
     def problems(self) -> list[str]:
         """Every violation in the requests recorded so far."""
-        return [
-            problem
-            for env in self.envs
-            for entry in env.http_requests
-            for problem in self.checker.check(entry.method, entry.path, entry.params, entry.json)
-        ]
+        out = []
+        for env in self.envs:
+            for entry in env.http_requests:
+                out += self.checker.check(entry.method, entry.path, entry.params, entry.json)
+                out += [f"{entry.method} {entry.path}: {p}" for p in limit_problems(entry.json)]
+        return out
 
     def allow(self, fragment: str) -> None:
         """Let violations containing ``fragment`` pass: at least one must occur."""
@@ -291,6 +296,22 @@ def discord_spec_check(
     yield check
     if "simcord_env" in request.fixturenames:
         assert check.envs, "the spec check did not see the test's simulated Discord"
+    check.finish()
+
+
+@pytest.fixture(autouse=True)
+def answer_first(monkeypatch: pytest.MonkeyPatch) -> Iterator[AnswerFirst]:
+    """Every interaction is answered (or deferred) before any other request made for it."""
+    check = AnswerFirst()
+    check.install(monkeypatch)
+    init = simcord.Env.__init__
+
+    def init_watched(self: Any, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        check.watch(self)
+
+    monkeypatch.setattr(simcord.Env, "__init__", init_watched)
+    yield check
     check.finish()
 
 

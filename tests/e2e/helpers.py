@@ -39,6 +39,23 @@ def add_players(env: Any, guild: Any, *names: str) -> list[Player]:
     return out
 
 
+def answer_text(res: Any) -> str:
+    """What an interaction's user alone read in its ephemeral follow-ups (their own
+    private cards come there, not by DM)."""
+    return "\n".join(m.content for m in res.followups if m.ephemeral)
+
+
+def private_texts(p: Player, channel: Any) -> list[str]:
+    """What the bot told ``p`` alone of their cards at the table of ``channel``, oldest
+    first: their DMs and the ephemeral answers to their own clicks that carry the table's
+    link (the private cards of a move of theirs come there, not by DM)."""
+    link = f"/{channel.id}/"
+    answers = [
+        m for m in channel.history(viewer=p.member) if m.flags.ephemeral and link in m.content
+    ]
+    return [m.content for m in sorted([*p.dms(), *answers], key=lambda m: m.id)]
+
+
 def service(env: Any) -> TableService:
     """The running bot's table service."""
     return env.bot.tables

@@ -158,28 +158,41 @@ async def test_own_funds_only_once_the_welcome_stake_is_spent(simcord_env):
 
 
 async def lose_everything(thread, table, alice, bob):
-    """Round 1: bob bets his whole stack (100) and loses it (15 against the bank's 18)."""
+    """Round 1: bob bets his whole stack (100) and loses it (15 against the bank's 18);
+    his draw ends the round. The answer to that draw."""
     table.game.rig(["9S", "8H", "TH", "5D", "TC", "8C"])
     await alice.member.slash(thread, "table start")
     await alice.member.slash(thread, "bet", amount=10)  # 17 against 18: loses 10
     await bob.member.slash(thread, "bet", amount=100)
-    for p in (alice, bob):
-        await p.member.slash(thread, "draw", count=0)
+    await alice.member.slash(thread, "draw", count=0)
+    return await bob.member.slash(thread, "draw", count=0)
 
 
-async def test_a_player_at_zero_is_told_privately_and_may_top_up(simcord_env):
+@pytest.mark.parametrize("settled_by", ["bob", "a timer"])
+async def test_a_player_at_zero_is_told_privately_and_may_top_up(simcord_env, settled_by):
     env = simcord_env
     guild, _lobby, thread, table, (alice, bob) = await open_casino(env, "alice", "bob")
     await bob.member.slash(thread, "language", language="fr")
     before = len(bob.dms())
-    await lose_everything(thread, table, alice, bob)
+    if settled_by == "bob":
+        res = await lose_everything(thread, table, alice, bob)
+        # told in the answer to his own click, not by DM (issue 36)
+        told = [m.content for m in res.followups if m.ephemeral]
+        assert not bob.dms()[before:]
+    else:  # bob's turn times out: no click of his, a DM
+        table.game.rig(["9S", "8H", "TH", "5D", "TC", "8C"])
+        await alice.member.slash(thread, "table start")
+        await alice.member.slash(thread, "bet", amount=10)
+        await bob.member.slash(thread, "bet", amount=100)
+        await alice.member.slash(thread, "draw", count=0)
+        await env.advance_time(table.settings.turn_timer + 1)
+        told = [m.content for m in bob.dms()[before:]]
     # still seated at 0; the next round started by itself and waits for his bet
     seats = {s["player"]: s for s in table.game.public_view()["seats"]}
     assert seats[bob.id]["stack"] == 0 and table.game.round == 2
-    dms = [m.content for m in bob.dms()[before:]]
-    assert len(dms) == 1, dms
-    assert t("casino21.dm_stack_empty", "fr") in dms[0]  # his language, not the table's
-    assert "Votre tapis est vide" in dms[0]
+    assert len(told) == 1, told
+    assert t("casino21.dm_stack_empty", "fr") in told[0]  # his language, not the table's
+    assert "Votre tapis est vide" in told[0]
     assert not any("tapis est vide" in (m.content or "") for m in thread.history())
     assert not any("stack is empty" in (m.content or "") for m in thread.history())
 

@@ -80,3 +80,26 @@ async def test_the_check_fails_a_request_that_breaks_the_spec(
     ), problem
     assert problem.endswith("is too long")
     discord_spec_check.allow("body /embeds/0/title = 'TTTT")  # made on purpose
+
+
+async def test_the_check_fails_a_message_over_discords_limits(
+    simcord_env: Any, discord_spec_check: Any
+) -> None:
+    """Limits the spec does not carry: a content over 2,000 characters (the spec allows
+    4,000), embeds over 6,000 characters in all."""
+    channel = simcord_env.bot.get_channel(
+        simcord_env.create_guild().create_text_channel("general").id
+    )
+    for kwargs in (
+        {"content": "x" * 2001},
+        {"embeds": [discord.Embed(description="d" * 4000) for _ in range(2)]},
+    ):
+        with contextlib.suppress(discord.HTTPException):
+            await channel.send(**kwargs)
+    problems = discord_spec_check.problems()
+    assert [p.split(": ", 1)[1] for p in problems] == [
+        "content of 2001 characters (at most 2000)",
+        "embeds of 8000 characters in all (at most 6000)",
+    ], problems
+    discord_spec_check.allow("characters (at most 2000)")
+    discord_spec_check.allow("characters in all (at most 6000)")

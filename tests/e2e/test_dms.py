@@ -12,7 +12,15 @@ import pytest
 
 from bot.i18n import t
 from bot.ui.cards import card
-from tests.e2e.helpers import Player, add_players, embed_text, table_message, table_of, thread_of
+from tests.e2e.helpers import (
+    Player,
+    add_players,
+    answer_text,
+    embed_text,
+    table_message,
+    table_of,
+    thread_of,
+)
 
 HIT, SHOW, STAND = "Carte !", "Show it", "Servi"
 ALL_CARDS = [card(r + s) for r in "A234567TJQK" for s in "SHDC"]
@@ -68,12 +76,13 @@ async def test_private_cards_by_dm_to_their_owner_and_closed_dms(simcord_env):
     # /hand shows carol her card, ephemeral
     res = await carol.member.slash(thread, "hand")
     assert res.ephemeral and "5♥" in res.response.content
-    # the game goes on: bets, then bob's turn (his new card by DM)
+    # the game goes on: bets, then bob's turn (his new card in his click's answer, no DM)
     await bob.member.click(table_message(thread, table), label="Bet 25")
     res = await carol.member.slash(thread, "bet", amount=30)
     assert res.ephemeral
-    await bob.member.click(table_message(thread, table), label=HIT)
-    assert "2♣" in dm_text(bob)
+    dms = len(bob.dms())
+    res = await bob.member.click(table_message(thread, table), label=HIT)
+    assert "2♣" in answer_text(res) and len(bob.dms()) == dms
     await bob.member.click(table_message(thread, table), label=SHOW)
     await bob.member.click(table_message(thread, table), label=STAND)
     # carol acts with closed DMs: her new card comes back to her, ephemeral

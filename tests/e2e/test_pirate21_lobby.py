@@ -6,6 +6,7 @@ from __future__ import annotations
 from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import (
     add_players,
+    answer_text,
     assert_never_public,
     embed_text,
     service,
@@ -66,9 +67,10 @@ async def test_lobby_in_french_eight_players_no_money_and_close(simcord_env):
     assert "Trésor **9**" in text and "Pioche **2** cartes" in text and "🎩 donneur" in text
     assert labels(thread, table) == ["Carte\u00a0!", "Servi", "Mes cartes"]
     assert "Manche 1\u00a0: vos cartes cachées 10♠ 9♥ — total **19**." in bob.dms()[-1].content
-    await bob.member.click(table_message(thread, table), label="Carte\u00a0!")
-    assert "Vous avez tiré K♣" in bob.dms()[-1].content and "sauté" in bob.dms()[-1].content
-    assert "Servi" in bob.dms()[-1].content  # told privately to end his turn
+    res = await bob.member.click(table_message(thread, table), label="Carte\u00a0!")
+    drawn = answer_text(res)  # his own card: in his click's answer
+    assert "Vous avez tiré K♣" in drawn and "sauté" in drawn
+    assert "Servi" in drawn  # told privately to end his turn
     text = embed_text(table_message(thread, table))
     assert f"▶ <@{bob.id}>" in text and "saut" not in text  # the turn is still his
     await bob.member.click(table_message(thread, table), label="Servi")

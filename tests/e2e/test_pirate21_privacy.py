@@ -13,6 +13,7 @@ from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import (
     Player,
     add_players,
+    answer_text,
     assert_never_public,
     card_texts,
     embed_text,
@@ -70,6 +71,7 @@ class Twin:
         }
         value = SNOWFLAKE.sub(lambda m: names.get(m[0], m[0]), value)
         value = re.sub(r"/interactions/\d+/[^/]+/", "/interactions/ID/TOKEN/", value)
+        value = re.sub(r"^/webhooks/\d+/[^/]+$", "/webhooks/ID/TOKEN", value)
         value = re.sub(rf"^cr:{self.table.id}:", "cr:TABLE:", value)  # custom ids
         value = value.replace(f"#{self.table.id}", "#TABLE")  # the footer
         return SHA256.sub("SHA256", value)
@@ -102,10 +104,12 @@ class Twin:
 
     def requests(self, env: Any, start: int) -> list[Any]:
         """The REST calls the bot made since ``start``: all of them, with their bodies,
-        except the bodies sent to carol's own DM channel (only she reads them)."""
+        except the bodies sent to carol's own DM channel and her clicks' ephemeral
+        follow-ups (only she reads them)."""
         out = []
         for r in env.http_requests[start:]:
-            private = r.path == f"/channels/{self.dm}/messages"
+            ephemeral = r.path.startswith("/webhooks/") and (r.json or {}).get("flags", 0) & 64
+            private = r.path == f"/channels/{self.dm}/messages" or bool(ephemeral)
             body = None if private else r.json
             out.append(self.scrub([r.method, r.path, r.params, body]))
         return out
@@ -148,30 +152,34 @@ async def test_a_bust_shows_nothing_a_safe_hit_does_not(simcord_env, pace):
         assert status.ephemeral
     assert bust.seen([alice, bob]) == safe.seen([alice, bob])
 
-    async def step(label: str) -> None:
+    async def step(label: str) -> tuple[str, str]:
         """carol clicks ``label`` at both tables: the others see the same, and the bot
-        makes the same requests, but for the content of carol's own DM."""
-        calls = []
+        makes the same requests, but for the content of carol's own answers; what she
+        alone read at the bust table, then at the safe one."""
+        calls, answers = [], []
         for twin in twins:
             start = len(env.http_requests)
             res = await carol.member.click(table_message(twin.thread, twin.table), label=label)
             assert not res.ephemeral  # the click edits the table message
             calls.append(twin.requests(env, start))
+            answers.append(answer_text(res))
             assert_never_public(twin.thread, SECRET[twin.name])
         assert calls[0] == calls[1] and calls[0]
         assert bust.seen([alice, bob]) == safe.seen([alice, bob])
+        return answers[0], answers[1]
 
-    await step("Carte !")  # 22 (bust) / 18
+    dms = len(carol.dms())
+    bust_dm, safe_dm = await step("Carte !")  # 22 (bust) / 18
+    assert len(carol.dms()) == dms  # her own card comes in her click's answer
     assert f"▶ <@{carol.id}> · 🪙 0 · {BACKS} K♣" in text(bust.thread, bust.table)
-    bust_dm, safe_dm = (m.content for m in carol.dms()[-2:])
     assert "total **22**" in bust_dm and "Over 21" in bust_dm and "Servi" in bust_dm
     assert "total **18**" in safe_dm and "Over 21" not in safe_dm
     hand = await carol.member.click(table_message(bust.thread, bust.table), label="My cards")
     assert hand.ephemeral and "22" in hand.response.content and "Over 21" in hand.response.content
 
-    await step("Carte !")  # a busted player may ask again, as nobody can tell: 24 / 20
+    # a busted player may ask again, as nobody can tell: 24 / 20
+    bust_dm, safe_dm = await step("Carte !")
     assert f"▶ <@{carol.id}> · 🪙 0 · {BACKS} K♣ 2♥" in text(bust.thread, bust.table)
-    bust_dm, safe_dm = (m.content for m in carol.dms()[-2:])
     assert "total **24**" in bust_dm and "Over 21" in bust_dm
     assert "total **20**" in safe_dm and "Over 21" not in safe_dm
 
@@ -216,10 +224,11 @@ async def test_closed_dms_fall_back_to_hand(simcord_env):
         times=None,
     )
     table.game.rig([*BUST_PILE, "2H", "3H", "4H", "5H", "6H", "7H", "JH"], only=True)
-    await alice.member.click(table_message(thread, table), label="Start")
+    res = await alice.member.click(table_message(thread, table), label="Start")
 
-    # alice and carol got their cards; bob got nothing by DM but a public hint, no cards
-    assert "8♠ 8♦" in alice.dms()[-1].content and "5♣ 7♦" in carol.dms()[-1].content
+    # alice (in her click's answer) and carol (by DM) got their cards; bob got nothing by
+    # DM but a public hint, no cards
+    assert "8♠ 8♦" in answer_text(res) and "5♣ 7♦" in carol.dms()[-1].content
     assert bob.dms() == []
     hints = [m for m in thread.history() if "/hand" in m.content]
     assert len(hints) == 1 and f"<@{bob.id}>" in hints[0].content

@@ -16,6 +16,7 @@ from tests.e2e.helpers import (
     assert_never_public,
     card_texts,
     embed_text,
+    private_texts,
     service,
     table_message,
     table_of,
@@ -65,10 +66,6 @@ def labels(thread: Any, table: Any) -> list[str]:
     return [c.label for row in message.components for c in row.children]
 
 
-def dm_texts(p: Player) -> list[str]:
-    return [m.content for m in p.dms()]
-
-
 def public_after(thread: Any, table: Any, count: int) -> list[str]:
     """Public messages posted after the first ``count`` ones (the table message excluded)."""
     msgs = [m for m in thread.history() if m.id != table.message_id]
@@ -99,11 +96,11 @@ def all_hidden(rnd: int) -> list[str]:
     return [c for cards in HIDDEN[rnd].values() for c in cards]
 
 
-def check_dms(players: dict[str, Player], rnd: int, counts: dict[str, int]) -> None:
-    """Each player's DM channel holds exactly their own cards of this round, never the
-    others' (nor their totals)."""
+def check_dms(thread: Any, players: dict[str, Player], rnd: int, counts: dict[str, int]) -> None:
+    """Each player's private messages (DMs, the answers to their own clicks) hold exactly
+    their own cards of this round, never the others' (nor their totals)."""
     for name, p in players.items():
-        texts = dm_texts(p)
+        texts = private_texts(p, thread)
         assert len(texts) == counts[name], (name, texts)
         mine = card_texts(HIDDEN[rnd][name])
         deal = [t for t in texts if f"Round {rnd}:" in t]
@@ -143,8 +140,8 @@ async def test_full_standard_game_three_players(simcord_env):
     assert seat(thread, table, bob) == f"▶ <@{bob.id}> · 🪙 0 · {BACKS}"
     assert seat(thread, table, alice) == f"<@{alice.id}> · 🎩 dealer · 🪙 0 · {BACKS}"
     assert labels(thread, table) == ["Carte !", "Servi", "My cards"]
-    check_dms(players, 1, {"alice": 1, "bob": 1, "carol": 1})
-    assert "total **19**" in dm_texts(bob)[-1]
+    check_dms(thread, players, 1, {"alice": 1, "bob": 1, "carol": 1})
+    assert "total **19**" in private_texts(bob, thread)[-1]
     assert_never_public(thread, all_hidden(1))
 
     res = await carol.member.click(table_message(thread, table), label="Servi")
@@ -157,11 +154,11 @@ async def test_full_standard_game_three_players(simcord_env):
     assert seat(thread, table, carol) == f"▶ <@{carol.id}> · 🪙 0 · {BACKS} K♣"
     assert f"turn: <@{carol.id}>" in text(thread, table)
     assert "**22**" not in text(thread, table) and announcements(thread, table) == []
-    assert "bust" in dm_texts(carol)[-1] and "K♣" in dm_texts(carol)[-1]
+    assert "bust" in private_texts(carol, thread)[-1] and "K♣" in private_texts(carol, thread)[-1]
     await carol.member.click(table_message(thread, table), label="Servi")
     assert seat(thread, table, carol) == f"<@{carol.id}> · 🪙 0 · {BACKS} K♣ · ✋ stood"
     assert f"turn: <@{alice.id}>" in text(thread, table)
-    assert all("bust" not in t for t in dm_texts(bob) + dm_texts(alice))
+    assert all("bust" not in t for t in private_texts(bob, thread) + private_texts(alice, thread))
     assert_never_public(thread, all_hidden(1))
     await alice.member.click(table_message(thread, table), label="Servi")
     round_calls = len(env.http_requests) - start_calls
@@ -176,7 +173,7 @@ async def test_full_standard_game_three_players(simcord_env):
     t = text(thread, table)
     assert "round 2" in t and "Treasure **8**" in t and "Pot **1**" in t
     assert seat(thread, table, bob) == f"▶ <@{bob.id}> · 🪙 1 · {BACKS}"
-    check_dms(players, 2, {"alice": 2, "bob": 2, "carol": 3})
+    check_dms(thread, players, 2, {"alice": 2, "bob": 2, "carol": 3})
     assert_never_public(thread, all_hidden(2))
 
     # ---- round 2: bob and carol tie at 18: void, the pot stays in play
@@ -185,7 +182,7 @@ async def test_full_standard_game_three_players(simcord_env):
     res = await alice.member.slash(thread, "hit")
     assert res.ephemeral
     assert seat(thread, table, alice) == f"▶ <@{alice.id}> · 🎩 dealer · 🪙 0 · {BACKS} 2♥"
-    assert "total **12**" in dm_texts(alice)[-1]
+    assert "total **12**" in private_texts(alice, thread)[-1]
     assert_never_public(thread, all_hidden(2))
     hand = await alice.member.click(table_message(thread, table), label="My cards")
     assert hand.ephemeral and "6♥ 4♦" in hand.response.content and "2♥" in hand.response.content
@@ -195,21 +192,24 @@ async def test_full_standard_game_three_players(simcord_env):
     assert f"<@{bob.id}>, <@{carol.id}> tie below 21" in r2 and "1 coin(s) stay in play" in r2
     t = text(thread, table)
     assert "Pot **2**" in t and "Treasure **7**" in t and "Void round" in t
-    check_dms(players, 3, {"alice": 4, "bob": 3, "carol": 4})
+    check_dms(thread, players, 3, {"alice": 4, "bob": 3, "carol": 4})
     assert_never_public(thread, all_hidden(3))
 
     # ---- round 3: bob (BlackJack) and carol tie at 21: 2 + 1 coins
-    assert "BlackJack" in dm_texts(bob)[-1]
+    assert "BlackJack" in private_texts(bob, thread)[-1]
     await bob.member.click(table_message(thread, table), label="Servi")
     await carol.member.click(table_message(thread, table), label="Carte !")
-    assert "total **21**" in dm_texts(carol)[-1] and "bust" not in dm_texts(carol)[-1]
+    assert (
+        "total **21**" in private_texts(carol, thread)[-1]
+        and "bust" not in private_texts(carol, thread)[-1]
+    )
     await carol.member.click(table_message(thread, table), label="Servi")
     await alice.member.click(table_message(thread, table), label="Servi")
     r3 = announcements(thread, table)[-1]
     assert "Round 3 — showdown" in r3 and "⭐ BlackJack" in r3
     assert f"Tie at 21: <@{bob.id}> +2, <@{carol.id}> +1." in r3
     assert "Treasure 6 · pot 0" in r3
-    check_dms(players, 4, {"alice": 5, "bob": 4, "carol": 6})
+    check_dms(thread, players, 4, {"alice": 5, "bob": 4, "carol": 6})
     assert_never_public(thread, all_hidden(4))
 
     # ---- round 4: carol alone with a BlackJack takes 2; the pile is empty: game over
@@ -339,7 +339,7 @@ async def test_shared_treasure_divided_and_played_to_its_end(simcord_env):
     await carol.member.click(table_message(thread, table), label="Servi")
     before = len(thread.history())
     await alice.member.click(table_message(thread, table), label="Carte !")
-    assert len(thread.history()) == before and "Over 21" in alice.dms()[-1].content
+    assert len(thread.history()) == before and "Over 21" in private_texts(alice, thread)[-1]
     assert seat(thread, table, alice).startswith("▶ ")  # still her turn
     await alice.member.click(table_message(thread, table), label="Servi")
     *_, r3, out, reshuffle = announcements(thread, table)

@@ -17,6 +17,7 @@ from tests.e2e.helpers import (
     card_texts,
     embed_text,
     ping_requests,
+    private_texts,
     public_texts,
     service,
     table_message,
@@ -80,14 +81,10 @@ def seat_line(thread: Any, table: Any, player: Player) -> str:
     raise AssertionError(f"no seat line for {player.id}:\n{text(thread, table)}")
 
 
-def dm_texts(player: Player) -> list[str]:
-    return [m.content for m in player.dms()]
-
-
-def assert_dms_private(players: list[Player], own: dict[int, list[str]]) -> None:
-    """Nobody received another player's private cards by DM."""
+def assert_dms_private(thread: Any, players: list[Player], own: dict[int, list[str]]) -> None:
+    """Nobody received another player's private cards (by DM or in an answer)."""
     for p in players:
-        mine = "\n".join(dm_texts(p))
+        mine = "\n".join(private_texts(p, thread))
         for other, codes in own.items():
             if other == p.id:
                 continue
@@ -133,8 +130,8 @@ async def test_full_game_three_players_three_rounds(simcord_env):
     assert "▶" in seat_line(thread, table, bob) and "🂠" in seat_line(thread, table, bob)
     assert labels(thread, table)[:5] == ["Bet 1", "Bet 25", "Bet 50", "Bet 100", "Other amount…"]
     assert "Sit out" in labels(thread, table) and "Vote to stop" in labels(thread, table)
-    assert "3♠" in dm_texts(bob)[-1] and "5♥" in dm_texts(carol)[-1]
-    assert dm_texts(alice) == []  # the banker does not see the bank's card
+    assert "3♠" in private_texts(bob, thread)[-1] and "5♥" in private_texts(carol, thread)[-1]
+    assert private_texts(alice, thread) == []  # the banker does not see the bank's card
     assert_never_public(thread, ["3S", "5H", "4D"])
 
     await click(bob, thread, table, "Bet 25")
@@ -148,11 +145,15 @@ async def test_full_game_three_players_three_rounds(simcord_env):
     await click(bob, thread, table, HIT)
     assert "drew a card" in text(thread, table)
     assert labels(thread, table)[:2] == [SHOW, HIDE]
-    assert "2♣" in dm_texts(bob)[-1] and "3♠" in dm_texts(bob)[-1] and "**5**" in dm_texts(bob)[-1]
+    assert (
+        "2♣" in private_texts(bob, thread)[-1]
+        and "3♠" in private_texts(bob, thread)[-1]
+        and "**5**" in private_texts(bob, thread)[-1]
+    )
     assert_never_public(thread, ["3S", "2C", "5H", "4D"])
     await click(bob, thread, table, HIDE)
     assert "3♠" in seat_line(thread, table, bob) and "🂠" in seat_line(thread, table, bob)
-    assert "Your hidden card is now **2♣**" in dm_texts(bob)[-1]
+    assert "Your hidden card is now **2♣**" in private_texts(bob, thread)[-1]
     assert_never_public(thread, ["2C", "5H", "4D"])
     mine = await hand(bob, thread)
     assert "hidden card: 2♣" in mine and "Shown: 3♠" in mine and "total: **5**" in mine
@@ -162,7 +163,7 @@ async def test_full_game_three_players_three_rounds(simcord_env):
     assert my_cards.ephemeral and "2♣" in my_cards.response.content
     # then K♥, shown: 3♠ K♥ in view, 2♣ still hidden
     await click(bob, thread, table, HIT)
-    assert "K♥" in dm_texts(bob)[-1] and "5½" in dm_texts(bob)[-1]
+    assert "K♥" in private_texts(bob, thread)[-1] and "5½" in private_texts(bob, thread)[-1]
     assert "K♥" not in text(thread, table)
     await click(bob, thread, table, SHOW)
     assert "3♠ K♥" in seat_line(thread, table, bob)
@@ -170,7 +171,7 @@ async def test_full_game_three_players_three_rounds(simcord_env):
     await click(bob, thread, table, STAND)
     # carol by commands: /hit, /show, /stand
     assert (await carol.member.slash(thread, "hit")).ephemeral
-    assert "2♦" in dm_texts(carol)[-1] and "**7**" in dm_texts(carol)[-1]
+    assert "2♦" in private_texts(carol, thread)[-1] and "**7**" in private_texts(carol, thread)[-1]
     assert "Card shown." in (await carol.member.slash(thread, "show")).response.content
     assert (await carol.member.slash(thread, "stand")).ephemeral
     # the bank's turn: its card is public now, Carte ! / Servi for alice only
@@ -203,8 +204,12 @@ async def test_full_game_three_players_three_rounds(simcord_env):
     assert "stack 195" in seat_line(thread, table, alice)
     assert "stack 175" in seat_line(thread, table, bob)
     assert "stack 230" in seat_line(thread, table, carol)
-    assert "Round 2" in dm_texts(carol)[-1] and "7♠" in dm_texts(carol)[-1]
-    assert "Round 2" in dm_texts(alice)[-1] and "6♣" in dm_texts(alice)[-1]
+    assert (
+        "Round 2" in private_texts(carol, thread)[-1] and "7♠" in private_texts(carol, thread)[-1]
+    )
+    assert (
+        "Round 2" in private_texts(alice, thread)[-1] and "6♣" in private_texts(alice, thread)[-1]
+    )
     assert_never_public(thread, ["7S", "6C", "3C"])
 
     # ---------------------------------------------------------------- round 2: bob banks
@@ -212,7 +217,7 @@ async def test_full_game_three_players_three_rounds(simcord_env):
     assert (await carol.member.slash(thread, "bet", amount=50)).ephemeral
     assert (await alice.member.slash(thread, "bet", amount=20)).ephemeral
     await click(carol, thread, table, HIT)  # J♦: 7½
-    assert "7½" in dm_texts(carol)[-1]
+    assert "7½" in private_texts(carol, thread)[-1]
     await click(carol, thread, table, SHOW)
     await click(carol, thread, table, STAND)
     await click(alice, thread, table, HIT)  # 4♥: 6 + 4 = 10, over 7½: shown, lost at once
@@ -236,12 +241,12 @@ async def test_full_game_three_players_three_rounds(simcord_env):
     await click(alice, thread, table, HIT)  # 5♠, hidden: 2♠ shown
     await click(alice, thread, table, HIDE)
     assert "2♠" in seat_line(thread, table, alice)
-    assert "Your hidden card is now **5♠**" in dm_texts(alice)[-1]
+    assert "Your hidden card is now **5♠**" in private_texts(alice, thread)[-1]
     await click(alice, thread, table, STAND)
     await click(bob, thread, table, HIT)  # 7♦: 7½, hidden; Q♥ shown
     assert (await bob.member.slash(thread, "hide")).ephemeral
     assert "Q♥" in seat_line(thread, table, bob)
-    assert "7♦" in dm_texts(bob)[-1] and "7½" in dm_texts(bob)[-1]
+    assert "7♦" in private_texts(bob, thread)[-1] and "7½" in private_texts(bob, thread)[-1]
     assert_never_public(thread, ["5S", "7D", "7C"])
     await click(bob, thread, table, STAND)
     assert "7♣ · **7**" in text(thread, table)
@@ -268,10 +273,13 @@ async def test_full_game_three_players_three_rounds(simcord_env):
     assert service(env).table_in(thread.id) is None
 
     # DMs: each player got their own cards, nobody else's
-    assert len(dm_texts(alice)) == 4  # deal r2, deal r3, 5♠ drawn, hidden now 5♠
-    assert len(dm_texts(bob)) == 7  # r1: deal, 2♣, hidden 2♣, K♥; r3: deal, 7♦, hidden 7♦
-    assert len(dm_texts(carol)) == 4  # r1: deal, 2♦; r2: deal, J♦
+    # by DM or in the answer to their own click
+    assert len(private_texts(alice, thread)) == 4  # deal r2, deal r3, 5♠ drawn, hidden 5♠
+    # r1: deal, 2♣, hidden 2♣, K♥; r3: deal, 7♦, hidden 7♦
+    assert len(private_texts(bob, thread)) == 7
+    assert len(private_texts(carol, thread)) == 4  # r1: deal, 2♦; r2: deal, J♦
     assert_dms_private(
+        thread,
         players,
         {
             alice.id: ["6C", "2S", "5S"],
@@ -481,7 +489,7 @@ async def test_timers_sit_out_and_stand(simcord_env):
     # bob draws, then neither shows nor hides: at the deadline his new card is shown and
     # he stands
     await click(bob, thread, table, HIT)
-    assert "2♦" in dm_texts(bob)[-1]
+    assert "2♦" in private_texts(bob, thread)[-1]
     await env.advance_time(95)
     line = seat_line(thread, table, bob)
     assert "2♦" in line and "stood" in line
@@ -522,13 +530,13 @@ async def test_french_table_and_dms(simcord_env):
     t = text(thread, table)
     assert f"🏦 Banque (<@{alice.id}>)\u00a0: 🂠 · face cachée" in t
     assert "Fonds de garantie\u00a0: 500 (sur 500)" in t and "tient la banque" in t
-    assert "Manche 1 — votre carte cachée\u00a0: **3♠**" in dm_texts(bob)[-1]
+    assert "Manche 1 — votre carte cachée\u00a0: **3♠**" in private_texts(bob, thread)[-1]
     await click(bob, thread, table, "Miser 1")
     await click(bob, thread, table, "Carte\u00a0!")
-    assert "Vous avez tiré **4♣**" in dm_texts(bob)[-1]
+    assert "Vous avez tiré **4♣**" in private_texts(bob, thread)[-1]
     assert labels(thread, table)[:2] == ["La montrer", "La cacher (montrer l'autre)"]
     await click(bob, thread, table, "La cacher (montrer l'autre)")
-    assert "Votre carte cachée est maintenant **4♣**" in dm_texts(bob)[-1]
+    assert "Votre carte cachée est maintenant **4♣**" in private_texts(bob, thread)[-1]
     await click(bob, thread, table, "Servi")
     await click(alice, thread, table, "Servi")
     summary = summaries(thread)[-1]
@@ -559,11 +567,14 @@ async def test_rest_calls_of_one_round_with_three_players(simcord_env):
     calls = [(r.method, r.path.split("/")[1]) for r in env.http_requests[before:]]
     print(f"REST calls, one round with 3 players: {len(calls)}: {calls}")
     assert summaries(thread)  # the round was settled, the next one dealt
-    # 8 clicks answered by editing the table message (8 interaction callbacks), DMs: the
-    # deal to bob and carol, bob's card, the next deal to carol and alice (3 DM channels
-    # opened once each), the summary message
+    # 8 clicks answered by editing the table message (8 interaction callbacks); bob's
+    # card and alice's next deal in follow-ups of their own clicks; DMs: the deal to bob
+    # and carol, the next deal to carol (2 DM channels opened once each); the summary
     assert calls.count(("POST", "interactions")) == 8
-    assert len(calls) == 8 + 3 + 5 + 1
+    assert calls.count(("POST", "webhooks")) == 2
+    assert calls.count(("POST", "users")) == 2
+    assert calls.count(("POST", "channels")) == 3 + 1
+    assert len(calls) == 8 + 2 + 2 + 4
 
 
 async def test_nobody_bets_then_the_idle_table_closes(simcord_env):

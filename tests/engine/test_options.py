@@ -112,6 +112,12 @@ def test_parse_text_gives_typed_values(game: str, text: str | None, expected: di
         ("pirate21", "deck=1/1/1", "deck_too_small", {"option": "deck"}),
         ("pirate21", "dealer=bob", "option_bad_value", {"option": "dealer"}),
         ("pirate21", "variant=pirate", "option_bad_value", {"option": "variant"}),
+        # past Python's 4,300 digits int() would raise ValueError: a refusal instead
+        ("classic", "decks=" + "9" * 5000, "out_of_range", {"option": "decks", "max": 8}),
+        ("classic", "min_bet=-" + "1" * 25, "out_of_range", {"option": "min_bet", "min": 1}),
+        ("classic", "penetration=" + "5" * 5000, "out_of_range", {"option": "penetration"}),
+        ("pirate21", "dealer=" + "1" * 5000, "option_bad_value", {"option": "dealer"}),
+        ("pirate21", "deck=numbers=" + "3" * 5000, "option_bad_value", {"option": "deck"}),
     ],
 )
 def test_parse_text_refusals(game: str, text: str, code: str, params: dict[str, Any]) -> None:
@@ -123,6 +129,10 @@ def test_parse_text_refusals(game: str, text: str, code: str, params: dict[str, 
     option = err.value.params.get("option")
     if code not in ("unknown_option", "option_syntax"):  # the spec names the option
         assert err.value.spec is None or err.value.spec.name == option
+
+
+def test_a_long_fraction_is_a_number_like_any() -> None:
+    assert parse_text("penetration=0." + "5" * 5000, CLASSIC) == {"penetration": 0.5555555555555556}
 
 
 def test_an_unknown_option_lists_every_known_name() -> None:
