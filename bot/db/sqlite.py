@@ -48,6 +48,9 @@ CHECKPOINT_INTERVAL = 0.5  # seconds between two background WAL checkpoints
 # Past this many WAL frames the checkpointer restarts the WAL (back-to-back writes never
 # leave it fully copied for the next writer to start it over by itself).
 RESTART_FRAMES = 4_000
+# How long a RESTART checkpoint waits for the write lock and then for readers to leave the
+# WAL (the loop's writer lets it have the lock, see _begin, and sleeps meanwhile)
+RESTART_WAIT_MS = 50
 PRAGMAS = (
     "PRAGMA journal_mode=WAL",
     "PRAGMA synchronous=NORMAL",
@@ -232,15 +235,17 @@ class SqliteDatabase:
         if that is earlier: writes queued behind a refused one are refused at once rather
         than each waiting the bound again past Discord's answer window."""
         delay = BUSY_FIRST
+        checkpointer = self._checkpointer
         while True:
-            try:
-                self._writer.execute("BEGIN IMMEDIATE")
-            except sqlite3.OperationalError as exc:
-                if not is_busy(exc):
-                    raise
-            else:
-                self._busy_since = None
-                return
+            if checkpointer is None or not checkpointer.restarting.is_set():
+                try:
+                    self._writer.execute("BEGIN IMMEDIATE")
+                except sqlite3.OperationalError as exc:
+                    if not is_busy(exc):
+                        raise
+                else:
+                    self._busy_since = None
+                    return
             now = loop.time()
             if self._busy_since is None:
                 self._busy_since = now
@@ -305,14 +310,15 @@ class Checkpointer:
     lands while it copies, so the WAL is never wholly copied when the next write begins
     (the moment SQLite starts it over) and it grows; past :data:`RESTART_FRAMES` a RESTART
     checkpoint copies the few frames left and starts it over, holding the write lock that
-    long (the loop's writer waits for it with ``asyncio.sleep``, see ``_begin``). Its
-    ``busy_timeout`` is 0: a reader still on the WAL (a long audit) makes it give up at
-    once, to try again next interval, rather than hold the writers back."""
+    long (the loop's writer waits for it with ``asyncio.sleep``, see ``_begin``). It waits
+    :data:`RESTART_WAIT_MS` at most for a gap between writes or for a reader to leave the
+    WAL (a long audit keeps it there: it tries again next interval)."""
 
     def __init__(self, path: str, interval: float = CHECKPOINT_INTERVAL) -> None:
         self.path = path
         self.interval = interval
         self._stopping = threading.Event()
+        self.restarting = threading.Event()  # a RESTART checkpoint wants the write lock
         self._thread = threading.Thread(target=self._run, name="sqlite-checkpoint", daemon=True)
         self._thread.start()
 
@@ -321,10 +327,22 @@ class Checkpointer:
         try:
             while not self._stopping.wait(self.interval):
                 done = self.checkpoint(conn)
-                if done is not None and done[1] >= RESTART_FRAMES:
-                    self.checkpoint(conn, "RESTART")
+                # all copied (no reader on an older snapshot), yet a write came meanwhile
+                if done is not None and done[2] == done[1] >= RESTART_FRAMES:
+                    self.restart(conn)
         finally:
             conn.close()
+
+    def restart(self, conn: sqlite3.Connection) -> tuple[int, int, int] | None:
+        """A RESTART checkpoint: the loop's writer sleeps while :attr:`restarting` is set
+        (it would take the lock back between two of SQLite's busy polls otherwise)."""
+        self.restarting.set()
+        try:
+            conn.execute(f"PRAGMA busy_timeout={RESTART_WAIT_MS}")
+            return self.checkpoint(conn, "RESTART")
+        finally:
+            self.restarting.clear()
+            conn.execute("PRAGMA busy_timeout=0")
 
     @staticmethod
     def checkpoint(conn: sqlite3.Connection, mode: str = "PASSIVE") -> tuple[int, int, int] | None:
