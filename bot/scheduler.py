@@ -111,7 +111,7 @@ class Scheduler:
             except Exception:
                 log.exception("the check of the table messages failed")
         if self.backups is not None:
-            try:  # on the database's reader thread: the loop keeps serving moves
+            try:  # on the database's long-read thread: the loop keeps serving moves
                 await self.backups.tick(now())
             except Exception:
                 log.exception("the scheduled backup failed (tried again next interval)")

@@ -325,11 +325,14 @@ class Checkpointer:
     def _run(self) -> None:
         conn = sqlite3.connect(self.path, isolation_level=None, timeout=0)
         try:
-            while not self._stopping.wait(self.interval):
+            wait = self.interval
+            while not self._stopping.wait(wait):
                 done = self.checkpoint(conn)
+                wait = self.interval
                 # all copied (no reader on an older snapshot), yet a write came meanwhile
                 if done is not None and done[2] == done[1] >= RESTART_FRAMES:
                     self.restart(conn)
+                    wait = self.interval / 5  # writes come fast: keep the WAL short
         finally:
             conn.close()
 
