@@ -120,7 +120,9 @@ async def test_past_the_bound_a_move_is_refused_in_one_sentence_and_nothing_is_l
     await assert_audit_clean(env.bot.db)
 
 
-async def test_a_timer_under_the_lock_fires_once_it_is_released(simcord_env, db_path, holders):
+async def test_a_timer_under_the_lock_fires_once_it_is_released(
+    simcord_env, db_path, holders, caplog
+):
     env = simcord_env
     _guild, _thread, (alice, bob), table = await classic_in_play(env)
     assert table.game.phase is Phase.PLAYING and table.game.to_act == alice.id
@@ -132,6 +134,8 @@ async def test_a_timer_under_the_lock_fires_once_it_is_released(simcord_env, db_
     await env.settle()
     assert table.version == version and table.game.to_act == alice.id
     assert env.bot.scheduler.retries  # kept to be tried again
+    failed = [r for r in caplog.records if "timer" in r.getMessage() and "failed" in r.getMessage()]
+    assert failed and all(r.levelname == "WARNING" and not r.exc_info for r in failed)
     holder.release()
     await env.advance_time(10)
     assert table.version == version + 1 and table.game.to_act == bob.id
