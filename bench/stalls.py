@@ -163,9 +163,15 @@ def refusal(exc: BaseException) -> str:
 
 
 async def paced(
-    bank: Bank, until: Callable[[], bool], latencies: list[float], errors: dict[str, int]
+    bank: Bank,
+    until: Callable[[], bool],
+    latencies: list[float],
+    errors: dict[str, int],
+    refused: list[float] | None = None,
 ) -> None:
-    """A transfer asked every PACE seconds, each its own task, until ``until()``."""
+    """A transfer asked every PACE seconds, each its own task, until ``until()``; the time
+    to each answer in ``latencies`` (or ``refused``, with the errors counted by kind)."""
+    refused = [] if refused is None else refused
     loop = asyncio.get_running_loop()
     tasks: list[asyncio.Task[None]] = []
     n = 0
@@ -177,6 +183,7 @@ async def paced(
         except Exception as exc:
             key = refusal(exc)
             errors[key] = errors.get(key, 0) + 1
+            refused.append(loop.time() - asked)
             return
         latencies.append(loop.time() - asked)
 
@@ -197,11 +204,12 @@ async def case_idle(seconds: float) -> None:
 
 async def case_lock(folder: Path, hold: float) -> None:
     db, bank = await _open(copy_of(await ledger(folder, 0), folder))
-    ticker, latencies, errors = Ticker(), [], {}
+    ticker, latencies, errors, refused = Ticker(), [], {}, []
     ticker.start()
     loop = asyncio.get_running_loop()
     end = loop.time() + hold + 1.5
-    writer = asyncio.ensure_future(paced(bank, lambda: loop.time() > end, latencies, errors))
+    until = lambda: loop.time() > end  # noqa: E731
+    writer = asyncio.ensure_future(paced(bank, until, latencies, errors, refused))
     await asyncio.sleep(0.3)
     holder = subprocess.Popen(
         [sys.executable, "-c", HOLDER, db.path, str(hold)], stdout=subprocess.PIPE, text=True
@@ -215,6 +223,7 @@ async def case_lock(folder: Path, hold: float) -> None:
         f"lock {hold:g} s: {stall}; {len(latencies)} writes answered,"
         f" slowest {ms(max(latencies))} ms, p99 {ms(pct(latencies, 0.99))} ms;"
         f" not applied: {errors or 'none'}"
+        + (f", answered after {ms(max(refused))} ms at most" if refused else "")
     )
 
 
