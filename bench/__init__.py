@@ -18,6 +18,7 @@ BENCHES = {
     "engine": ("bench.engine", "simulated rounds per second per game"),
     "bank": ("bench.bank", "bank postings vs raw sqlite3"),
     "backends": ("bench.backends", "SQLite vs PostgreSQL: postings/s, a move's p99"),
+    "stalls": ("bench.stalls", "worst loop stall per database condition, /bank beside an audit"),
     "noise": ("bench.noise", "how steady the machine's CPU is (context for tails)"),
     "cost": ("bench.cost", "instructions per move, Croupier and a floor bot (callgrind)"),
 }

@@ -4,7 +4,7 @@ interaction at hand."""
 
 from __future__ import annotations
 
-from bot.db import Conn, Database
+from bot.db import Busy, Conn, Database
 from bot.i18n import normalize
 
 
@@ -76,7 +76,10 @@ class Prefs:
         if user_id not in self._seen and await self.db.read(_seen, user_id) == locale:
             self._seen[user_id] = locale
             return
-        await self.db.write(_store_seen, user_id, locale)
+        try:
+            await self.db.write(_store_seen, user_id, locale)
+        except Busy:  # another process holds the database: remembered at a later one
+            return
         self._seen[user_id] = locale
 
     async def reader_locale(self, user_id: int, default: str) -> str:

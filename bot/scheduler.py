@@ -13,6 +13,7 @@ import logging
 import discord
 from discord.ext import tasks
 
+from bot.db import Busy
 from bot.db.backups import Backups
 from bot.publisher import Publisher
 from bot.tables import TableService
@@ -111,7 +112,7 @@ class Scheduler:
             except Exception:
                 log.exception("the check of the table messages failed")
         if self.backups is not None:
-            try:  # on the database's reader thread: the loop keeps serving moves
+            try:  # on the database's long-read thread: the loop keeps serving moves
                 await self.backups.tick(now())
             except Exception:
                 log.exception("the scheduled backup failed (tried again next interval)")
@@ -131,11 +132,19 @@ class Scheduler:
         key = (table_id, kind, version)
         try:
             outcome = await self.tables.fire(table_id, kind, version)
-        except Exception:
+        except Exception as exc:
             failures = self.retries[key][0] + 1 if key in self.retries else 0
             delay = FIRE_RETRY[min(failures, len(FIRE_RETRY) - 1)]
             self.retries[key] = (failures, now() + delay)
-            log.exception("timer %s of table %s failed: tried again in %s s", kind, table_id, delay)
+            busy = isinstance(exc, Busy)  # another process holds the database: no bug
+            log.log(
+                logging.WARNING if busy else logging.ERROR,
+                "timer %s of table %s failed: tried again in %s s",
+                kind,
+                table_id,
+                delay,
+                exc_info=not busy,
+            )
             return
         self.retries.pop(key, None)
         if outcome is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.db import Database
 from bot.prefs import Prefs
+from tests.db_lock import LockHolder
 from tests.sql import fetchall
 
 
@@ -37,3 +38,19 @@ async def test_a_locale_is_written_only_when_it_changes(db: Database):
     assert writes == ["_store_seen", "_store_seen"]
     rows = await fetchall(db, "SELECT user_id, locale FROM user_locales")
     assert [tuple(row) for row in rows] == [(7, "en")]
+
+
+async def test_a_locked_database_never_fails_the_lookup_of_a_language(db: Database, db_path):
+    """Remembering Discord's locale is not worth refusing the interaction: while another
+    process holds the write lock it is skipped (after the bound), and stored later."""
+    db.busy_bound = 0.2  # type: ignore[attr-defined]
+    prefs = Prefs(db)
+    holder = LockHolder(db_path)
+    try:
+        await prefs.seen(8, "fr")  # waited the bound, then let go: no error
+        assert await fetchall(db, "SELECT user_id FROM user_locales") == []
+    finally:
+        holder.release()
+    await prefs.seen(8, "fr")
+    rows = await fetchall(db, "SELECT user_id, locale FROM user_locales")
+    assert [tuple(row) for row in rows] == [(8, "fr")]

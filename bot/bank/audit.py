@@ -23,8 +23,8 @@ from .models import AuditReport
 
 
 async def audit(db: Database, guild_id: int | None = None) -> AuditReport:
-    """Audit the bank in one consistent snapshot (one read transaction)."""
-    return await db.read(core.audit, guild_id)
+    """Audit the bank in one consistent snapshot (one long read transaction)."""
+    return await db.read_long(core.audit, guild_id)
 
 
 async def _run(path: str, guild_id: int | None) -> AuditReport:

@@ -296,5 +296,8 @@ class Bank:
     # ---------------------------------------------------------------------------- audit
 
     async def audit(self, guild_id: int | None = None, *, conn: Conn | None = None) -> AuditReport:
-        """Recompute every balance from the ledger and compare (see bot.bank.audit)."""
-        return await self._read(conn, core.audit, guild_id)
+        """Recompute every balance from the ledger and compare (see bot.bank.audit), on
+        the database's long-read connection: the interactive reads never wait for it."""
+        if conn is not None:
+            return await core.audit(conn, guild_id)
+        return await self.db.read_long(core.audit, guild_id)

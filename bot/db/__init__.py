@@ -4,7 +4,7 @@
 
 from pathlib import Path
 
-from .base import Conflict, Conn, Database, IntegrityError, Row, Waited
+from .base import Busy, Conflict, Conn, Database, IntegrityError, Row, Waited
 from .migrate import MigrationError, SchemaTooNew, latest_level, migrate
 from .sqlite import SqliteDatabase
 
@@ -33,6 +33,7 @@ async def open_database(where: str | Path, **options: int) -> Database:
 
 
 __all__ = [
+    "Busy",
     "Conflict",
     "Conn",
     "Database",

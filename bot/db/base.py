@@ -4,6 +4,7 @@ A service never holds a connection: it hands a function to the database,
 
     await db.write(fn, *args)   # fn(conn, *args) in one write transaction, committed
     await db.read(fn, *args)    # fn(conn, *args) in one read-only snapshot
+    await db.read_long(fn, *args)  # the same for an audit, an export: never in the way
 
 and ``fn`` talks to a :class:`Conn`: ``execute``, ``executemany``, ``fetchone``,
 ``fetchall``, ``insert`` and ``savepoint``. If ``fn`` raises, the transaction rolls back
@@ -23,6 +24,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Concatenate, NamedTuple, ParamSpec, Protocol, TypeAlias, TypeVar
 
+from bot.errors import UserError
+
 Row: TypeAlias = Any  # a row read by position (``row[0]``) or by column name (``row["id"]``)
 Params: TypeAlias = Sequence[object]
 P = ParamSpec("P")
@@ -39,6 +42,12 @@ class Conflict(Exception):
     """Raised by a write function that found a concurrent transaction's work in its way
     (two processes paying the same claims): PostgreSQL runs the function again, from a new
     transaction that sees it; SQLite, with one writer at a time, never meets it."""
+
+
+class Busy(UserError):
+    """A write could not begin in time: another process held the database's write lock
+    past the bound (SQLite), or a row lock past ``lock_timeout`` (PostgreSQL). Nothing was
+    applied; the user is told to try again in a moment."""
 
 
 class Memo:
@@ -170,6 +179,11 @@ class Database(Protocol):
 
     async def read(self, fn: DbFn[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """``fn(conn, ...)`` in one read-only snapshot of the committed state."""
+        ...
+
+    async def read_long(self, fn: DbFn[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``read`` for a long read (an audit, an export, a backup): on a connection of
+        its own, so the interactive reads never wait behind it."""
         ...
 
     async def backup(self, target: str | Path) -> None:

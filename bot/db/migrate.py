@@ -80,6 +80,9 @@ async def current_level(db: Database) -> int:
 async def _apply(conn: Conn, migration: Migration, dialect: str) -> bool:
     """Run one migration's statements and record its level; False if already applied."""
     if dialect == "postgresql":
+        # a second process waits for the first's migrations however long they take (the
+        # pool's lock_timeout is for moves)
+        await conn.execute("SET LOCAL lock_timeout = 0")
         await conn.execute(f"SELECT pg_advisory_xact_lock({PG_MIGRATION_LOCK})")
         await conn.execute("CREATE TABLE IF NOT EXISTS schema_level (level INTEGER NOT NULL)")
     if migration.level <= await _level(conn, dialect):

@@ -9,7 +9,12 @@
   run again (:data:`RETRIES`) and then finds the winner's entry: a replay, not an error.
   A deadlock or serialization failure is run again too. A stricter level (SERIALIZABLE)
   would refuse more and retry more for no guarantee the bank needs.
-- ``read(fn)``: a REPEATABLE READ, read-only transaction: one snapshot (the audit).
+- ``read(fn)``: a REPEATABLE READ, read-only transaction: one snapshot. ``read_long(fn)``
+  (an audit, an export) the same, one at a time, so long reads hold one of the pool's
+  connections at most and the interactive reads always find one.
+- A row lock held by another process past ``lock_timeout`` (:data:`LOCK_TIMEOUT_MS`, a
+  setting of every pooled connection: no round trip) refuses the write with
+  :class:`~bot.db.base.Busy`; nothing is applied. The server waits, never the loop.
 - SQL is written once, with ``?`` placeholders; :func:`dollar` numbers them (``$1``...)
   outside string literals, once per distinct statement. ``insert`` adds ``RETURNING id``.
   Constraint violations become :class:`~bot.db.base.IntegrityError`.
@@ -28,11 +33,24 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from .base import Conflict, Conn, DbFn, IntegrityError, LedgerBatch, Memo, P, Params, Row, T
+from .base import (
+    Busy,
+    Conflict,
+    Conn,
+    DbFn,
+    IntegrityError,
+    LedgerBatch,
+    Memo,
+    P,
+    Params,
+    Row,
+    T,
+)
 
 RETRIES = 3  # attempts of a write that lost a race (unique key, deadlock, serialization)
 POOL_MIN = 1
 POOL_MAX = 10
+LOCK_TIMEOUT_MS = 1500  # a write waits this long for another's row lock: half of 3 s
 _PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\?")
 _translated: dict[str, str] = {}
 _COUNT = re.compile(r"(\d+)$")
@@ -241,6 +259,7 @@ class PostgresDatabase:
         self.memo = memo or Memo()
         self.trips = Trips()  # round trips of every transaction so far (benches, tests)
         self._pool = pool
+        self._long = asyncio.Lock()  # one long read at a time
 
     @classmethod
     async def open(
@@ -249,7 +268,12 @@ class PostgresDatabase:
         """Connect a pool (the URL's unknown query parameters, e.g. ``search_path``, are
         server settings)."""
         pool = await asyncpg.create_pool(
-            url, min_size=min_size, max_size=max_size, init=_setup, command_timeout=60
+            url,
+            min_size=min_size,
+            max_size=max_size,
+            init=_setup,
+            command_timeout=60,
+            server_settings={"lock_timeout": str(LOCK_TIMEOUT_MS)},
         )
         return cls(url, pool)
 
@@ -273,13 +297,21 @@ class PostgresDatabase:
         """``fn(conn, ...)`` in one REPEATABLE READ, read-only snapshot."""
         return await self._run(True, fn, *args, **kwargs)
 
+    async def read_long(self, fn: DbFn[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``read`` for an audit or an export: one at a time (see the module docstring)."""
+        async with self._long:
+            return await self._run(True, fn, *args, **kwargs)
+
     async def _run(self, read_only: bool, fn: DbFn[P, T], *args: Any, **kwargs: Any) -> T:
         async with self._pool.acquire() as c:
             conn = PostgresConn(c, self.memo, self.trips)
             self.trips.count += 2  # BEGIN and COMMIT (or ROLLBACK)
             isolation = "repeatable_read" if read_only else "read_committed"
-            async with c.transaction(isolation=isolation, readonly=read_only):
-                out = await fn(conn, *args, **kwargs)
+            try:
+                async with c.transaction(isolation=isolation, readonly=read_only):
+                    out = await fn(conn, *args, **kwargs)
+            except asyncpg.LockNotAvailableError as exc:  # lock_timeout: rolled back
+                raise Busy("db.busy") from exc
             conn.committed()
             return out
 
