@@ -162,14 +162,14 @@ class Moves(commands.Cog):
             return
         await run_move(self.bot, interaction, table.id, move, arg)
 
-    @app_commands.command(name="hit", description=_("Carte ! One more card", "cmd.hit.description"))
+    @app_commands.command(name="hit", description=_("Hit: one more card", "cmd.hit.description"))
     @app_commands.guild_only()
     async def hit(self, interaction: discord.Interaction) -> None:
         """One more card."""
         await self.play(interaction, "hit")
 
     @app_commands.command(
-        name="stand", description=_("Servi: stop drawing", "cmd.stand.description")
+        name="stand", description=_("Stand: stop drawing", "cmd.stand.description")
     )
     @app_commands.guild_only()
     async def stand(self, interaction: discord.Interaction) -> None:

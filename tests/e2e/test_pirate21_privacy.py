@@ -139,7 +139,7 @@ async def test_a_bust_shows_nothing_a_safe_hit_does_not(simcord_env, pace):
     bust, safe = twins
     for twin in twins:
         await alice.member.click(table_message(twin.thread, twin.table), label="Start")
-        await bob.member.click(table_message(twin.thread, twin.table), label="Servi")
+        await bob.member.click(table_message(twin.thread, twin.table), label="Stand")
         twin.dm = carol.user.dm_channel.id
         # a look at one's own cards and at the table status stay private
         mine = await carol.member.slash(twin.thread, "hand")
@@ -161,21 +161,21 @@ async def test_a_bust_shows_nothing_a_safe_hit_does_not(simcord_env, pace):
         assert calls[0] == calls[1] and calls[0]
         assert bust.seen([alice, bob]) == safe.seen([alice, bob])
 
-    await step("Carte !")  # 22 (bust) / 18
+    await step("Hit")  # 22 (bust) / 18
     assert f"▶ <@{carol.id}> · 🪙 0 · {BACKS} K♣" in text(bust.thread, bust.table)
     bust_dm, safe_dm = (m.content for m in carol.dms()[-2:])
-    assert "total **22**" in bust_dm and "Over 21" in bust_dm and "Servi" in bust_dm
+    assert "total **22**" in bust_dm and "Over 21" in bust_dm and "Stand" in bust_dm
     assert "total **18**" in safe_dm and "Over 21" not in safe_dm
     hand = await carol.member.click(table_message(bust.thread, bust.table), label="My cards")
     assert hand.ephemeral and "22" in hand.response.content and "Over 21" in hand.response.content
 
-    await step("Carte !")  # a busted player may ask again, as nobody can tell: 24 / 20
+    await step("Hit")  # a busted player may ask again, as nobody can tell: 24 / 20
     assert f"▶ <@{carol.id}> · 🪙 0 · {BACKS} K♣ 2♥" in text(bust.thread, bust.table)
     bust_dm, safe_dm = (m.content for m in carol.dms()[-2:])
     assert "total **24**" in bust_dm and "Over 21" in bust_dm
     assert "total **20**" in safe_dm and "Over 21" not in safe_dm
 
-    await step("Servi")  # she ends her turn like anyone
+    await step("Stand")  # she ends her turn like anyone
     assert f"<@{carol.id}> · 🪙 0 · {BACKS} K♣ 2♥ · ✋ stood" in text(bust.thread, bust.table)
     assert f"turn: <@{alice.id}>" in text(bust.thread, bust.table)
     posts = [m.content for m in bust.thread.history() if m.id != bust.table.message_id]
@@ -185,7 +185,7 @@ async def test_a_bust_shows_nothing_a_safe_hit_does_not(simcord_env, pace):
 
     # the showdown turns everything up: the bust shows there, and only there
     for twin in twins:
-        await alice.member.click(table_message(twin.thread, twin.table), label="Servi")
+        await alice.member.click(table_message(twin.thread, twin.table), label="Stand")
     (b,) = [m.content for m in bust.thread.history() if "Round 1 — showdown" in m.content]
     (s,) = [m.content for m in safe.thread.history() if "Round 1 — showdown" in m.content]
     assert f"<@{carol.id}> 5♣ 7♦ · K♣ 2♥ = **24** · 💥 bust" in b
@@ -229,7 +229,7 @@ async def test_closed_dms_fall_back_to_hand(simcord_env):
     res = await bob.member.slash(thread, "hand")
     assert res.ephemeral and "10♠ 9♥" in res.response.content and "19" in res.response.content
     # bob draws: the card comes as an ephemeral follow-up of his click
-    res = await bob.member.click(table_message(thread, table), label="Carte !")
+    res = await bob.member.click(table_message(thread, table), label="Hit")
     (follow,) = res.followups
     assert follow.ephemeral and "K♣" in follow.content and "29" in follow.content
     assert "bust" in follow.content
@@ -237,10 +237,10 @@ async def test_closed_dms_fall_back_to_hand(simcord_env):
     assert_never_public(thread, ["TS", "9H", "5C", "7D", "8S", "8D"])
     # the game goes on once bob stands, as anyone would
     assert f"turn: <@{bob.id}>" in text(thread, table)
-    await bob.member.click(table_message(thread, table), label="Servi")
+    await bob.member.click(table_message(thread, table), label="Stand")
     assert f"turn: <@{carol.id}>" in text(thread, table)
-    await carol.member.click(table_message(thread, table), label="Servi")
-    await alice.member.click(table_message(thread, table), label="Servi")
+    await carol.member.click(table_message(thread, table), label="Stand")
+    await alice.member.click(table_message(thread, table), label="Stand")
     result = [m for m in thread.history() if "Round 1 — showdown" in m.content]
     assert result and "10♠ 9♥ · K♣ = **29**" in result[0].content
     assert "round 2" in text(thread, table)
@@ -273,10 +273,10 @@ async def test_turn_timer_stands_for_a_silent_player(simcord_env):
     t = text(thread, table)
     assert f"turn: <@{carol.id}>" in t
     assert f"<@{bob.id}> · 🪙 0 · {BACKS} · ✋ stood" in t
-    assert f"⏰ <@{bob.id}> did not act in time: servi." in [m.content for m in thread.history()]
+    assert f"⏰ <@{bob.id}> did not act in time: stands." in [m.content for m in thread.history()]
 
     # carol hits (17) then goes silent: she stands with her public card; then alice too
-    await carol.member.click(table_message(thread, table), label="Carte !")
+    await carol.member.click(table_message(thread, table), label="Hit")
     await env.advance_time(91)
     assert f"<@{carol.id}> · 🪙 0 · {BACKS} K♣ · ✋ stood" in text(thread, table)
     await env.advance_time(91)

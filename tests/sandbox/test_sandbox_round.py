@@ -74,9 +74,9 @@ async def test_world_and_one_black_jack_round(tmp_path):
         assert hand.ephemeral and hand.response.content
         assert hand.response.id not in {m.id for m in sandbox.tables.history()}
         assert hand.response.id in {m.id for m in sandbox.tables.history(viewer=bob.member)}
-        await alice.member.click(_table_message(sandbox), label="Servi")
-        await bob.member.click(_table_message(sandbox), label="Carte !")
-        await bob.member.click(_table_message(sandbox), label="Servi")
+        await alice.member.click(_table_message(sandbox), label="Stand")
+        await bob.member.click(_table_message(sandbox), label="Hit")
+        await bob.member.click(_table_message(sandbox), label="Stand")
         res = await carol.member.slash(sandbox.tables, "stand")
         assert res.ephemeral
         summaries = [m for m in sandbox.tables.history() if "results" in m.content]

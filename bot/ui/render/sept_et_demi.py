@@ -200,7 +200,7 @@ class Renderer(GameRenderer):
 
     def buttons(self, ctx: Ctx) -> list[ButtonSpec]:
         specs = super().buttons(ctx)
-        if ctx.phase is _BANK:  # the bank's Carte ! / Servi carry the bank's mark
+        if ctx.phase is _BANK:  # the bank's Hit / Stand carry the bank's mark
             specs = [
                 ButtonSpec(s.move, s.label, s.style, s.arg, s.row, BANK)
                 if s.move in ("hit", "stand")
