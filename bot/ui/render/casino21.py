@@ -159,6 +159,17 @@ class Renderer(GameRenderer):
             money.append(ctx.t("casino21.free_to_leave"))
         return [" · ".join(head), "　" + " · ".join(money)]
 
+    def terms(self, ctx: Ctx) -> list[str]:
+        """The welcome stake and the wagering, when a seat shows them."""
+        seats = [s for s in ctx.view.get("seats") or [] if isinstance(s, dict)]
+        out = []
+        if any(s.get("welcome") for s in seats):
+            out.append(ctx.t("terms.welcome"))
+        if any(s.get("wager_left") for s in seats):
+            requirement = int((ctx.view.get("options") or {}).get("wager_requirement") or 0)
+            out.append(ctx.t("terms.wagered", requirement=requirement))
+        return out
+
     # ----------------------------------------------------------------- buttons
     def buttons(self, ctx: Ctx) -> list[ButtonSpec]:
         """The common buttons, with Join (until the table is full) and Leave during a

@@ -197,9 +197,14 @@ class GameRenderer:
         return " · ".join(parts)
 
     def footer(self, ctx: Ctx) -> str:
-        """Table id, version and the shuffle commitments."""
+        """The table's own terms on show explained, table id, version and commitments."""
         text = ctx.t("table.footer", id=ctx.table.id, version=ctx.table.version)
-        return "\n".join([text, *self.commitment_lines(ctx)])
+        return "\n".join([*self.terms(ctx), text, *self.commitment_lines(ctx)])
+
+    def terms(self, ctx: Ctx) -> list[str]:
+        """One short line per term of this game the message shows (a welcome stake, a
+        guarantee fund...), in the footer: what a newcomer cannot guess."""
+        return []
 
     def commitment_lines(self, ctx: Ctx) -> list[str]:
         """The commitment of the deck in use and of the next one when it is already drawn

@@ -188,6 +188,11 @@ class Renderer(GameRenderer):
             hand += " " + ctx.t("sept.shown_total", total=fmt(int(seat["shown_total"])))
         return [hand]
 
+    def terms(self, ctx: Ctx) -> list[str]:
+        """The guarantee fund, while the message shows it (the lobby, the rounds)."""
+        fund = (ctx.view.get("options") or {}).get("guarantee_fund")
+        return [ctx.t("terms.fund")] if fund and ctx.phase is not _FINISHED else []
+
     # ----------------------------------------------------------------- buttons
     def button_key(self, ctx: Ctx) -> Any:
         """The common key, with the range of the quick bets while there are bets (who is
