@@ -206,8 +206,8 @@ class Renderer(GameRenderer):
     def announce(self, ctx: Ctx, event: Event) -> str:
         if event.kind == ROUND_SETTLED:
             return self.summary(ctx, event)
-        if event.kind == ROUND_CANCELLED:  # nobody bet
-            return ctx.t("casino21.round_void", n=event.data.get("round", "?"))
+        if event.kind == ROUND_CANCELLED:  # nobody bet: said as in every game
+            return super().announce(ctx, event)
         return self.left_line(ctx, event) if event.data.get("reason") != "close" else ""
 
     def left_line(self, ctx: Ctx, event: Event) -> str:
