@@ -33,6 +33,7 @@ import signal
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -213,14 +214,30 @@ def _reply_text(result: Any) -> str:
     return text or "no reply"
 
 
+#: the page's words for a table's language (its dates, "in 1 minute" / "dans 1 minute")
+PAGE_LOCALES = {"en": "en-US", "fr": "fr"}
+REFRESH_SECONDS = 5.0  # a shown countdown ("ends in 40 seconds") is redrawn this often
+
+
+def page_locale(env: Any, channel_id: int, default: str) -> str:
+    """The page's locale: the language of the table open in the channel, else ``default``."""
+    table = env.bot.tables.table_in(channel_id)
+    return default if table is None else PAGE_LOCALES.get(table.settings.locale, default)
+
+
 class Clock:
     """Moves SimCord's virtual clock with the wall clock, one step a second, between the
-    page's actions (a SimCord operation must not overlap another)."""
+    page's actions (a SimCord operation must not overlap another). The page draws a
+    relative time ("ends in 1 minute") from its presentation time, which SimCord moves only
+    at a refresh: the clock keeps it at the virtual now, so an action's page never counts
+    from a stale one, redraws a shown countdown every few seconds, and dates the table in
+    its own language."""
 
     def __init__(self, env: Any, preview: Any, lock: asyncio.Lock) -> None:
         self.env = env
         self.preview = preview
         self.lock = lock
+        self.since_refresh = 0.0
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -240,8 +257,21 @@ class Clock:
         async with self.lock:
             before = len(self.env.backend.transcript)
             await self.env.advance_time(seconds)
-            if len(self.env.backend.transcript) != before and not self.preview._closed:
-                await self.preview.refresh()  # show what the timers did
+            if self.preview._closed:
+                return
+            preview = self.preview
+            preview.capture_time = datetime.fromisoformat(self.env.backend.now_iso())
+            preview.locale = page_locale(self.env, preview.channel.id, preview.locale)
+            self.since_refresh += seconds
+            changed = len(self.env.backend.transcript) != before  # what the timers did
+            if changed or (self.since_refresh >= REFRESH_SECONDS and self.countdown()):
+                self.since_refresh = 0.0
+                await preview.refresh()
+
+    def countdown(self) -> bool:
+        """Whether the table shows a deadline, whose relative time moves as time passes."""
+        table = self.env.bot.tables.table_in(self.preview.channel.id)
+        return table is not None and table.deadline_due is not None
 
 
 def card_assets(bot: Any) -> dict[str, tuple[str, bytes]]:
