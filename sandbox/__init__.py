@@ -395,6 +395,10 @@ async def serve(args: argparse.Namespace) -> int:
         ) as sandbox:
             print(f"Croupier sandbox: {args.game} with {args.players} player(s), db {args.db}")
             print(f"Open this address in your browser: {sandbox.url}", flush=True)
+            if args.open:
+                import webbrowser
+
+                webbrowser.open(sandbox.url)  # best effort: the address is printed above
             print(help_text(sandbox))
             print("Ctrl-C stops the sandbox.", flush=True)
             stop = asyncio.Event()
@@ -441,6 +445,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--language", choices=("en", "fr"), help="every player's /language (the table's too)"
     )
+    parser.add_argument("--open", action="store_true", help="open the page in your browser")
     parser.add_argument("--no-table", action="store_true", help="do not pre-open a table")
     parser.add_argument("--no-clock", action="store_true", help="freeze time: timers never fire")
     args = parser.parse_args(argv)
