@@ -19,7 +19,9 @@ the page is handed each picture's PNG (``card_assets``). ``--language fr`` makes
 player choose French (``/language``), so the table and the answers are in French.
 
 Time: SimCord's clock is virtual. A small ticker advances it with the wall clock once a
-second, so turn timers fire as on Discord (``--no-clock`` freezes it: timers never fire).
+second, so turn timers fire as on Discord (``--no-clock`` freezes it: timers never fire),
+and keeps the page's "now" with it: a deadline reads "in 1 minute", redrawn every few
+seconds, in the table's language (``Clock``).
 The sandbox runs until Ctrl-C (or "End preview session" in the page's More menu).
 """
 
