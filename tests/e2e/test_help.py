@@ -83,3 +83,17 @@ async def test_help_at_a_table_lists_its_game_moves(simcord_env, game, moves, no
     assert t("help.field.table", "fr", game=GAMES[game].name("fr")) in fr
     assert t("cmd.stand.description", "fr") in fr or "stand" not in commands
     assert t("help.first", "fr") in fr  # the first game too, in the reader's language
+
+
+async def test_hit_and_stand_are_english_words_with_their_french_calls(simcord_env):
+    """The synced commands Discord shows: English descriptions, the French calls only in
+    the French localization."""
+    from tests.e2e.test_discord_spec import the_sync
+
+    commands = {c["name"]: c for c in the_sync(simcord_env).json}
+    for name, english in (("hit", "Hit: one more card"), ("stand", "Stand: stop drawing")):
+        assert commands[name]["description"] == english
+        french = commands[name]["description_localizations"]["fr"]
+        assert french == t(f"cmd.{name}.description", "fr") and french != english
+    assert "Carte" in commands["hit"]["description_localizations"]["fr"]
+    assert "Servi" in commands["stand"]["description_localizations"]["fr"]
