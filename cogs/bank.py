@@ -227,6 +227,8 @@ class BankCog(commands.Cog, name="Bank"):
                     claims=fmt.claims_ref(held, loc),
                 )
             )
+        if target == me and cur:  # the currency's name, explained where a player reads it
+            lines.append("-# " + t("bank.currency", loc, currency=cur))
         await self.reply(interaction, "\n".join(lines))
 
     @bank_group.command(

@@ -1,4 +1,5 @@
-"""/rules, /language and /verify: the rules of each game, the reply language, fairness.
+"""/help, /rules, /language and /verify: where to start, the rules of each game, the
+reply language, fairness.
 
 ``/language`` stores the user's choice with ``bot.prefs`` (bot/prefs.py), which
 ``CroupierBot.locale_for`` consults before Discord's locale.
@@ -19,6 +20,7 @@ from bot.errors import UserError
 from bot.i18n import has, t
 from bot.tables.games import GAMES
 from bot.tables.models import SETTINGS, TableSettings
+from bot.ui.help import help_sections
 from bot.ui.limits import fit_content, fit_embed
 from bot.ui.options import rules_lines, values_text
 from bot.ui.translator import _, game_choices
@@ -75,11 +77,41 @@ def rules_embed(
     return embed
 
 
+def help_embed(locale: str, sections: list[tuple[str, list[str]]]) -> discord.Embed:
+    """The help as an embed: what the bot does, then each section as fields."""
+    embed = discord.Embed(
+        title=t("help.title", locale),
+        description=t("help.intro", locale),
+        colour=discord.Colour.dark_green(),
+    )
+    for name, lines in sections:
+        add_lines(embed, name, lines)
+    embed.set_footer(text=t("help.footer", locale))
+    return embed
+
+
 class Help(commands.Cog):
-    """Rules, language, fairness."""
+    """Help, rules, language, fairness."""
 
     def __init__(self, bot: CroupierBot) -> None:
         self.bot = bot
+
+    # ================================================================ /help
+
+    @app_commands.command(
+        name="help", description=_("How to play, and the commands here", "cmd.help.description")
+    )
+    @answers_refusals
+    async def help(self, interaction: discord.Interaction) -> None:
+        """What the bot does, a first game, and the commands of this place (a table's moves)."""
+        locale = await self.bot.locale_for(interaction)
+        table = self.bot.tables.table_in(interaction.channel_id or 0)
+        sections = help_sections(
+            locale,
+            None if table is None else table.game,
+            None if table is None else table.game_key,
+        )
+        await interaction.response.send_message(embed=fit_embed(help_embed(locale, sections)), ephemeral=True)
 
     # ================================================================ /rules
 

@@ -19,7 +19,9 @@ the page is handed each picture's PNG (``card_assets``). ``--language fr`` makes
 player choose French (``/language``), so the table and the answers are in French.
 
 Time: SimCord's clock is virtual. A small ticker advances it with the wall clock once a
-second, so turn timers fire as on Discord (``--no-clock`` freezes it: timers never fire).
+second, so turn timers fire as on Discord (``--no-clock`` freezes it: timers never fire),
+and keeps the page's "now" with it: a deadline reads "in 1 minute", redrawn every few
+seconds, in the table's language (``Clock``).
 The sandbox runs until Ctrl-C (or "End preview session" in the page's More menu).
 """
 
@@ -33,6 +35,7 @@ import signal
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -213,14 +216,30 @@ def _reply_text(result: Any) -> str:
     return text or "no reply"
 
 
+#: the page's words for a table's language (its dates, "in 1 minute" / "dans 1 minute")
+PAGE_LOCALES = {"en": "en-US", "fr": "fr"}
+REFRESH_SECONDS = 5.0  # a shown countdown ("ends in 40 seconds") is redrawn this often
+
+
+def page_locale(env: Any, channel_id: int, default: str) -> str:
+    """The page's locale: the language of the table open in the channel, else ``default``."""
+    table = env.bot.tables.table_in(channel_id)
+    return default if table is None else PAGE_LOCALES.get(table.settings.locale, default)
+
+
 class Clock:
     """Moves SimCord's virtual clock with the wall clock, one step a second, between the
-    page's actions (a SimCord operation must not overlap another)."""
+    page's actions (a SimCord operation must not overlap another). The page draws a
+    relative time ("ends in 1 minute") from its presentation time, which SimCord moves only
+    at a refresh: the clock keeps it at the virtual now, so an action's page never counts
+    from a stale one, redraws a shown countdown every few seconds, and dates the table in
+    its own language."""
 
     def __init__(self, env: Any, preview: Any, lock: asyncio.Lock) -> None:
         self.env = env
         self.preview = preview
         self.lock = lock
+        self.since_refresh = 0.0
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -240,8 +259,21 @@ class Clock:
         async with self.lock:
             before = len(self.env.backend.transcript)
             await self.env.advance_time(seconds)
-            if len(self.env.backend.transcript) != before and not self.preview._closed:
-                await self.preview.refresh()  # show what the timers did
+            if self.preview._closed:
+                return
+            preview = self.preview
+            preview.capture_time = datetime.fromisoformat(self.env.backend.now_iso())
+            preview.locale = page_locale(self.env, preview.channel.id, preview.locale)
+            self.since_refresh += seconds
+            changed = len(self.env.backend.transcript) != before  # what the timers did
+            if changed or (self.since_refresh >= REFRESH_SECONDS and self.countdown()):
+                self.since_refresh = 0.0
+                await preview.refresh()
+
+    def countdown(self) -> bool:
+        """Whether the table shows a deadline, whose relative time moves as time passes."""
+        table = self.env.bot.tables.table_in(self.preview.channel.id)
+        return table is not None and table.deadline_due is not None
 
 
 def card_assets(bot: Any) -> dict[str, tuple[str, bytes]]:
@@ -365,6 +397,10 @@ async def serve(args: argparse.Namespace) -> int:
         ) as sandbox:
             print(f"Croupier sandbox: {args.game} with {args.players} player(s), db {args.db}")
             print(f"Open this address in your browser: {sandbox.url}", flush=True)
+            if args.open:
+                import webbrowser
+
+                webbrowser.open(sandbox.url)  # best effort: the address is printed above
             print(help_text(sandbox))
             print("Ctrl-C stops the sandbox.", flush=True)
             stop = asyncio.Event()
@@ -411,6 +447,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--language", choices=("en", "fr"), help="every player's /language (the table's too)"
     )
+    parser.add_argument("--open", action="store_true", help="open the page in your browser")
     parser.add_argument("--no-table", action="store_true", help="do not pre-open a table")
     parser.add_argument("--no-clock", action="store_true", help="freeze time: timers never fire")
     args = parser.parse_args(argv)

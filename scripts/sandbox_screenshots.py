@@ -117,9 +117,14 @@ async def shoot(game: str, language: str, out: Path, tmp: Path, closed: bool = F
             await page.goto(sandbox.url)
             timeline = page.locator("#channel-message-list")
             await timeline.wait_for()
-            await page.wait_for_load_state("networkidle")
-            await page.wait_for_function(  # every card picture fetched and decoded
+            # not "networkidle": the page polls its state twice a second, so the network is
+            # never idle for long (the screenshot of a closed table timed out waiting)
+            await page.wait_for_load_state("load")
+            await page.wait_for_timeout(500)  # one poll: the page drew the published state
+            await page.wait_for_function(  # every card picture in view fetched and decoded
                 "() => [...document.querySelectorAll('img.custom-emoji')]"
+                ".filter(e => { const r = e.getBoundingClientRect();"
+                " return r.bottom > 0 && r.top < window.innerHeight; })"
                 ".every(e => e.complete && e.naturalWidth > 0)"
             )
             await page.screenshot(path=str(path))

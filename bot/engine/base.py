@@ -734,10 +734,11 @@ class TableGame(Generic[S]):
         if a.kind is _BET:
             low, high = self.bet_range(s)
             amount = a.amount
-            if amount is not None and amount > s.stack:  # the same words in every game
-                return refuse(INSUFFICIENT_STACK, needed=amount, stack=s.stack)
-            if amount is None or not low <= amount <= high:
-                return refuse(BET_OUT_OF_RANGE, amount=amount, min=low, max=min(high, s.stack))
+            high = min(high, s.stack)
+            if (amount is not None and amount > s.stack) or low > high:  # in every game
+                return refuse(INSUFFICIENT_STACK, needed=max(low, amount or 0), stack=s.stack)
+            if amount is None or not low <= amount <= high:  # zero, negative: the same
+                return refuse(BET_OUT_OF_RANGE, amount=amount, min=low, max=high)
         return None
 
     def _check_vote(self, a: Action, s: S) -> Refusal:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from bot.engine.base import Action, ActionKind
 
 from .errors import TableError
@@ -44,3 +46,26 @@ def build_action(move: str, player: int, arg: int | None = None) -> Action:
         value=arg if field == "value" else None,
         confirm=move == "leave_confirm",
     )
+
+
+#: the move commands, by the move each plays (``/insurance`` plays both insurance moves)
+COMMAND_OF: dict[ActionKind, str] = {
+    ActionKind.HIT: "hit",
+    ActionKind.STAND: "stand",
+    ActionKind.DOUBLE: "double",
+    ActionKind.SPLIT: "split",
+    ActionKind.SURRENDER: "surrender",
+    ActionKind.INSURANCE: "insurance",
+    ActionKind.NO_INSURANCE: "insurance",
+    ActionKind.DRAW: "draw",
+    ActionKind.CHOOSE_ACE: "ace",
+    ActionKind.END_TURN: "end-turn",
+    ActionKind.SHOW: "show",
+    ActionKind.SWAP: "hide",
+}
+
+
+def move_commands(own: Iterable[ActionKind]) -> list[str]:
+    """The move commands of a game with these moves (``own_moves``), once each, in order."""
+    kinds = set(own)
+    return list(dict.fromkeys(c for k, c in COMMAND_OF.items() if k in kinds))

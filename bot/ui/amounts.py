@@ -35,14 +35,21 @@ def _digits(text: str) -> str | None:
     return None
 
 
-def parse_amount(text: str, *, minimum: int = 1, maximum: int = MAX_AMOUNT) -> int:
-    """The whole amount typed in ``text``, or a :class:`UserError` saying what is wrong."""
+def parse_whole(text: str) -> int:
+    """The whole number typed in ``text``, zero or negative too (a bet's range is the
+    game's to say, in its own terms), or a :class:`UserError` if it is not one."""
     typed = text.strip()
     negative = typed[:1] in ("-", "\u2212")  # a hyphen or a minus sign
     digits = _digits(typed[1:] if negative else typed)
     if digits is None:
         raise UserError("table.error.amount_not_number")
-    value = -int(digits) if negative else int(digits)
+    return -int(digits) if negative else int(digits)
+
+
+def parse_amount(text: str, *, minimum: int = 1, maximum: int = MAX_AMOUNT) -> int:
+    """The whole amount typed in ``text``, or a :class:`UserError` saying what is wrong."""
+    typed = text.strip()
+    value = parse_whole(typed)
     if not minimum <= value <= maximum:
         raise UserError("table.error.amount_out_of_range", min=minimum, max=maximum, value=typed)
     return value

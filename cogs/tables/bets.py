@@ -7,9 +7,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import CroupierBot
-from bot.bank import MAX_AMOUNT
 from bot.errors import UserError
-from bot.ui.amounts import MAX_TYPED, parse_amount
+from bot.ui.amounts import MAX_TYPED, parse_whole
 from bot.ui.translator import _
 from bot.ui.wording import t_or
 
@@ -32,9 +31,10 @@ class BetModal(discord.ui.Modal):
         self.add_item(self.amount)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        """Bet the typed amount (ASCII digits, thousands grouped or not: ``parse_amount``)."""
+        """Bet the typed amount (ASCII digits, thousands grouped or not: ``parse_whole``);
+        the game refuses one outside its bets, in the same words as ``/bet``."""
         try:
-            amount = parse_amount(self.amount.value)
+            amount = parse_whole(self.amount.value)
         except UserError as exc:
             await refuse(interaction, exc, await self.bot.locale_for(interaction))
             return
@@ -57,10 +57,9 @@ class Bets(commands.Cog):
 
     @app_commands.command(name="bet", description=_("Place your bet", "cmd.bet.description"))
     @app_commands.guild_only()
-    async def bet(
-        self, interaction: discord.Interaction, amount: app_commands.Range[int, 1, MAX_AMOUNT]
-    ) -> None:
-        """Bet an amount."""
+    async def bet(self, interaction: discord.Interaction, amount: int) -> None:
+        """Bet an amount (no range declared: Discord would show its bounds, the internal
+        limit among them; the game refuses a bet out of its range in the player's terms)."""
         table = table_here(self.bot, interaction)
         await run_move(self.bot, interaction, table.id, "bet", amount)
 

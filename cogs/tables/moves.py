@@ -11,32 +11,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import CroupierBot
-from bot.engine.base import ActionKind
 from bot.tables import TableError
 from bot.tables.games import GAMES
-from bot.tables.moves import MOVES
+from bot.tables.moves import MOVES, move_commands
 from bot.ui.buttons import TEMPLATE, custom_id
 from bot.ui.translator import _
 
 from .bets import BetModal
 from .play import refuse, run_move, send_hand, table_here
-
-# the move commands below, by the move each plays (the game's own moves name them when
-# a command is not one of that game's: ``/hit`` at Casino 21 points to ``/draw``)
-COMMAND_OF: dict[ActionKind, str] = {
-    ActionKind.HIT: "hit",
-    ActionKind.STAND: "stand",
-    ActionKind.DOUBLE: "double",
-    ActionKind.SPLIT: "split",
-    ActionKind.SURRENDER: "surrender",
-    ActionKind.INSURANCE: "insurance",
-    ActionKind.NO_INSURANCE: "insurance",
-    ActionKind.DRAW: "draw",
-    ActionKind.CHOOSE_ACE: "ace",
-    ActionKind.END_TURN: "end-turn",
-    ActionKind.SHOW: "show",
-    ActionKind.SWAP: "hide",
-}
 
 
 class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
@@ -155,21 +137,21 @@ class Moves(commands.Cog):
         own = table.game.own_moves()
         if MOVES[move][0] not in own:
             locale = await self.bot.locale_for(interaction)
-            commands = dict.fromkeys(f"/{c}" for k, c in COMMAND_OF.items() if k in own)
+            commands = ", ".join(f"/{c}" for c in move_commands(own))
             game = GAMES[table.game_key].name(locale)
-            refusal = TableError("move_not_in_game", game=game, moves=", ".join(commands))
+            refusal = TableError("move_not_in_game", game=game, moves=commands)
             await refuse(interaction, refusal, locale)
             return
         await run_move(self.bot, interaction, table.id, move, arg)
 
-    @app_commands.command(name="hit", description=_("Carte ! One more card", "cmd.hit.description"))
+    @app_commands.command(name="hit", description=_("Hit: one more card", "cmd.hit.description"))
     @app_commands.guild_only()
     async def hit(self, interaction: discord.Interaction) -> None:
         """One more card."""
         await self.play(interaction, "hit")
 
     @app_commands.command(
-        name="stand", description=_("Servi: stop drawing", "cmd.stand.description")
+        name="stand", description=_("Stand: stop drawing", "cmd.stand.description")
     )
     @app_commands.guild_only()
     async def stand(self, interaction: discord.Interaction) -> None:

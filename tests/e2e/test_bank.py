@@ -39,7 +39,10 @@ async def test_balance_give_history_top(simcord_env):
     bank = service(env).bank
 
     res = await alice.member.slash(lobby, "bank balance")
-    assert res.ephemeral and res.response.content == f"Your balance: **{amount(1000, 'en')}**."
+    assert res.ephemeral and res.response.content.split("\n") == [
+        f"Your balance: **{amount(1000, 'en')}**.",
+        "-# " + t("bank.currency", "en", currency="flouz"),  # what the currency is
+    ]
     res = await alice.member.slash(lobby, "bank balance", user=bob.member)
     assert "has no account at the bank yet" in res.response.content
     res = await alice.member.slash(lobby, "bank balance", user=robot)

@@ -107,7 +107,7 @@ async def test_a_move_with_pictures_still_costs_one_rest_call(simcord_env):
     env = simcord_env
     alice, thread, table = await classic_round_start(env, ("2S", "9H", "3S", "KC", "4S"))
     before = len(env.http_requests)
-    await alice.member.click(table_message(thread, table), label="Carte !")  # 9: plays on
+    await alice.member.click(table_message(thread, table), label="Hit")  # 9: plays on
     calls = env.http_requests[before:]
     assert [c.path.endswith("/callback") for c in calls] == [True]
     markup = env.bot.card_emojis.markup
@@ -160,7 +160,7 @@ async def test_a_failed_upload_leaves_text_cards_and_the_table_plays(
     alice, thread, table = await classic_round_start(env)
     shown = raw(env, thread.id, table.message_id)
     assert "10♠ 8♠" in shown and "🂠" in shown and "<:" not in shown  # the text form
-    await alice.member.click(table_message(thread, table), label="Servi")
+    await alice.member.click(table_message(thread, table), label="Stand")
     assert any("results" in (m.content or "") for m in thread.history())  # it played
 
     # the retry, later, uploads them all; the next round draws pictures

@@ -111,7 +111,7 @@ async def test_casino21_forum_table(simcord_env):
     text = embed_text(table_message(post, table))
     assert "4♣ 3♦ A♥(1) 2♠ A♦(11) **21**" in text  # 21 stands by itself
 
-    res = await bob.member.click(table_message(post, table), label="Servi (0)")
+    res = await bob.member.click(table_message(post, table), label="Stand (0)")
     # carol does not move: the host ends the turn; carol stands on 18
     refused = await bob.member.slash(post, "end-turn")
     assert "Only the host" in refused.response.content

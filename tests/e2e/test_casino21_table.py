@@ -63,11 +63,11 @@ async def test_casino21_three_players_to_the_end(simcord_env):
     assert "A♠(11) 7♥ **18**" in text
     assert "Bank: 6♦ 🂠" in text and "K♣" not in text  # the hole card stays face down
     assert "turn 2" in text
-    await alice.member.click(table_message(thread, table), label="Servi (0)")
+    await alice.member.click(table_message(thread, table), label="Stand (0)")
     res = await bob.member.slash(thread, "draw", count=2)  # 7♦ 5♠: 27, bust
     assert res.ephemeral
-    assert "bust (saute)" in embed_text(table_message(thread, table))
-    await carol.member.click(table_message(thread, table), label="Servi (0)")
+    assert "bust" in embed_text(table_message(thread, table))
+    await carol.member.click(table_message(thread, table), label="Stand (0)")
     one_round = len(env.http_requests) - n_calls
 
     first = summaries(thread)
@@ -75,7 +75,7 @@ async def test_casino21_three_players_to_the_end(simcord_env):
     s = first[0]
     assert "Round 1" in s and "Bank: 6♦ K♣ 8♣ **24** · bust" in s
     assert f"<@{alice.id}> 10♠ 9♥ **19** · bet 10 · bank busts **+5**" in s
-    assert f"<@{bob.id}> 5♣ 10♦ 7♦ 5♠ **27** · bet 10 · bust (saute) **-10**" in s
+    assert f"<@{bob.id}> 5♣ 10♦ 7♦ 5♠ **27** · bet 10 · bust **-10**" in s
     assert f"<@{carol.id}> A♠(11) 7♥ **18** · bet 15 · bank busts **+5**" in s
     assert "bet back plus 5" in s
 
@@ -91,12 +91,12 @@ async def test_casino21_three_players_to_the_end(simcord_env):
     await carol.member.click(table_message(thread, table), label="Bet 10")  # 8♥ 10♣ = 18
     text = embed_text(table_message(thread, table))
     assert "Bank: 10♥ 🂠" in text and "8♦" not in text
-    await alice.member.click(table_message(thread, table), label="Servi (0)")
+    await alice.member.click(table_message(thread, table), label="Stand (0)")
     await bob.member.click(table_message(thread, table), label="+1")  # 5♥: 19
-    await carol.member.click(table_message(thread, table), label="Servi (0)")
+    await carol.member.click(table_message(thread, table), label="Stand (0)")
     text = embed_text(table_message(thread, table))
     assert "turn 3" in text and f"waiting for <@{bob.id}>" in text
-    await bob.member.click(table_message(thread, table), label="Servi (0)")
+    await bob.member.click(table_message(thread, table), label="Stand (0)")
     second = summaries(thread)
     assert len(second) == 2
     s = second[1]

@@ -52,10 +52,10 @@ async def test_full_classic_round_with_three_players(simcord_env):
     assert "10♦ 🂠" in text and "K♣" not in text  # the hole card stays face down
     assert "A♠ K♥" in text and "Black Jack" in text  # alice's natural stands by itself
     # bob's turn: a stranger and alice cannot act for him
-    refused = await carol.member.click(table_message(thread, table), label="Servi")
+    refused = await carol.member.click(table_message(thread, table), label="Stand")
     assert refused.ephemeral and "not your turn" in refused.response.content
-    await bob.member.click(table_message(thread, table), label="Servi")
-    await carol.member.click(table_message(thread, table), label="Carte !")  # 8♠: 22, bust
+    await bob.member.click(table_message(thread, table), label="Stand")
+    await carol.member.click(table_message(thread, table), label="Hit")  # 8♠: 22, bust
     summary = [m.content for m in thread.history() if "results" in m.content]
     assert len(summary) == 1, [m.content for m in thread.history()]
     lines = summary[0].splitlines()

@@ -14,7 +14,7 @@ from bot.bank import MAX_AMOUNT
 from tests.discord_api.checker import SpecChecker
 
 # (command, sub-command or None, option): the amounts a player types
-AMOUNTS = [("table", "join", "buy_in"), ("table", "top-up", "amount"), ("bet", None, "amount")]
+AMOUNTS = [("table", "join", "buy_in"), ("table", "top-up", "amount")]
 
 
 def the_sync(env: Any) -> Any:
@@ -59,6 +59,10 @@ async def test_the_startup_sync_conforms_and_2_53_would_not(
         "9007199254740992 is greater than the maximum of 9007199254740991"
         for where in sorted(pointers, key=lambda p: [int(x) for x in p.split("/")[1::2]])
     ]
+    # /bet declares no range: Discord would show its bounds, and a bet's are the table's,
+    # said by the bot in the player's terms (tests/e2e/test_refusals.py)
+    bet, _ = option(commands, "bet", None, "amount")
+    assert bet["type"] == 4 and "min_value" not in bet and "max_value" not in bet
     # /table open where: lists GUILD_MEDIA (16), which the spec lacks and the check allows
     where, _ = option(commands, "table", "open", "where")
     assert 16 in where["channel_types"]

@@ -33,7 +33,7 @@ async def play_round(thread: Any, table: Any, players: list[Player]) -> Any:
     The answer to the host's click."""
     res = None
     for p in [*players[1:], players[0]]:
-        res = await p.member.click(table_message(thread, table), label="Servi")
+        res = await p.member.click(table_message(thread, table), label="Stand")
     return res
 
 

@@ -22,7 +22,7 @@ from tests.e2e.helpers import (
     thread_of,
 )
 
-HIT, SHOW, STAND = "Carte !", "Show it", "Servi"
+HIT, SHOW, STAND = "Hit", "Show it", "Stand"
 ALL_CARDS = [card(r + s) for r in "A234567TJQK" for s in "SHDC"]
 
 
@@ -130,7 +130,7 @@ async def test_leak_scan_catches_a_leaking_renderer(simcord_env, leak_scan, monk
         leak_scan.raise_if_violations()
     leak_scan.violations.clear()  # proven: let the test end cleanly
     monkeypatch.setattr(type(renderer), "body", honest)
-    await alice.member.click(table_message(thread, table), label="Servi")  # the round ends
+    await alice.member.click(table_message(thread, table), label="Stand")  # the round ends
     assert "K♣" in embed_text(table_message(thread, table)) or any(
         "K♣" in m.content for m in thread.history()
     )  # revealed now: no violation
@@ -161,5 +161,5 @@ async def test_leak_scan_is_not_blind(simcord_env, leak_scan, monkeypatch):
     # the real renderer again: the end of the round shows cards the scan recognises
     monkeypatch.setattr(type(renderer), "body", body)
     monkeypatch.setattr(type(renderer), "fields", fields)
-    await alice.member.click(table_message(thread, table), label="Servi")
+    await alice.member.click(table_message(thread, table), label="Stand")
     assert leak_scan.recognised

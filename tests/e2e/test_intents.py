@@ -51,7 +51,7 @@ async def test_threads_buttons_and_dms_work_without_message_events(simcord_env):
     await alice.member.click(table_message(thread, table), label="Start")  # a button
     assert "3♠" in "\n".join(m.content for m in bob.dms())  # a DM
     await bob.member.click(table_message(thread, table), label="Bet 25")
-    res = await bob.member.click(table_message(thread, table), label="Carte !")
+    res = await bob.member.click(table_message(thread, table), label="Hit")
     assert "2♣" in answer_text(res)  # an ephemeral follow-up of his own click
     assert f"v{table.version}" in embed_text(table_message(thread, table))
     await bob.member.send(thread, "nice card!")  # chat in the table's thread

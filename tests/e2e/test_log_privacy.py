@@ -177,8 +177,8 @@ async def test_black_jack_round_logs_no_hole_card_nor_token(simcord_env, capture
     await click(alice, thread, table, "Bet 10")
     await click(bob, thread, table, "Bet 20")
     assert (await carol.member.slash(thread, "bet", amount=10)).ephemeral
-    await click(bob, thread, table, "Servi")
-    await click(carol, thread, table, "Carte !")  # bust: the round is settled
+    await click(bob, thread, table, "Stand")
+    await click(carol, thread, table, "Hit")  # bust: the round is settled
     assert any("results" in m.content for m in thread.history())
     check(env, captured_log.getvalue(), secrets, players, {"KC"})
 
@@ -196,9 +196,9 @@ async def test_casino21_round_logs_no_hole_card_nor_token(simcord_env, captured_
     field = shown.modal["components"][0]["components"][0]["custom_id"]
     await carol.member.submit_modal(shown, {field: "15"})
     await click(carol, thread, table, "Ace = 11")
-    await click(alice, thread, table, "Servi (0)")
+    await click(alice, thread, table, "Stand (0)")
     assert (await bob.member.slash(thread, "draw", count=2)).ephemeral
-    await click(carol, thread, table, "Servi (0)")
+    await click(carol, thread, table, "Stand (0)")
     assert any("results**" in (m.content or "") for m in thread.history())
     check(env, captured_log.getvalue(), secrets, players, {"KC"})
 
@@ -212,12 +212,12 @@ async def test_pirate21_round_logs_no_hidden_card_dm_nor_token(simcord_env, capt
     # seat order bob, carol, alice: bob 10♠ 9♥, carol 5♣ 7♦ (+K♣: bust), alice 8♠ 8♦
     table.game.rig(["TS", "5C", "8S", "9H", "7D", "8D", "KC", "2H", "3C"], only=True)
     await click(alice, thread, table, "Start")
-    await click(bob, thread, table, "Servi")
-    await click(carol, thread, table, "Carte !")
+    await click(bob, thread, table, "Stand")
+    await click(carol, thread, table, "Hit")
     mine = await click(carol, thread, table, "My cards")
     assert mine.ephemeral and "5♣" in mine.response.content
-    await click(carol, thread, table, "Servi")
-    await click(alice, thread, table, "Servi")
+    await click(carol, thread, table, "Stand")
+    await click(alice, thread, table, "Stand")
     assert any("Round 1 — showdown" in m.content for m in thread.history())
     assert dm_texts(env, players)
     check(env, captured_log.getvalue(), secrets, players, {"TS", "9H", "5C", "7D", "8S", "8D"})
@@ -232,18 +232,18 @@ async def test_sept_et_demi_round_logs_no_hidden_card_dm_nor_token(simcord_env, 
     await click(alice, thread, table, "Start")
     await click(bob, thread, table, "Bet 25")
     assert (await carol.member.slash(thread, "bet", amount=30)).ephemeral
-    await click(bob, thread, table, "Carte !")
+    await click(bob, thread, table, "Hit")
     await click(bob, thread, table, "Hide it (show the other)")
     hand = await bob.member.slash(thread, "hand")
     assert hand.ephemeral and "2♣" in hand.response.content
-    await click(bob, thread, table, "Carte !")
+    await click(bob, thread, table, "Hit")
     await click(bob, thread, table, "Show it")
-    await click(bob, thread, table, "Servi")
+    await click(bob, thread, table, "Stand")
     assert (await carol.member.slash(thread, "hit")).ephemeral
     assert (await carol.member.slash(thread, "show")).ephemeral
     assert (await carol.member.slash(thread, "stand")).ephemeral
-    await click(alice, thread, table, "Carte !")
-    await click(alice, thread, table, "Servi")
+    await click(alice, thread, table, "Hit")
+    await click(alice, thread, table, "Stand")
     assert any("results**" in m.content for m in thread.history())
     check(env, captured_log.getvalue(), secrets, players, {"3S", "5H", "4D", "2C"})
 

@@ -143,7 +143,7 @@ async def test_a_bust_shows_nothing_a_safe_hit_does_not(simcord_env, pace):
     bust, safe = twins
     for twin in twins:
         await alice.member.click(table_message(twin.thread, twin.table), label="Start")
-        await bob.member.click(table_message(twin.thread, twin.table), label="Servi")
+        await bob.member.click(table_message(twin.thread, twin.table), label="Stand")
         twin.dm = carol.user.dm_channel.id
         # a look at one's own cards and at the table status stay private
         mine = await carol.member.slash(twin.thread, "hand")
@@ -169,21 +169,21 @@ async def test_a_bust_shows_nothing_a_safe_hit_does_not(simcord_env, pace):
         return answers[0], answers[1]
 
     dms = len(carol.dms())
-    bust_dm, safe_dm = await step("Carte !")  # 22 (bust) / 18
+    bust_dm, safe_dm = await step("Hit")  # 22 (bust) / 18
     assert len(carol.dms()) == dms  # her own card comes in her click's answer
     assert f"▶ <@{carol.id}> · 🪙 0 · {BACKS} K♣" in text(bust.thread, bust.table)
-    assert "total **22**" in bust_dm and "Over 21" in bust_dm and "Servi" in bust_dm
+    assert "total **22**" in bust_dm and "Over 21" in bust_dm and "Stand" in bust_dm
     assert "total **18**" in safe_dm and "Over 21" not in safe_dm
     hand = await carol.member.click(table_message(bust.thread, bust.table), label="My cards")
     assert hand.ephemeral and "22" in hand.response.content and "Over 21" in hand.response.content
 
     # a busted player may ask again, as nobody can tell: 24 / 20
-    bust_dm, safe_dm = await step("Carte !")
+    bust_dm, safe_dm = await step("Hit")
     assert f"▶ <@{carol.id}> · 🪙 0 · {BACKS} K♣ 2♥" in text(bust.thread, bust.table)
     assert "total **24**" in bust_dm and "Over 21" in bust_dm
     assert "total **20**" in safe_dm and "Over 21" not in safe_dm
 
-    await step("Servi")  # she ends her turn like anyone
+    await step("Stand")  # she ends her turn like anyone
     assert f"<@{carol.id}> · 🪙 0 · {BACKS} K♣ 2♥ · ✋ stood" in text(bust.thread, bust.table)
     assert f"turn: <@{alice.id}>" in text(bust.thread, bust.table)
     posts = [m.content for m in bust.thread.history() if m.id != bust.table.message_id]
@@ -193,7 +193,7 @@ async def test_a_bust_shows_nothing_a_safe_hit_does_not(simcord_env, pace):
 
     # the showdown turns everything up: the bust shows there, and only there
     for twin in twins:
-        await alice.member.click(table_message(twin.thread, twin.table), label="Servi")
+        await alice.member.click(table_message(twin.thread, twin.table), label="Stand")
     (b,) = [m.content for m in bust.thread.history() if "Round 1 — showdown" in m.content]
     (s,) = [m.content for m in safe.thread.history() if "Round 1 — showdown" in m.content]
     assert f"<@{carol.id}> 5♣ 7♦ · K♣ 2♥ = **24** · 💥 bust" in b
@@ -238,7 +238,7 @@ async def test_closed_dms_fall_back_to_hand(simcord_env):
     res = await bob.member.slash(thread, "hand")
     assert res.ephemeral and "10♠ 9♥" in res.response.content and "19" in res.response.content
     # bob draws: the card comes as an ephemeral follow-up of his click
-    res = await bob.member.click(table_message(thread, table), label="Carte !")
+    res = await bob.member.click(table_message(thread, table), label="Hit")
     (follow,) = res.followups
     assert follow.ephemeral and "K♣" in follow.content and "29" in follow.content
     assert "bust" in follow.content
@@ -246,10 +246,10 @@ async def test_closed_dms_fall_back_to_hand(simcord_env):
     assert_never_public(thread, ["TS", "9H", "5C", "7D", "8S", "8D"])
     # the game goes on once bob stands, as anyone would
     assert f"turn: <@{bob.id}>" in text(thread, table)
-    await bob.member.click(table_message(thread, table), label="Servi")
+    await bob.member.click(table_message(thread, table), label="Stand")
     assert f"turn: <@{carol.id}>" in text(thread, table)
-    await carol.member.click(table_message(thread, table), label="Servi")
-    await alice.member.click(table_message(thread, table), label="Servi")
+    await carol.member.click(table_message(thread, table), label="Stand")
+    await alice.member.click(table_message(thread, table), label="Stand")
     result = [m for m in thread.history() if "Round 1 — showdown" in m.content]
     assert result and "10♠ 9♥ · K♣ = **29**" in result[0].content
     assert "round 2" in text(thread, table)
@@ -282,10 +282,10 @@ async def test_turn_timer_stands_for_a_silent_player(simcord_env):
     t = text(thread, table)
     assert f"turn: <@{carol.id}>" in t
     assert f"<@{bob.id}> · 🪙 0 · {BACKS} · ✋ stood" in t
-    assert f"⏰ <@{bob.id}> did not act in time: servi." in [m.content for m in thread.history()]
+    assert f"⏰ <@{bob.id}> did not act in time: stands." in [m.content for m in thread.history()]
 
     # carol hits (17) then goes silent: she stands with her public card; then alice too
-    await carol.member.click(table_message(thread, table), label="Carte !")
+    await carol.member.click(table_message(thread, table), label="Hit")
     await env.advance_time(91)
     assert f"<@{carol.id}> · 🪙 0 · {BACKS} K♣ · ✋ stood" in text(thread, table)
     await env.advance_time(91)

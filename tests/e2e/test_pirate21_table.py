@@ -139,28 +139,28 @@ async def test_full_standard_game_three_players(simcord_env):
     assert "Treasure **9**" in t and "Pot **1**" in t and "Pile **21**" in t
     assert seat(thread, table, bob) == f"▶ <@{bob.id}> · 🪙 0 · {BACKS}"
     assert seat(thread, table, alice) == f"<@{alice.id}> · 🎩 dealer · 🪙 0 · {BACKS}"
-    assert labels(thread, table) == ["Carte !", "Servi", "My cards"]
+    assert labels(thread, table) == ["Hit", "Stand", "My cards"]
     check_dms(thread, players, 1, {"alice": 1, "bob": 1, "carol": 1})
     assert "total **19**" in private_texts(bob, thread)[-1]
     assert_never_public(thread, all_hidden(1))
 
-    res = await carol.member.click(table_message(thread, table), label="Servi")
+    res = await carol.member.click(table_message(thread, table), label="Stand")
     assert res.ephemeral and "not your turn" in res.response.content
-    await bob.member.click(table_message(thread, table), label="Servi")
+    await bob.member.click(table_message(thread, table), label="Stand")
     assert seat(thread, table, bob) == f"<@{bob.id}> · 🪙 0 · {BACKS} · ✋ stood"
     assert seat(thread, table, carol).startswith("▶ ")
-    await carol.member.click(table_message(thread, table), label="Carte !")
+    await carol.member.click(table_message(thread, table), label="Hit")
     # the bust looks like any hit: K♣ public, the turn stays, no word of it in public
     assert seat(thread, table, carol) == f"▶ <@{carol.id}> · 🪙 0 · {BACKS} K♣"
     assert f"turn: <@{carol.id}>" in text(thread, table)
     assert "**22**" not in text(thread, table) and announcements(thread, table) == []
     assert "bust" in private_texts(carol, thread)[-1] and "K♣" in private_texts(carol, thread)[-1]
-    await carol.member.click(table_message(thread, table), label="Servi")
+    await carol.member.click(table_message(thread, table), label="Stand")
     assert seat(thread, table, carol) == f"<@{carol.id}> · 🪙 0 · {BACKS} K♣ · ✋ stood"
     assert f"turn: <@{alice.id}>" in text(thread, table)
     assert all("bust" not in t for t in private_texts(bob, thread) + private_texts(alice, thread))
     assert_never_public(thread, all_hidden(1))
-    await alice.member.click(table_message(thread, table), label="Servi")
+    await alice.member.click(table_message(thread, table), label="Stand")
     round_calls = len(env.http_requests) - start_calls
 
     (r1,) = announcements(thread, table)
@@ -197,14 +197,14 @@ async def test_full_standard_game_three_players(simcord_env):
 
     # ---- round 3: bob (BlackJack) and carol tie at 21: 2 + 1 coins
     assert "BlackJack" in private_texts(bob, thread)[-1]
-    await bob.member.click(table_message(thread, table), label="Servi")
-    await carol.member.click(table_message(thread, table), label="Carte !")
+    await bob.member.click(table_message(thread, table), label="Stand")
+    await carol.member.click(table_message(thread, table), label="Hit")
     assert (
         "total **21**" in private_texts(carol, thread)[-1]
         and "bust" not in private_texts(carol, thread)[-1]
     )
-    await carol.member.click(table_message(thread, table), label="Servi")
-    await alice.member.click(table_message(thread, table), label="Servi")
+    await carol.member.click(table_message(thread, table), label="Stand")
+    await alice.member.click(table_message(thread, table), label="Stand")
     r3 = announcements(thread, table)[-1]
     assert "Round 3 — showdown" in r3 and "⭐ BlackJack" in r3
     assert f"Tie at 21: <@{bob.id}> +2, <@{carol.id}> +1." in r3
@@ -214,7 +214,7 @@ async def test_full_standard_game_three_players(simcord_env):
 
     # ---- round 4: carol alone with a BlackJack takes 2; the pile is empty: game over
     for p in (bob, carol, alice):
-        await p.member.click(table_message(thread, table), label="Servi")
+        await p.member.click(table_message(thread, table), label="Stand")
     *_, r4, final = announcements(thread, table)
     assert "Round 4 — showdown" in r4 and f"🏆 <@{carol.id}> takes the pot: +2." in r4
     assert "game over" in final and "The pile ran out." in final
@@ -256,24 +256,24 @@ async def test_shared_variant_to_its_end(simcord_env):
     assert "shared treasure" in t and "Pot **3**" in t and "Treasure **" not in t
     assert seat(thread, table, bob) == f"▶ <@{bob.id}> · 🪙 1 · {BACKS}"
     for p in (bob, carol, alice):
-        await p.member.click(table_message(thread, table), label="Servi")
+        await p.member.click(table_message(thread, table), label="Stand")
     r1 = announcements(thread, table)[-1]
     assert f"🏆 <@{bob.id}> takes the pot: +3." in r1 and "Pot 0" in r1
 
-    await bob.member.click(table_message(thread, table), label="Servi")
-    await carol.member.click(table_message(thread, table), label="Carte !")
-    await carol.member.click(table_message(thread, table), label="Servi")
+    await bob.member.click(table_message(thread, table), label="Stand")
+    await carol.member.click(table_message(thread, table), label="Hit")
+    await carol.member.click(table_message(thread, table), label="Stand")
     assert_never_public(thread, ["QS", "7C"])
-    await alice.member.click(table_message(thread, table), label="Servi")
+    await alice.member.click(table_message(thread, table), label="Stand")
     ann = announcements(thread, table)
     assert "the pot is split" in ann[-2] and "1 coin(s) stay in play" in ann[-2]
     assert ann[-1] == f"<@{alice.id}> has no coin left and leaves the game."
     assert seat(thread, table, alice) == f"<@{alice.id}> · 🎩 dealer · 🪙 0 · out of coins"
     assert "Pot **3**" in text(thread, table)
 
-    await bob.member.click(table_message(thread, table), label="Servi")
-    await carol.member.click(table_message(thread, table), label="Carte !")
-    await carol.member.click(table_message(thread, table), label="Servi")
+    await bob.member.click(table_message(thread, table), label="Stand")
+    await carol.member.click(table_message(thread, table), label="Hit")
+    await carol.member.click(table_message(thread, table), label="Stand")
     *_, r3, final = announcements(thread, table)
     assert f"🏆 <@{bob.id}> takes the pot: +3." in r3
     assert "One pirate holds every coin." in final and f"🥇 <@{bob.id}> — 🪙 6" in final
@@ -318,30 +318,30 @@ async def test_shared_treasure_divided_and_played_to_its_end(simcord_env):
 
     # ---- round 1: bob 19 takes the 4 coins
     for p in (bob, carol, alice):
-        await p.member.click(table_message(thread, table), label="Servi")
+        await p.member.click(table_message(thread, table), label="Stand")
     r1 = announcements(thread, table)[-1]
     assert f"🏆 <@{bob.id}> takes the pot: +4." in r1
     assert f"coins: <@{bob.id}> 6, <@{carol.id}> 2, <@{alice.id}> 2" in r1
     assert "Pot **3**" in text(thread, table)  # round 2's antes
 
     # ---- round 2: bob (BlackJack) and carol tie at 21: 3 coins split, 1 stays in play
-    await bob.member.click(table_message(thread, table), label="Servi")
-    await carol.member.click(table_message(thread, table), label="Carte !")
-    await carol.member.click(table_message(thread, table), label="Servi")
-    await alice.member.click(table_message(thread, table), label="Servi")
+    await bob.member.click(table_message(thread, table), label="Stand")
+    await carol.member.click(table_message(thread, table), label="Hit")
+    await carol.member.click(table_message(thread, table), label="Stand")
+    await alice.member.click(table_message(thread, table), label="Stand")
     r2 = announcements(thread, table)[-1]
     assert f"the pot is split: <@{bob.id}> +1, <@{carol.id}> +1. 1 coin(s) stay in play." in r2
     assert "Pot **4**" in text(thread, table)  # 1 left + bob's, carol's and alice's last coin
     assert seat(thread, table, alice).startswith(f"<@{alice.id}> · 🎩 dealer · 🪙 0 ·")
 
     # ---- round 3: alice busts on K♠, which only the showdown tells; bob takes 4
-    await bob.member.click(table_message(thread, table), label="Servi")
-    await carol.member.click(table_message(thread, table), label="Servi")
+    await bob.member.click(table_message(thread, table), label="Stand")
+    await carol.member.click(table_message(thread, table), label="Stand")
     before = len(thread.history())
-    await alice.member.click(table_message(thread, table), label="Carte !")
+    await alice.member.click(table_message(thread, table), label="Hit")
     assert len(thread.history()) == before and "Over 21" in private_texts(alice, thread)[-1]
     assert seat(thread, table, alice).startswith("▶ ")  # still her turn
-    await alice.member.click(table_message(thread, table), label="Servi")
+    await alice.member.click(table_message(thread, table), label="Stand")
     *_, r3, out, reshuffle = announcements(thread, table)
     assert f"<@{alice.id}> 6♥ 8♥ · K♠ = **24** · 💥 bust" in r3
     assert f"🏆 <@{bob.id}> takes the pot: +4." in r3
@@ -355,10 +355,10 @@ async def test_shared_treasure_divided_and_played_to_its_end(simcord_env):
     assert "Pot **2**" in text(thread, table)
 
     # ---- round 4: carol (5) draws from the new pile: at most 16, bob's 20 wins it all
-    await bob.member.click(table_message(thread, table), label="Servi")
-    await carol.member.click(table_message(thread, table), label="Carte !")
+    await bob.member.click(table_message(thread, table), label="Stand")
+    await carol.member.click(table_message(thread, table), label="Hit")
     drawn = seat(thread, table, carol).split(BACKS)[1].strip()
-    await carol.member.click(table_message(thread, table), label="Servi")
+    await carol.member.click(table_message(thread, table), label="Stand")
     *_, r4, final = announcements(thread, table)
     assert f"🏆 <@{bob.id}> takes the pot: +2." in r4
     assert "One pirate holds every coin." in final and f"🥇 <@{bob.id}> — 🪙 10" in final

@@ -124,11 +124,11 @@ async def test_not_your_turn_not_seated_and_a_stranger_on_the_buttons(simcord_en
     assert table.game.to_act == alice.id
     users = [p.id for p in (*players, dave)]
     async with Unchanged(env, guild, thread, table, users):
-        res = await bob.member.click(table_message(thread, table), label="Carte !")
+        res = await bob.member.click(table_message(thread, table), label="Hit")
         assert_sentence(reply(res), t("illegal.not_your_turn", "en"))
         res = await bob.member.slash(thread, "stand")
         assert_sentence(reply(res), t("illegal.not_your_turn", "en"))
-        res = await dave.member.click(table_message(thread, table), label="Carte !")
+        res = await dave.member.click(table_message(thread, table), label="Hit")
         assert_sentence(reply(res), t("illegal.not_seated", "en"))
         res = await dave.member.slash(thread, "hit")
         assert_sentence(reply(res), t("illegal.not_seated", "en"))
@@ -151,6 +151,9 @@ async def test_bets_out_of_range_or_above_the_stack(simcord_env):
         text = reply(res)
         assert_sentence(text)
         assert "10" in text and text.startswith("The bet must be from")
+        for amount in (0, -5):  # the table's range, up to the stack: not an internal limit
+            res = await bob.member.slash(thread, "bet", amount=amount)
+            assert_sentence(reply(res), t("illegal.bet_out_of_range", "en", min=10, max=50))
         res = await bob.member.slash(thread, "bet", amount=201)
         assert_sentence(reply(res))
         res = await bob.member.slash(thread, "bet", amount=60)  # stack 50
@@ -171,7 +174,7 @@ async def test_the_same_button_twice_and_a_repeated_interaction(simcord_env):
     guild, _lobby, thread, table, players = await classic_table(env, "alice", "bob", "carol")
     alice, bob, carol = players
     await to_play(env, thread, table, players, ROUND)
-    await alice.member.click(table_message(thread, table), label="Servi")
+    await alice.member.click(table_message(thread, table), label="Stand")
     users = [p.id for p in players]
 
     # A double click: the second click carries the button of the message as it was. To
@@ -181,7 +184,7 @@ async def test_the_same_button_twice_and_a_repeated_interaction(simcord_env):
     env.inject_error("PATCH", f"/channels/{thread.id}/messages/*", status=500, times=None)
     before = table.version
     try:
-        await bob.member.click(table_message(thread, table), label="Carte !")  # 16 + 2♦ = 18
+        await bob.member.click(table_message(thread, table), label="Hit")  # 16 + 2♦ = 18
     finally:
         env.backend.faults.clear()
     assert table.version == before + 1  # the move counted although no edit went through
@@ -190,7 +193,7 @@ async def test_the_same_button_twice_and_a_repeated_interaction(simcord_env):
         f"cr:{table.id}:{before}:"
     )
     async with Unchanged(env, guild, thread, table, users):
-        res = await bob.member.click(old, label="Carte !")
+        res = await bob.member.click(old, label="Hit")
         assert_sentence(reply(res), t("table.error.stale", "en"))
         assert "nothing was done" in reply(res)
     env.errors  # noqa: B018  (the lost edits were logged as errors: acknowledged)
@@ -328,7 +331,7 @@ async def test_refusals_in_french(simcord_env):
     await to_play(env, thread, table, players, ROUND)
     users = [p.id for p in (*players, dave)]
     async with Unchanged(env, guild, thread, table, users):
-        res = await bob.member.click(table_message(thread, table), label="Carte !")
+        res = await bob.member.click(table_message(thread, table), label="Hit")
         text = reply(res)
         assert_sentence(text, t("illegal.not_your_turn", "fr"))
         assert text != t("illegal.not_your_turn", "en")

@@ -39,10 +39,10 @@ async def test_one_round_with_buttons_costs_one_call_per_move(simcord_env):
         (alice, "Bet 10"),
         (bob, "Bet 10"),
         (carol, "Bet 10"),
-        (alice, "Servi"),
-        (bob, "Carte !"),  # 18
-        (bob, "Servi"),
-        (carol, "Servi"),  # the dealer plays, the round is settled, the next one starts
+        (alice, "Stand"),
+        (bob, "Hit"),  # 18
+        (bob, "Stand"),
+        (carol, "Stand"),  # the dealer plays, the round is settled, the next one starts
     ]
     per_move = []
     for player, label in moves:

@@ -139,7 +139,7 @@ async def test_sept_et_demi_restart_during_a_swap_decision(simcord_env, db_path)
     await alice.member.click(table_message(thread, table), label="Start")
     await click_move(bob.member, table_message(thread, table), "bet:25")
     await click_move(carol.member, table_message(thread, table), "bet:50")
-    await bob.member.click(table_message(thread, table), label="Carte !")
+    await bob.member.click(table_message(thread, table), label="Hit")
     legal = table.game.legal_actions(bob.id)
     assert ActionKind.SWAP in legal and ActionKind.SHOW in legal
     old = table_message(thread, table)
@@ -166,7 +166,7 @@ async def test_pirate21_restart_during_a_turn(simcord_env, db_path):
     to_act = table.game.to_act
     player = next(p for p in (alice, bob, carol) if p.id == to_act)
     old = table_message(thread, table)
-    assert "Servi" in [b.label for row in old.components for b in row.children]
+    assert "Stand" in [b.label for row in old.components for b in row.children]
     table = await restart_and_check(env, db_path, thread, table)
     await player.member.click(old, custom_id=move_buttons(old)["stand"])
     assert table.game.to_act != to_act

@@ -28,8 +28,8 @@ from tests.e2e.test_refusals import Unchanged, assert_sentence, expected_refusal
 
 SHOW = "Show it"
 HIDE = "Hide it (show the other)"
-HIT = "Carte !"
-STAND = "Servi"
+HIT = "Hit"
+STAND = "Stand"
 
 
 @pytest.fixture

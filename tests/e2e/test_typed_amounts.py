@@ -45,15 +45,23 @@ async def test_other_amount_takes_ascii_digits_only(simcord_env):
         for typed in ("²", "2²", "٣٠", "３０", "½", "1,5", "1.000.00", "ten", "1e3", "+5"):
             res = await other_amount(alice, thread, table, typed)
             assert_sentence(reply(res), not_number)
-        for typed in ("0", "-5", "−5", "9" * 20, str(MAX_AMOUNT + 1)):
+        # zero or negative: the table's bets, from its minimum to the stack (200), in the
+        # words /bet uses; never the bank's internal limit
+        low = table.game.options.min_bet
+        for typed in ("0", "-5", "−5"):
             res = await other_amount(alice, thread, table, typed)
-            expected = t(
-                "table.error.amount_out_of_range", "en", min=1, max=MAX_AMOUNT, value=typed
-            )
-            assert_sentence(reply(res), expected)
+            assert_sentence(reply(res), t("illegal.bet_out_of_range", "en", min=low, max=200))
+            assert str(MAX_AMOUNT) not in reply(res)
+        for typed in ("9" * 20, str(MAX_AMOUNT + 1)):  # more than any stack
+            res = await other_amount(alice, thread, table, typed)
+            assert_sentence(reply(res), t("illegal.insufficient_stack", "en", stack=200))
         res = await other_amount(bob, thread, table, "²")  # in French
         assert_sentence(reply(res), t("table.error.amount_not_number", "fr"))
         assert reply(res) != not_number
+        res = await other_amount(bob, thread, table, "0")  # his stack is 1,000
+        fr = t("illegal.bet_out_of_range", "fr", min=low, max=1000)
+        assert_sentence(reply(res), fr)
+        assert fr != t("illegal.bet_out_of_range", "en", min=low, max=1000)
     assert not env.errors  # every interaction answered: no crash
     # ASCII digits grouped by thousands (a no-break space, as French writes them) are a bet
     res = await other_amount(bob, thread, table, f"1{NBSP}000")

@@ -2,12 +2,11 @@
 
 The word lists are short on purpose: each word is common in its language and never a word
 of the other one, so a hit is a real mistake, not a false positive ("table", "page",
-"total", "pot", "double", "options" are both French and English and are left out; so are
-the French casino calls the English text uses on purpose: "Carte !", "Servi", "saute",
-"bûches"). Before looking, ``strip_names`` removes what is not prose: code spans, mentions,
-timestamps, emojis, links, slash commands (their names are the same in both languages in
-what the bot writes), option names and ``name=value`` options, game names and the
-bot's own names.
+"total", "pot", "double", "options" are both French and English and are left out; so is
+"bûches", Casino 21's French word the English rules explain). Before looking,
+``strip_names`` removes what is not prose: code spans, mentions, timestamps, emojis,
+links, slash commands (their names are the same in both languages in what the bot
+writes), option names and ``name=value`` options, game names and the bot's own names.
 """
 
 from __future__ import annotations
@@ -38,7 +37,8 @@ FRENCH_WORDS = frozenset(
     manches tapis joueur joueurs jeton jetons tour tours cartes gagne perd égalité banque
     banquier fonds trésor pioche donneur hôte paquet graine engagement réclamation
     réclamations solde souple exactement encore aucun aucune personne qui que sont être
-    avez êtes peut attend attendez cette ce ces mais ou où déjà maintenant
+    avez êtes peut attend attendez cette ce ces mais ou où déjà maintenant carte servi
+    saute
     """.split()  # noqa: SIM905 (a word list reads best as words)
 )
 

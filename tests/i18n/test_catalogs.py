@@ -30,10 +30,6 @@ SAME_IN_BOTH = {
     "blackjack.result.blackjack": "Black Jack, the hand's name in both languages",
     "blackjack.status.blackjack": "Black Jack, the hand's name in both languages",
     "pirate21.blackjack": "BlackJack, Pirate 21's own name for a two-card 21",
-    # the French calls of the game, used by the English table too (RULES.md: Hit ("Carte !"))
-    "move.hit": "Carte !, the call every table uses",
-    "move.stand": "Servi, the call every table uses",
-    "move.draw_stand": "Servi (0), the call every table uses",
     # words that are the same in French and English
     "name.audit": "audit is French too",
     "param.page": "page is French too",
@@ -136,10 +132,10 @@ def test_french_typography() -> None:
 
 
 def test_english_typography() -> None:
-    """No space before : ; ! ? in English (the French call "Carte !" aside)."""
+    """No space before : ; ! ? in English."""
     wrong = {}
     for key, text in catalog("en").items():
-        prose = re.sub(r"`[^`]*`", "x", text).replace("Carte !", "Carte").replace("+ ?", "+ x")
+        prose = re.sub(r"`[^`]*`", "x", text).replace("+ ?", "+ x")
         if re.search(r"\s[:;!?]|[ \t][,.)]|  |[«»]", prose) or NBSP in prose:
             wrong[key] = text
     assert wrong == {}

@@ -95,3 +95,40 @@ async def test_play_in_the_browser(tmp_path):
             await page.screenshot(path=shot)
         finally:
             await browser.close()
+
+
+async def test_switching_players_quickly_never_leaves_the_page_stuck(tmp_path):
+    """Twenty "Viewing as" switches in a row while the bet timer's countdown is redrawn by
+    the clock: the page ends on the last player chosen and plays as them."""
+    playwright_api = pytest.importorskip("playwright.async_api")
+    expect = playwright_api.expect
+    async with (
+        running_sandbox(
+            players=3,
+            game="classic",
+            port=0,
+            db_path=tmp_path / "sandbox.sqlite3",
+            entropy=seeded_entropy("sandbox-switch"),
+        ) as sandbox,
+        playwright_api.async_playwright() as pw,
+    ):
+        browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = await browser.new_page(viewport={"width": 1300, "height": 900})
+            page.set_default_timeout(15_000)
+            await page.goto(sandbox.url)
+            await page.get_by_role("button", name="Start").click()
+            await expect(page.get_by_role("button", name="Bet 10")).to_be_visible()
+            picker = page.locator("#viewer-picker")
+            ids = [str(p.id) for p in sandbox.players]
+            for i in range(20):  # alice, bob, carol, ... ends on bob
+                await picker.select_option(value=ids[i % 3])
+            await expect(picker).to_have_value(ids[1])
+            await expect(picker).to_be_enabled()
+            await page.get_by_role("button", name="Bet 10").click()
+            timeline = page.locator("#channel-message-list")
+            await expect(timeline).to_contain_text("stack 190 · bet 10")
+            table = sandbox.env.bot.tables.table_in(sandbox.tables.id)
+            assert table.game.bets == {sandbox.players[1].id: 10}  # bob's bet, as viewed
+        finally:
+            await browser.close()

@@ -48,14 +48,16 @@ def test_help_and_bad_arguments(capsys):
         main(["--game", "poker"])
 
 
-def _start(tmp_path: Path, *args: str) -> tuple[subprocess.Popen[str], list[str]]:
+def _start(
+    tmp_path: Path, *args: str, env: dict[str, str] | None = None
+) -> tuple[subprocess.Popen[str], list[str]]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "sandbox", "--db", str(tmp_path / "sandbox.sqlite3"), *args],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
         # a background job may inherit SIGINT ignored: Ctrl-C must reach the sandbox
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
@@ -99,6 +101,31 @@ def test_serves_the_page_on_loopback_and_stops_on_ctrl_c(tmp_path):
             proc.wait()
     assert proc.returncode == 0, rest
     assert "Sandbox stopped" in rest
+
+
+def test_open_hands_the_address_to_the_browser(tmp_path):
+    """``--open`` (what ``scripts/start.py`` passes): the page opens in the user's browser,
+    here a stand-in named by $BROWSER, as Python's webbrowser module reads it."""
+    opened = tmp_path / "opened.txt"
+    browser = tmp_path / "browser.sh"
+    browser.write_text(f'#!/bin/sh\necho "$1" > {opened}\n')
+    browser.chmod(0o755)
+    proc, lines = _start(
+        tmp_path, "--port", "0", "--players", "1", "--open", env={"BROWSER": f"{browser} %s"}
+    )
+    try:
+        found = URL.search("".join(lines))
+        assert found
+        deadline = time.monotonic() + 10
+        while not opened.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert opened.read_text().strip() == found.group(1)
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 def test_a_busy_port_is_a_clear_error(tmp_path):

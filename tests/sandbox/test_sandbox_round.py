@@ -74,9 +74,9 @@ async def test_world_and_one_black_jack_round(tmp_path):
         assert hand.ephemeral and hand.response.content
         assert hand.response.id not in {m.id for m in sandbox.tables.history()}
         assert hand.response.id in {m.id for m in sandbox.tables.history(viewer=bob.member)}
-        await alice.member.click(_table_message(sandbox), label="Servi")
-        await bob.member.click(_table_message(sandbox), label="Carte !")
-        await bob.member.click(_table_message(sandbox), label="Servi")
+        await alice.member.click(_table_message(sandbox), label="Stand")
+        await bob.member.click(_table_message(sandbox), label="Hit")
+        await bob.member.click(_table_message(sandbox), label="Stand")
         res = await carol.member.slash(sandbox.tables, "stand")
         assert res.ephemeral
         summaries = [m for m in sandbox.tables.history() if "results" in m.content]
@@ -173,3 +173,52 @@ async def test_the_page_draws_the_card_pictures_in_french(tmp_path):
         names = {e["name"] for e in tokens}
         assert len(tokens) >= 5 and f":{next(iter(names))}:" in "".join(markup.values())
         assert all(e["available"] and e["asset_id"] for e in tokens), tokens
+
+
+async def _page_seconds_to_deadline(sandbox: Any) -> float:
+    """Seconds from the page's own "now" (what it counts a relative time from) to the
+    table's deadline, as the page would write "ends in ..."."""
+    from datetime import datetime
+
+    snapshot = await sandbox.preview.snapshot()
+    now = datetime.fromisoformat(snapshot["profile"]["presentationTime"]).timestamp()
+    return _service(sandbox).table_in(sandbox.tables.id).deadline_due - now
+
+
+async def test_a_60_second_timer_reads_60_seconds_after_an_idle_while(tmp_path):
+    import asyncio
+
+    from sandbox import Clock
+
+    async with running_sandbox(
+        players=2, port=0, db_path=tmp_path / "s.sqlite3", clock=False
+    ) as sandbox:
+        clock = Clock(sandbox.env, sandbox.preview, asyncio.Lock())
+        for _ in range(300):  # five idle minutes in the lobby: nothing changes
+            await clock.step(1)
+        await sandbox.host.member.click(_table_message(sandbox), label="Start")
+        assert 55 <= await _page_seconds_to_deadline(sandbox) <= 60  # not "in 6 minutes"
+        refreshed = sandbox.preview._python.revision
+        for _ in range(10):  # the countdown is redrawn while it runs
+            await clock.step(1)
+        assert sandbox.preview._python.revision > refreshed
+        assert 45 <= await _page_seconds_to_deadline(sandbox) <= 50
+
+
+async def test_the_page_dates_the_table_in_its_language(tmp_path):
+    import asyncio
+
+    from sandbox import Clock
+
+    async with running_sandbox(
+        players=1, port=0, db_path=tmp_path / "s.sqlite3", clock=False, open_table=False
+    ) as sandbox:
+        clock = Clock(sandbox.env, sandbox.preview, asyncio.Lock())
+        await clock.step(1)
+        assert sandbox.preview.locale == "en-US"
+        host = sandbox.host.member
+        await host.slash(sandbox.tables, "language", language="fr")
+        await host.slash(sandbox.tables, "table open", game="blackjack", here=True)
+        await clock.step(1)
+        snapshot = await sandbox.preview.snapshot()
+        assert snapshot["profile"]["locale"] == "fr"  # "dans 1 minute", as the table's words

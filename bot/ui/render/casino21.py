@@ -159,6 +159,17 @@ class Renderer(GameRenderer):
             money.append(ctx.t("casino21.free_to_leave"))
         return [" · ".join(head), "　" + " · ".join(money)]
 
+    def terms(self, ctx: Ctx) -> list[str]:
+        """The welcome stake and the wagering, when a seat shows them."""
+        seats = [s for s in ctx.view.get("seats") or [] if isinstance(s, dict)]
+        out = []
+        if any(s.get("welcome") for s in seats):
+            out.append(ctx.t("terms.welcome"))
+        if any(s.get("wager_left") for s in seats):
+            requirement = int((ctx.view.get("options") or {}).get("wager_requirement") or 0)
+            out.append(ctx.t("terms.wagered", requirement=requirement))
+        return out
+
     # ----------------------------------------------------------------- buttons
     def buttons(self, ctx: Ctx) -> list[ButtonSpec]:
         """The common buttons, with Join (until the table is full) and Leave during a
@@ -195,8 +206,8 @@ class Renderer(GameRenderer):
     def announce(self, ctx: Ctx, event: Event) -> str:
         if event.kind == ROUND_SETTLED:
             return self.summary(ctx, event)
-        if event.kind == ROUND_CANCELLED:  # nobody bet
-            return ctx.t("casino21.round_void", n=event.data.get("round", "?"))
+        if event.kind == ROUND_CANCELLED:  # nobody bet: said as in every game
+            return super().announce(ctx, event)
         return self.left_line(ctx, event) if event.data.get("reason") != "close" else ""
 
     def left_line(self, ctx: Ctx, event: Event) -> str:

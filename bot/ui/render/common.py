@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 import discord
 
 from bot.engine.base import ROUND_SETTLED, SEED_REVEALED, ActionKind, Event, Phase, Visibility
-from bot.engine.events import LEFT
+from bot.engine.events import LEFT, ROUND_CANCELLED
 from bot.engine.registry import GAMES
 from bot.i18n import t
 from bot.tables.models import Table
@@ -114,7 +114,7 @@ class GameRenderer:
 
     has_private_cards = False
     #: the public events that get a message of their own (``announce``)
-    announced: frozenset[str] = frozenset({ROUND_SETTLED})
+    announced: frozenset[str] = frozenset({ROUND_SETTLED, ROUND_CANCELLED})
 
     # ----------------------------------------------------------------- the embed
     def embed(self, ctx: Ctx) -> discord.Embed:
@@ -197,9 +197,14 @@ class GameRenderer:
         return " · ".join(parts)
 
     def footer(self, ctx: Ctx) -> str:
-        """Table id, version and the shuffle commitments."""
+        """The table's own terms on show explained, table id, version and commitments."""
         text = ctx.t("table.footer", id=ctx.table.id, version=ctx.table.version)
-        return "\n".join([text, *self.commitment_lines(ctx)])
+        return "\n".join([*self.terms(ctx), text, *self.commitment_lines(ctx)])
+
+    def terms(self, ctx: Ctx) -> list[str]:
+        """One short line per term of this game the message shows (a welcome stake, a
+        guarantee fund...), in the footer: what a newcomer cannot guess."""
+        return []
 
     def commitment_lines(self, ctx: Ctx) -> list[str]:
         """The commitment of the deck in use and of the next one when it is already drawn
@@ -348,7 +353,10 @@ class GameRenderer:
         return [text for text in out if text]
 
     def announce(self, ctx: Ctx, event: Event) -> str:
-        """The message of one announced event (default: the round summary)."""
+        """The message of one announced event (default: the round summary; a round nobody
+        bet in is said too, so the rounds' numbers never skip)."""
+        if event.kind == ROUND_CANCELLED:
+            return ctx.t("table.round_void", n=event.data.get("round", "?"))
         return self.summary(ctx, event) if event.kind == ROUND_SETTLED else ""
 
     def summary(self, ctx: Ctx, event: Event) -> str:

@@ -7,7 +7,7 @@ showdown, and a hit that goes over 21 looks exactly like any other hit (the engi
 both the same public events and keeps the turn; only the hitter's DM, the same one every
 hitter gets, says "over 21"). The footer shows no table version.
 
-The common renderer draws the frame, the buttons (Carte !, Servi, My cards from the legal
+The common renderer draws the frame, the buttons (Hit, Stand, My cards from the legal
 actions) and posts the seeds; this one adds the game's lines, its seats, its lobby
 buttons, its announcements (the showdown with the round, a reshuffle, a timeout, a player
 out, the final ranking) and its DMs.

@@ -188,6 +188,11 @@ class Renderer(GameRenderer):
             hand += " " + ctx.t("sept.shown_total", total=fmt(int(seat["shown_total"])))
         return [hand]
 
+    def terms(self, ctx: Ctx) -> list[str]:
+        """The guarantee fund, while the message shows it (the lobby, the rounds)."""
+        fund = (ctx.view.get("options") or {}).get("guarantee_fund")
+        return [ctx.t("terms.fund")] if fund and ctx.phase is not _FINISHED else []
+
     # ----------------------------------------------------------------- buttons
     def button_key(self, ctx: Ctx) -> Any:
         """The common key, with the range of the quick bets while there are bets (who is
@@ -200,7 +205,7 @@ class Renderer(GameRenderer):
 
     def buttons(self, ctx: Ctx) -> list[ButtonSpec]:
         specs = super().buttons(ctx)
-        if ctx.phase is _BANK:  # the bank's Carte ! / Servi carry the bank's mark
+        if ctx.phase is _BANK:  # the bank's Hit / Stand carry the bank's mark
             specs = [
                 ButtonSpec(s.move, s.label, s.style, s.arg, s.row, BANK)
                 if s.move in ("hit", "stand")
