@@ -47,13 +47,16 @@ def gone_entries(channel: Any, table: Any) -> list[str]:
     ]
 
 
-async def classic_in_play(env: Any, bets: bool = True) -> tuple[Any, Any, list[Any], Any]:
+async def classic_in_play(
+    env: Any, bets: bool = True, options: str | None = None
+) -> tuple[Any, Any, list[Any], Any]:
     """A classic table in a thread, alice and bob seated, round 1 started (bets placed)."""
     guild = env.create_guild()
     lobby = guild.create_text_channel("casino")
     players = add_players(env, guild, "alice", "bob")
     alice, bob = players
-    await alice.member.slash(lobby, "table open", game="blackjack")
+    extra = {"options": options} if options else {}
+    await alice.member.slash(lobby, "table open", game="blackjack", **extra)
     thread = thread_of(lobby)
     table = table_of(env, thread)
     await bob.member.slash(thread, "table join", buy_in=100)
