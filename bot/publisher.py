@@ -188,6 +188,12 @@ class Publisher:
         posted again, one whose thread is gone is closed with refunds; any other failure
         (403, 5xx, 429 after discord.py's retries, a locked thread) leaves the table dirty
         for the repair pass."""
+        if table.message_id is None:  # its post failed: the repair pass posts it; or the
+            # next round's is being posted, which shows the latest state
+            if table.id not in self.rolling and table.is_open:
+                self.dirty[table.id] = table
+                return False
+            return True
         try:
             try:
                 await self.edit_table_message(table, note)
@@ -704,9 +710,10 @@ class Publisher:
     ) -> None:
         """A player's private cards: in the answer to their own click (``interaction``: an
         ephemeral follow-up, outside the global rate limit), else by DM; a public '/hand'
-        hint, once per table, when neither reaches them."""
-        head = f"**{table_title(table)}** {table_link(table)}".strip()
-        text = fit_content("\n".join([head, *lines]))
+        hint, once per table, when neither reaches them. What changed comes first, the
+        table's name and link last."""
+        tail = f"**{table_title(table)}** {table_link(table)}".strip()
+        text = fit_content("\n".join([*lines, tail]))
         if interaction is not None:
             try:
                 await interaction.followup.send(text, ephemeral=True)
