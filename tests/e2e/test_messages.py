@@ -50,13 +50,12 @@ def posts(env: Any, channel_id: int, start: int = 0) -> list[str]:
     it turned into a round's summary (by REST, or in the response to a click: the tests
     here click only in that channel), in the order sent."""
     out = []
+    messages = f"/channels/{channel_id}/messages"
     for r in env.http_requests[start:]:
         body = r.json or {}
         if r.method == "POST" and r.path.endswith("/callback") and body.get("type") == 7:
             body = body.get("data") or {}  # UPDATE_MESSAGE: the clicked message itself
-        elif r.method not in ("POST", "PATCH"):
-            continue
-        elif not r.path.startswith(f"/channels/{channel_id}/messages"):
+        elif r.method not in ("POST", "PATCH") or not r.path.startswith(messages):
             continue
         if body.get("content"):
             out.append(readable(env, body["content"]))

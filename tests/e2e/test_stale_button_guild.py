@@ -6,8 +6,8 @@ from __future__ import annotations
 import discord
 
 from bot.i18n import t
-from cogs.tables.moves import MoveButton
 from bot.publisher import table_link
+from cogs.tables.moves import MoveButton
 from tests.e2e.helpers import table_message, table_of, thread_of
 
 
