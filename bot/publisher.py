@@ -630,7 +630,9 @@ class Publisher:
             await self.post_table_message(table)  # a failure: posted by the repair pass
         finally:
             self.rolling.discard(table.id)
-        if table.message_id is not None and table.version != version:  # moved meanwhile
+        if table.message_id is None:  # its post failed: the repair pass, sooner
+            self.wake()
+        elif table.version != version:  # moved meanwhile
             await self.refresh(table)
 
     async def _show_in_response(self, interaction: discord.Interaction, table: Table) -> bool:
