@@ -712,17 +712,16 @@ class Publisher:
     ) -> None:
         """A player's private cards: in the answer to their own click (``interaction``: an
         ephemeral follow-up, outside the global rate limit), else by DM; a public '/hand'
-        hint, once per table, when neither reaches them. What changed comes first, the
-        table's name and link last."""
-        tail = f"**{table_title(table)}** {table_link(table)}".strip()
-        text = fit_content("\n".join([*lines, tail]))
+        hint, once per table, when neither reaches them. What changed comes first; a DM
+        ends with the table's name and link, an answer under the table needs neither."""
         if interaction is not None:
             try:
-                await interaction.followup.send(text, ephemeral=True)
+                await interaction.followup.send(fit_content("\n".join(lines)), ephemeral=True)
                 return
             except discord.HTTPException:
                 log.warning("could not show %s their cards, table %s", player, table.id)
-        if await self.dms.send(player, text):
+        tail = f"**{table_title(table)}** {table_link(table)}".strip()
+        if await self.dms.send(player, fit_content("\n".join([*lines, tail]))):
             return
         if (table.id, player) in self._dm_warned:
             return

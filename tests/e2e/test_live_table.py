@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot.engine.base import Phase
+from bot.engine.registry import GAMES
 from bot.i18n import t
 from bot.publisher import table_link
 from tests.e2e.helpers import (
@@ -185,4 +186,41 @@ async def test_a_table_here_rolls_in_its_channel(simcord_env):
     assert messages[-1].id == table.message_id != old_id
     assert next(m for m in messages if m.id == old_id).content.startswith(
         t("summary.title", "en", n=1)
+    )
+
+
+# ------------------------------------------------------------ point 10: private cards
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+async def test_private_cards_say_what_changed_first_and_link_only_in_dms(simcord_env, locale):
+    env = simcord_env
+    guild = env.create_guild()
+    lobby = guild.create_text_channel("port")
+    alice, bob = add_players(env, guild, "alice", "bob")
+    for p in (alice, bob):
+        await p.member.slash(lobby, "language", language=locale)
+    await alice.member.slash(lobby, "table open", game="pirate21", name="Tortuga")
+    thread = thread_of(lobby)
+    table = table_of(env, thread)
+    await click_move(bob.member, table_message(thread, table), "join")
+    # deals bob, alice, bob, alice; bob's hit draws 4♣
+    table.game.rig(["2S", "5C", "3H", "8D", "4C"], only=True)
+    res = await click_move(alice.member, table_message(thread, table), "start")
+    link = table_link(table)
+    # alice started the round: her cards in her click's answer, under the table: no link
+    dealt = t("pirate21.dm.cards", locale, n=1, cards="5♣ 8♦", total=13)
+    assert answer_text(res) == dealt
+    # bob's by DM: what changed first, the table's name and link last
+    title = GAMES["pirate21"].name(locale)
+    assert (
+        bob.dms()[-1].content
+        == t("pirate21.dm.cards", locale, n=1, cards="2♠ 3♥", total=5)
+        + f"\n**{title} — Tortuga** {link}"
+    )
+    res = await click_move(bob.member, table_message(thread, table), "hit")
+    drew = t("pirate21.dm.drew", locale, card="4♣", cards="2♠ 3♥", extra="4♣", total=9)
+    assert answer_text(res) == drew
+    assert drew.startswith(
+        {"en": "You drew 4♣ · total **9**", "fr": "Vous avez tiré 4♣ · total **9**"}[locale]
     )

@@ -106,8 +106,11 @@ def check_dms(thread: Any, players: dict[str, Player], rnd: int, counts: dict[st
         deal = [t for t in texts if f"(round {rnd})" in t]
         assert len(deal) == 1, (name, texts)
         assert all(c in deal[0] for c in mine), deal[0]
-        assert deal[0].startswith("Your hidden cards")  # what changed first, the table last
-        assert "Tortuga" in deal[0].splitlines()[-1] and "discord.com/channels/" in deal[0]
+        assert deal[0].startswith("Your hidden cards")  # what changed first
+        if deal[0] in [m.content for m in p.dms()]:  # a DM ends with the table and its link
+            assert deal[0].splitlines()[-1].startswith("**Pirate 21 — Tortuga** https://")
+        else:  # the answer to their own click, under the table: neither
+            assert "Tortuga" not in deal[0] and "https://" not in deal[0]
         everything = "\n".join(texts)
         for r in range(1, rnd + 1):
             for other, cards in HIDDEN[r].items():
