@@ -5,6 +5,7 @@ refused with a link to the live one; nothing is deleted and no call is added."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from bot.engine.base import Phase
 from bot.engine.registry import GAMES
 from bot.i18n import t
-from bot.publisher import table_link
+from bot.publisher import render, table_link
 from tests.e2e.helpers import (
     add_players,
     answer_text,
@@ -224,3 +225,42 @@ async def test_private_cards_say_what_changed_first_and_link_only_in_dms(simcord
     assert drew.startswith(
         {"en": "You drew 4♣ · total **9**", "fr": "Vous avez tiré 4♣ · total **9**"}[locale]
     )
+
+
+async def test_a_rest_edit_in_flight_for_the_old_message_never_lands_over_the_summary(
+    simcord_env, monkeypatch
+):
+    env = simcord_env
+    thread, table, alice = await one_player_table(env)
+    publisher = env.bot.publisher
+    old_id = table.message_id
+    gate = asyncio.Event()
+    edit = publisher.edit_table_message
+
+    async def slow_edit(table: Any, note: str | None = None) -> None:
+        """A REST edit already on its way with the old message's id and state: it lands
+        only when the test lets it."""
+        message_id = table.message_id
+        embed, view = render(table)
+        await gate.wait()
+        await publisher.channel(table).get_partial_message(message_id).edit(embed=embed, view=view)
+
+    monkeypatch.setattr(publisher, "edit_table_message", slow_edit)
+    in_flight = asyncio.ensure_future(publisher.refresh(table, note="a timer's edit"))
+    await asyncio.sleep(0)
+    assert publisher.edits.in_flight(table.id)
+    monkeypatch.setattr(publisher, "edit_table_message", edit)
+    start = len(env.http_requests)
+    click = asyncio.ensure_future(click_move(alice.member, table_message(thread, table), "stand"))
+    for _ in range(50):
+        await asyncio.sleep(0)
+    gate.set()  # the old edit lands after the click's response made the old message a summary
+    await click
+    await in_flight
+    await env.advance_time(1)
+    old = next(m for m in thread.history() if m.id == old_id)
+    assert old.content.startswith(t("summary.title", "en", n=1)), old.content
+    assert not old.embeds and not old.components  # the summary again, over the late edit
+    assert list(thread.history())[-1].id == table.message_id != old_id
+    edits = [c for c in calls(env, start) if c.startswith("PATCH")]
+    assert edits == [f"PATCH /channels/{thread.id}/messages/{old_id}"] * 2  # late one, fix
