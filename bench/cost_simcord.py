@@ -144,6 +144,9 @@ async def croupier_moves(
             thread, table, strategy, msg = opened[slot]
             if not table.is_open:
                 opened[slot] = thread, table, strategy, msg = await driver.open(tables + n)
+            elif msg.id != table.message_id:  # a round's end posted the next table message
+                msg = _message(thread, table.message_id)
+                opened[slot] = thread, table, strategy, msg
             version = table.version
             step = steps[n] if steps is not None else driver.choose(table, strategy, msg)
             chosen.append(step)

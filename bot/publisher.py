@@ -17,6 +17,7 @@ import asyncio
 import logging
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -32,7 +33,7 @@ from bot.tables import GAMES, Outcome, Table, TableError, TableService
 from bot.tables.models import FORUM
 from bot.ui.buttons import TableButtons
 from bot.ui.edits import TableEdits
-from bot.ui.limits import fit_content, fit_embed
+from bot.ui.limits import CONTENT, fit_content, fit_embed
 from bot.ui.render import Ctx, renderer_for
 from bot.ui.render import cache as render_cache
 from bot.ui.render.bank import amount
@@ -54,6 +55,17 @@ MESSAGE_CHECK_AGE = 3600.0
 # far: an admin's role change can take minutes, a channel locked on purpose days, and each
 # refused call counts toward Discord's 10,000 invalid requests per 10 minutes
 REPAIR_BACKOFF = (0.0, 15.0, 30.0, 60.0, 120.0, 300.0, 600.0)
+
+
+@dataclass(slots=True)
+class _Roll:
+    """A round's end: the old table message, the summary it becomes, what did not fit."""
+
+    old: int  # the old table message's id
+    summary: str
+    rest: list[str]  # the summaries and seeds that did not fit, posted before the table
+    in_flight: asyncio.Event | None  # a REST edit of the old message in flight: its end
+    edited: bool = False  # the click's response made the old message the summary
 
 
 class EmbedsDropped(Exception):
@@ -130,6 +142,7 @@ class Publisher:
         self.backoff: dict[int, tuple[int, float]] = {}
         self.blocked: set[int] = set()  # tables the bot may not reach (403): host told
         self.locked: set[int] = set()  # tables whose thread a moderator locked: paused
+        self.rolling: set[int] = set()  # tables whose next round's message is being posted
         # called after each publish: the scheduler sets it (a failed render wakes it sooner)
         self.wake: Callable[[], None] = lambda: None
         self.edits = TableEdits(self.edit_now)  # REST edits: one per table, bursts merged
@@ -175,6 +188,12 @@ class Publisher:
         posted again, one whose thread is gone is closed with refunds; any other failure
         (403, 5xx, 429 after discord.py's retries, a locked thread) leaves the table dirty
         for the repair pass."""
+        if table.message_id is None:  # its post failed: the repair pass posts it; or the
+            # next round's is being posted, which shows the latest state
+            if table.id not in self.rolling and table.is_open:
+                self.dirty[table.id] = table
+                return False
+            return True
         try:
             try:
                 await self.edit_table_message(table, note)
@@ -275,6 +294,8 @@ class Publisher:
         for the repair pass, with backoff, logged once. True when posted again."""
         self.dirty.pop(table.id, None)
         if is_gone(exc):
+            if exc.code == UNKNOWN_MESSAGE and table.id in self.rolling:
+                return False  # the old message, gone: the new one is being posted
             if exc.code == UNKNOWN_MESSAGE and table.is_open and table.message_id is not None:
                 log.warning("table %s: its message is gone: posted again", table.id)
                 table.message_id = None  # the repair pass posts it if this post fails
@@ -349,6 +370,8 @@ class Publisher:
         for table in list(self.dirty.values()):
             backoff = self.backoff.get(table.id)
             if backoff is not None and backoff[1] > current:
+                continue
+            if table.id in self.rolling:  # its new message is being posted
                 continue
             if table.message_id is None:
                 await self.post_table_message(table)
@@ -503,6 +526,7 @@ class Publisher:
         table = outcome.table
         if not table.is_open:  # its message shows the standings the closing events give
             self._closing[table.id] = outcome.events
+        roll = self._start_roll(table, outcome.events)  # a round's end: a new table message
         shown = False
         left = None  # a player who left reads what became of their stack
         if interaction is not None:
@@ -510,9 +534,12 @@ class Publisher:
             ctx = Ctx(table, locale or table.settings.locale)
             left = answer or renderer.left_text(ctx, outcome.events, interaction.user.id)
         if interaction is not None and from_table_message and not interaction.response.is_done():
-            shown = await self._show_in_response(interaction, table)
+            if roll is not None:
+                shown = roll.edited = await self._summary_in_response(interaction, roll)
+            else:
+                shown = await self._show_in_response(interaction, table)
         if not shown:
-            await self._show_by_rest(table, interaction, locale, move, left)
+            await self._show_by_rest(table, interaction, locale, move, left, edit=roll is None)
         elif left is not None and interaction is not None:
             await reply(interaction, left)
         self.wake()  # a render that failed waits for the repair pass: wake up sooner
@@ -524,7 +551,12 @@ class Publisher:
         events = outcome.events
         cut = max((i for i, e in enumerate(events) if e.kind == ROUND_SETTLED), default=-1) + 1
         await self.deliver_private(outcome, interaction, locale, events[:cut] if cut else None)
-        await self.announce(outcome, actor=interaction.user.id if interaction else None)
+        actor = interaction.user.id if interaction else None
+        if roll is not None:
+            await self._roll(table, roll)
+            await self.announce(outcome, actor=actor, texts=[])  # the forum ping
+        else:
+            await self.announce(outcome, actor=actor)
         if cut:
             await self.deliver_private(outcome, interaction, locale, events[cut:])
         # own funds added and forfeits, in the bank channel
@@ -532,6 +564,76 @@ class Publisher:
         if not table.is_open:  # after its summary: the thread becomes read-only history
             self.locked.discard(table.id)
             await self.archive(table)
+
+    # ================================================================ a round's end
+
+    def _start_roll(self, table: Table, events: list[Event]) -> _Roll | None:
+        """At a round's end of a table that plays on, its message becomes the round's
+        summary and the next round gets a new message below it (the buttons stay at the
+        bottom of the thread). From here until that one is posted, ``table.message_id``
+        is None: an edit asked for meanwhile makes no call (the new message shows the
+        latest state), and a 404 of an edit in flight for the old one is no loss."""
+        if not table.is_open or table.message_id is None or table.id in self.rolling:
+            return None
+        if not any(e.kind == ROUND_SETTLED for e in events):
+            return None
+        ctx = Ctx(table, table.settings.locale)
+        texts = [
+            fit_content(text) for text in renderer_for(table.game_key).public_posts(ctx, events)
+        ]
+        if not texts:
+            return None
+        summary, rest = texts[0], texts[1:]
+        while rest and len(summary) + 1 + len(rest[0]) <= CONTENT:  # one message if it fits
+            summary, rest = summary + "\n" + rest[0], rest[1:]
+        roll = _Roll(table.message_id, summary, rest, self.edits.pending(table.id))
+        table.message_id = None
+        self.rolling.add(table.id)
+        return roll
+
+    async def _summary_in_response(self, interaction: discord.Interaction, roll: _Roll) -> bool:
+        """The click that ended a round: its response turns the table message into the
+        round's summary, without buttons."""
+        try:
+            await interaction.response.edit_message(
+                content=roll.summary, embed=None, view=None, allowed_mentions=NO_PINGS
+            )
+        except discord.HTTPException:  # committed anyway: edited by REST in the roll
+            log.warning("the interaction edit to a summary failed", exc_info=True)
+            return False
+        return True
+
+    async def _roll(self, table: Table, roll: _Roll) -> None:
+        """The old table message becomes the summary (by REST unless the click's response
+        did it, or again when a REST edit in flight beside it may have landed over it; if
+        that fails, the summary is posted), what did not fit in it is posted, then the next
+        round's table message, stored."""
+        try:
+            if roll.in_flight is not None:
+                await roll.in_flight.wait()
+            if not roll.edited or roll.in_flight is not None:
+                partial = self.channel(table).get_partial_message(roll.old)
+                try:
+                    await partial.edit(
+                        content=roll.summary, embed=None, view=None, allowed_mentions=NO_PINGS
+                    )
+                except discord.HTTPException as exc:  # its buttons are refused from now
+                    log.warning("table %s: its old message kept its state (%s)", table.id, exc)
+                    roll.rest.insert(0, roll.summary)  # the summary as a message of its own
+            channel = self.channel(table)
+            for text in roll.rest:
+                try:
+                    await channel.send(text, allowed_mentions=NO_PINGS)
+                except discord.HTTPException:
+                    log.warning("could not post a summary in table %s", table.id, exc_info=True)
+            version = table.version
+            await self.post_table_message(table)  # a failure: posted by the repair pass
+        finally:
+            self.rolling.discard(table.id)
+        if table.message_id is None:  # its post failed: the repair pass, sooner
+            self.wake()
+        elif table.version != version:  # moved meanwhile
+            await self.refresh(table)
 
     async def _show_in_response(self, interaction: discord.Interaction, table: Table) -> bool:
         """A click on the table message: its response edits the message itself."""
@@ -553,13 +655,18 @@ class Publisher:
         locale: str | None,
         move: str | None,
         answer: str | None = None,
+        *,
+        edit: bool = True,
     ) -> None:
-        """A slash command, a timer, or a click whose edit failed: a REST edit."""
+        """A slash command, a timer, or a click whose edit failed: a REST edit (none with
+        ``edit`` False: a round's end, whose new table message is posted later)."""
         asking = None if interaction is None or interaction.response.is_done() else interaction
         if asking is not None:  # answered first: "done" never waits for the table edit,
             # which a rate limit can hold back for seconds, past the interaction's 3 s
             key = game_key_or("move.done." + (move or "ok"), table.game_key)
             await reply(asking, answer or t_or(key, locale, fallback="move.done.ok"))
+        if not edit:
+            return
         shown = await self.refresh(table) is not False  # None: the next edit shows it
         # (a table whose message is gone is closed by then, and the bank channel says so)
         if asking is not None and not shown and table.is_open:
@@ -605,16 +712,16 @@ class Publisher:
     ) -> None:
         """A player's private cards: in the answer to their own click (``interaction``: an
         ephemeral follow-up, outside the global rate limit), else by DM; a public '/hand'
-        hint, once per table, when neither reaches them."""
-        head = f"**{table_title(table)}** {table_link(table)}".strip()
-        text = fit_content("\n".join([head, *lines]))
+        hint, once per table, when neither reaches them. What changed comes first; a DM
+        ends with the table's name and link, an answer under the table needs neither."""
         if interaction is not None:
             try:
-                await interaction.followup.send(text, ephemeral=True)
+                await interaction.followup.send(fit_content("\n".join(lines)), ephemeral=True)
                 return
             except discord.HTTPException:
                 log.warning("could not show %s their cards, table %s", player, table.id)
-        if await self.dms.send(player, text):
+        tail = f"**{table_title(table)}** {table_link(table)}".strip()
+        if await self.dms.send(player, fit_content("\n".join([*lines, tail]))):
             return
         if (table.id, player) in self._dm_warned:
             return
@@ -653,14 +760,16 @@ class Publisher:
 
     # ================================================================ announcements
 
-    async def announce(self, outcome: Outcome, actor: int | None = None) -> None:
-        """Round summaries, revealed seeds and the end of the table as separate messages; a
-        ping at forum pace for the player(s) whose turn it is (a new message: edits never
-        ping)."""
+    async def announce(
+        self, outcome: Outcome, actor: int | None = None, texts: list[str] | None = None
+    ) -> None:
+        """Round summaries, revealed seeds and the end of the table as separate messages
+        (``texts`` instead when given); a ping at forum pace for the player(s) whose turn
+        it is (a new message: edits never ping)."""
         table = outcome.table
         ctx = Ctx(table, table.settings.locale)
-        renderer = renderer_for(table.game_key)
-        texts = renderer.public_posts(ctx, outcome.events)
+        if texts is None:
+            texts = renderer_for(table.game_key).public_posts(ctx, outcome.events)
         channel = self.channel(table)
         try:
             for text in texts:

@@ -111,7 +111,8 @@ class Help(commands.Cog):
             None if table is None else table.game,
             None if table is None else table.game_key,
         )
-        await interaction.response.send_message(embed=fit_embed(help_embed(locale, sections)), ephemeral=True)
+        embed = fit_embed(help_embed(locale, sections))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     # ================================================================ /rules
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -18,6 +18,7 @@ class _Slot:
 
     table: Any = None  # the table to show once it lands (None: nothing asked meanwhile)
     note: str | None = None
+    done: asyncio.Event = field(default_factory=asyncio.Event)  # set when none is left
 
 
 class TableEdits:
@@ -58,11 +59,18 @@ class TableEdits:
         finally:
             if slot.table is None:
                 del self._slots[table.id]
+                slot.done.set()
             else:  # asked for meanwhile: sent by a task, this caller has its answer
                 task = asyncio.create_task(self._follow_up(table.id, slot))
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
         return shown
+
+    def pending(self, table_id: int) -> asyncio.Event | None:
+        """Set once the REST edit of this table in flight now (and the ones merged after
+        it) has landed; None when none is in flight."""
+        slot = self._slots.get(table_id)
+        return None if slot is None else slot.done
 
     def shown_by_interaction(self, table: Any) -> None:
         """An interaction response has just shown the table's latest state: a REST edit in
@@ -86,6 +94,7 @@ class TableEdits:
             log.exception("a merged edit of table %s failed", table_id)
         finally:
             del self._slots[table_id]
+            slot.done.set()
 
     def close(self) -> None:
         """Drop the merged edits still going out (the cog is unloading: at the next start

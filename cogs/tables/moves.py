@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import CroupierBot
+from bot.publisher import table_link
 from bot.tables import TableError
 from bot.tables.games import GAMES
 from bot.tables.moves import MOVES, move_commands
@@ -96,7 +97,12 @@ async def on_click(
         # other one may be played nor shown from here
         await refuse(interaction, TableError("closed"), locale)
         return
-    on_message = interaction.message is not None and interaction.message.id == table.message_id
+    message = interaction.message
+    on_message = message is not None and message.id == table.message_id
+    old = message is not None and not on_message and not message.flags.ephemeral
+    if old and table.message_id is not None:  # an old table message: a round's summary now
+        await refuse(interaction, TableError("old_message", link=table_link(table)), locale)
+        return
     if move == "hand":
         await send_hand(bot, interaction, table, locale)
     elif move == "bet_modal":

@@ -120,7 +120,7 @@ class LeakScan:
         self.pending: dict[int, tuple[Outcome, Snapshot]] = {}
         self.latest: dict[int, Snapshot] = {}
         self.versions: dict[tuple[int, int], Snapshot] = {}  # (table, version) -> snapshot
-        self.checked: dict[int, set[tuple[int, str | None]]] = {}
+        self.checked: dict[int, set[tuple[int, str | None, str]]] = {}
         self.violations: list[str] = []
         self.commits = 0
         self.checks = 0
@@ -178,11 +178,13 @@ class LeakScan:
             if message.is_ephemeral:
                 continue
             is_table = message.id == table.message_id
-            key = (message.id, message.edited_timestamp)
+            text = message_text(message)
+            # by its text too: an interaction's UPDATE_MESSAGE (a table message turned into
+            # its round's summary) may leave ``edited_timestamp`` as it was
+            key = (message.id, message.edited_timestamp, text)
             if not is_table and key in seen:
                 continue
             seen.add(key)
-            text = message_text(message)
             in_text = CardsIn(text)
             allowed = snap.public + (
                 snap.events_public if announcements and not is_table else Counter()

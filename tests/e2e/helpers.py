@@ -47,11 +47,13 @@ def answer_text(res: Any) -> str:
 
 def private_texts(p: Player, channel: Any) -> list[str]:
     """What the bot told ``p`` alone of their cards at the table of ``channel``, oldest
-    first: their DMs and the ephemeral answers to their own clicks that carry the table's
-    link (the private cards of a move of theirs come there, not by DM)."""
-    link = f"/{channel.id}/"
+    first: their DMs and the ephemeral follow-ups of their own interactions there (the
+    private cards of a move of theirs come there, not by DM, without the table's link:
+    they are under the table)."""
+    interactions = channel._env.backend.interactions.values()  # SimCord's own record
+    followups = {i for record in interactions for i in record.followup_ids}
     answers = [
-        m for m in channel.history(viewer=p.member) if m.flags.ephemeral and link in m.content
+        m for m in channel.history(viewer=p.member) if m.flags.ephemeral and m.id in followups
     ]
     return [m.content for m in sorted([*p.dms(), *answers], key=lambda m: m.id)]
 

@@ -135,7 +135,9 @@ async def test_an_edit_in_an_archived_thread_reopens_it_and_edits_again(simcord_
 
 async def test_a_repair_that_keeps_failing_backs_off_and_is_logged_once(simcord_env, caplog):
     env = simcord_env
-    _guild, thread, (alice, _bob), table = await classic_in_play(env)
+    # bob's turn outlasts the test: the round, whose end would post a new table message,
+    # does not end
+    _guild, thread, (alice, _bob), table = await classic_in_play(env, options="turn_seconds=3600")
     edits = f"/channels/{thread.id}/messages/{table.message_id}"
     before = len(requests(env, "PATCH", edits))
     env.inject_error("PATCH", edits, status=500, times=None)  # an edit refused every time

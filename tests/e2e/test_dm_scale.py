@@ -49,7 +49,7 @@ async def test_past_128_dm_recipients_a_dm_is_one_call(simcord_env):
     start = len(env.http_requests)
     res = await alice.member.click(table_message(thread, table), label="Start")
     assert calls(env, start, "POST", OPEN_DM) == 2  # bob's and carol's, opened once
-    assert "Round 1:" in answer_text(res) and not alice.dms()  # the host: in her answer
+    assert "(round 1)" in answer_text(res) and not alice.dms()  # the host: in her answer
     # 129 other people get a DM from the bot: discord.py's LRU of 128 DM channels drops
     # bob's and carol's (its own code, answered by SimCord)
     state = env.bot._connection
@@ -59,11 +59,11 @@ async def test_past_128_dm_recipients_a_dm_is_one_call(simcord_env):
     assert state._get_private_channel_by_user(carol.id) is None
     start = len(env.http_requests)
     res = await play_round(thread, table, players)
-    assert "Round 2:" in bob.dms()[-1].content and "Round 2:" in carol.dms()[-1].content
+    assert "(round 2)" in bob.dms()[-1].content and "(round 2)" in carol.dms()[-1].content
     assert calls(env, start, "POST", OPEN_DM) == 0  # no DM channel opened again
     for p in (bob, carol):  # one call for each DM
         assert calls(env, start, "POST", f"/channels/{p.user.dm_channel.id}/messages") == 1
-    assert "Round 2:" in answer_text(res)
+    assert "(round 2)" in answer_text(res)
     assert not alice.dms()
 
 
@@ -88,7 +88,7 @@ async def test_closed_dms_are_not_tried_every_round(simcord_env):
     assert [m.content for m in thread.history()].count(hint) == 1
     for rnd in (2, 3):
         await play_round(thread, table, players)
-        assert f"Round {rnd}:" in bob.dms()[-1].content  # bob's DMs still go out
+        assert f"(round {rnd})" in bob.dms()[-1].content  # bob's DMs still go out
     assert calls(env, start, "POST", closed) == 1  # carol's not tried again, no new 403
     assert [m.content for m in thread.history()].count(hint) == 1  # nor a second hint
     # her /hand shows her cards, and her DMs are tried again at the next deal

@@ -104,10 +104,12 @@ async def test_seven_seats_of_split_hands_fit(simcord_env: Any):
     assert all(f"<@{p.id}>" in text for p in players)
     start = len(env.http_requests)
     await players[-1].member.slash(thread, "stand")  # the dealer plays, the round settles
-    posts = [
+    posts = [  # the summary: the old table message edited into it
         r.json["content"]
         for r in env.http_requests[start:]
-        if r.method == "POST" and r.path == f"/channels/{thread.id}/messages"
+        if r.method in ("POST", "PATCH")
+        and r.path.startswith(f"/channels/{thread.id}/messages")
+        and (r.json or {}).get("content")
     ]
     summary = next(p for p in posts if all(f"<@{q.id}>" in p for q in players))
     assert len(summary) <= CONTENT  # every player in it, within 2,000 characters

@@ -46,12 +46,20 @@ async def open_game(
 
 
 def posts(env: Any, channel_id: int, start: int = 0) -> list[str]:
-    """The contents of the messages the bot posted in a channel, in the order sent."""
-    return [
-        readable(env, (r.json or {}).get("content") or "")
-        for r in env.http_requests[start:]
-        if r.method == "POST" and r.path == f"/channels/{channel_id}/messages"
-    ]
+    """The contents of the messages the bot posted in a channel, and of the table messages
+    it turned into a round's summary (by REST, or in the response to a click: the tests
+    here click only in that channel), in the order sent."""
+    out = []
+    messages = f"/channels/{channel_id}/messages"
+    for r in env.http_requests[start:]:
+        body = r.json or {}
+        if r.method == "POST" and r.path.endswith("/callback") and body.get("type") == 7:
+            body = body.get("data") or {}  # UPDATE_MESSAGE: the clicked message itself
+        elif r.method not in ("POST", "PATCH") or not r.path.startswith(messages):
+            continue
+        if body.get("content"):
+            out.append(readable(env, body["content"]))
+    return out
 
 
 def seat_ids(table: Any) -> list[int]:
@@ -81,9 +89,10 @@ async def test_results_are_posted_before_the_next_rounds_private_cards(simcord_e
     for r in env.http_requests[start:]:
         ids = [int(n) for n in re.findall(r"\d+", r.path)]
         content = (r.json or {}).get("content") or ""
-        if r.method == "POST" and ids and ids[0] == thread.id and "Round 1" in content:
+        # the results: the old table message edited into round 1's summary
+        if r.method == "PATCH" and ids and ids[0] == thread.id and "Round 1" in content:
             order.append("results")
-        if r.method == "POST" and ids and ids[0] in dms and "Round 2" in content:
+        if r.method == "POST" and ids and ids[0] in dms and "round 2" in content:
             order.append("deal")
     assert order and order[0] == "results" and order.count("results") == 1, order
     assert "deal" in order, order

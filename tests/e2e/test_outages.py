@@ -47,13 +47,16 @@ def gone_entries(channel: Any, table: Any) -> list[str]:
     ]
 
 
-async def classic_in_play(env: Any, bets: bool = True) -> tuple[Any, Any, list[Any], Any]:
+async def classic_in_play(
+    env: Any, bets: bool = True, options: str | None = None
+) -> tuple[Any, Any, list[Any], Any]:
     """A classic table in a thread, alice and bob seated, round 1 started (bets placed)."""
     guild = env.create_guild()
     lobby = guild.create_text_channel("casino")
     players = add_players(env, guild, "alice", "bob")
     alice, bob = players
-    await alice.member.slash(lobby, "table open", game="blackjack")
+    extra = {"options": options} if options else {}
+    await alice.member.slash(lobby, "table open", game="blackjack", **extra)
     thread = thread_of(lobby)
     table = table_of(env, thread)
     await bob.member.slash(thread, "table join", buy_in=100)
@@ -201,13 +204,15 @@ async def test_old_buttons_after_close_and_after_the_round(simcord_env, db_path)
     await click_move(alice.member, table_message(thread, table), "stand")
     env.inject_error("POST", "/interactions/*", status=500, times=2)
     env.inject_error("PATCH", f"/channels/{thread.id}/messages/*", status=500, times=1)
+    old_id = table.message_id
     await click_move(bob.member, table_message(thread, table), "stand")
     assert table.game.round == 2  # type: ignore[attr-defined]
-    stale = table_message(thread, table)
+    # the old table message kept round 1's buttons; round 2 has a new one below it
+    stale = next(m for m in thread.history() if m.id == old_id)
     assert "stand" in move_buttons(stale)
     version = table.version
     res = await click_move(alice.member, stale, "stand")  # a button of the settled round
-    assert res.ephemeral and "already over" in res.response.content
+    assert res.ephemeral and "table goes on in its new message" in res.response.content
     assert table.version == version
     await env.advance_time(REPAIR)
     assert shown(table_message(thread, table)) == fresh_render(env, table)

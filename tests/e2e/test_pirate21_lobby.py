@@ -66,7 +66,7 @@ async def test_lobby_in_french_eight_players_no_money_and_close(simcord_env):
     assert "Jeu" in text and "manche 1" in text.lower()
     assert "Trésor **9**" in text and "Pioche **2** cartes" in text and "🎩 donneur" in text
     assert labels(thread, table) == ["Carte\u00a0!", "Servi", "Mes cartes"]
-    assert "Manche 1\u00a0: vos cartes cachées 10♠ 9♥ — total **19**." in bob.dms()[-1].content
+    assert bob.dms()[-1].content.startswith("Vos cartes cachées 10♠ 9♥ · total **19** (manche 1).")
     res = await bob.member.click(table_message(thread, table), label="Carte\u00a0!")
     drawn = answer_text(res)  # his own card: in his click's answer
     assert "Vous avez tiré K♣" in drawn and "sauté" in drawn

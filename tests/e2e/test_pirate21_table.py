@@ -103,10 +103,14 @@ def check_dms(thread: Any, players: dict[str, Player], rnd: int, counts: dict[st
         texts = private_texts(p, thread)
         assert len(texts) == counts[name], (name, texts)
         mine = card_texts(HIDDEN[rnd][name])
-        deal = [t for t in texts if f"Round {rnd}:" in t]
+        deal = [t for t in texts if f"(round {rnd})" in t]
         assert len(deal) == 1, (name, texts)
         assert all(c in deal[0] for c in mine), deal[0]
-        assert "Tortuga" in deal[0] and "https://discord.com/channels/" in deal[0]
+        assert deal[0].startswith("Your hidden cards")  # what changed first
+        if deal[0] in [m.content for m in p.dms()]:  # a DM ends with the table and its link
+            assert deal[0].splitlines()[-1].startswith("**Pirate 21 — Tortuga** https://")
+        else:  # the answer to their own click, under the table: neither
+            assert "Tortuga" not in deal[0] and "https://" not in deal[0]
         everything = "\n".join(texts)
         for r in range(1, rnd + 1):
             for other, cards in HIDDEN[r].items():
@@ -265,9 +269,10 @@ async def test_shared_variant_to_its_end(simcord_env):
     await carol.member.click(table_message(thread, table), label="Stand")
     assert_never_public(thread, ["QS", "7C"])
     await alice.member.click(table_message(thread, table), label="Stand")
-    ann = announcements(thread, table)
-    assert "the pot is split" in ann[-2] and "1 coin(s) stay in play" in ann[-2]
-    assert ann[-1] == f"<@{alice.id}> has no coin left and leaves the game."
+    # the round's summary and what follows it, in one message: the old table message
+    last = announcements(thread, table)[-1]
+    assert "the pot is split" in last and "1 coin(s) stay in play" in last
+    assert last.splitlines()[-1] == f"<@{alice.id}> has no coin left and leaves the game."
     assert seat(thread, table, alice) == f"<@{alice.id}> · 🎩 dealer · 🪙 0 · out of coins"
     assert "Pot **3**" in text(thread, table)
 
@@ -342,7 +347,10 @@ async def test_shared_treasure_divided_and_played_to_its_end(simcord_env):
     assert len(thread.history()) == before and "Over 21" in private_texts(alice, thread)[-1]
     assert seat(thread, table, alice).startswith("▶ ")  # still her turn
     await alice.member.click(table_message(thread, table), label="Stand")
-    *_, r3, out, reshuffle = announcements(thread, table)
+    # the summary, the player out and the reshuffle fit in one message: the old table one
+    r3 = announcements(thread, table)[-1]
+    out = next(line for line in r3.splitlines() if "has no coin left" in line)
+    reshuffle = r3.split(out, 1)[1]
     assert f"<@{alice.id}> 6♥ 8♥ · K♠ = **24** · 💥 bust" in r3
     assert f"🏆 <@{bob.id}> takes the pot: +4." in r3
     assert out == f"<@{alice.id}> has no coin left and leaves the game."

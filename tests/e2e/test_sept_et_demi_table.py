@@ -205,10 +205,10 @@ async def test_full_game_three_players_three_rounds(simcord_env):
     assert "stack 175" in seat_line(thread, table, bob)
     assert "stack 230" in seat_line(thread, table, carol)
     assert (
-        "Round 2" in private_texts(carol, thread)[-1] and "7♠" in private_texts(carol, thread)[-1]
+        "(round 2)" in private_texts(carol, thread)[-1] and "7♠" in private_texts(carol, thread)[-1]
     )
     assert (
-        "Round 2" in private_texts(alice, thread)[-1] and "6♣" in private_texts(alice, thread)[-1]
+        "(round 2)" in private_texts(alice, thread)[-1] and "6♣" in private_texts(alice, thread)[-1]
     )
     assert_never_public(thread, ["7S", "6C", "3C"])
 
@@ -530,7 +530,9 @@ async def test_french_table_and_dms(simcord_env):
     t = text(thread, table)
     assert f"🏦 Banque (<@{alice.id}>)\u00a0: 🂠 · face cachée" in t
     assert "Fonds de garantie\u00a0: 500 (sur 500)" in t and "tient la banque" in t
-    assert "Manche 1 — votre carte cachée\u00a0: **3♠**" in private_texts(bob, thread)[-1]
+    assert private_texts(bob, thread)[-1].startswith(
+        "Votre carte cachée\u00a0: **3♠** · votre total\u00a0: **3** (manche 1)."
+    )
     await click(bob, thread, table, "Miser 1")
     await click(bob, thread, table, "Carte\u00a0!")
     assert "Vous avez tiré **4♣**" in private_texts(bob, thread)[-1]

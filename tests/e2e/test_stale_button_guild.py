@@ -6,8 +6,9 @@ from __future__ import annotations
 import discord
 
 from bot.i18n import t
+from bot.publisher import table_link
 from cogs.tables.moves import MoveButton
-from tests.e2e.helpers import table_of, thread_of
+from tests.e2e.helpers import table_message, table_of, thread_of
 
 
 async def test_a_button_naming_another_servers_table_is_refused(simcord_env):
@@ -35,8 +36,12 @@ async def test_a_button_naming_another_servers_table_is_refused(simcord_env):
     res = await alice_here.click(stale, label="Start")
     assert res.ephemeral and res.response.content == t("table.error.closed", "en")
     assert (theirs.version, theirs.game.phase) == before
-    # the same button in the table's own server plays
+    # the same button in the table's own server, on a message that is not the table's:
+    # refused with the link to the table message; there it plays
     thread_there = env.bot.get_channel(theirs.channel_id)
     fresh = await thread_there.send("a view", view=view)
-    await alice_there.click(fresh, label="Start")
+    res = await alice_there.click(fresh, label="Start")
+    assert res.response.content == t("table.error.old_message", "en", link=table_link(theirs))
+    assert (theirs.version, theirs.game.phase) == before
+    await alice_there.click(table_message(thread_of(lobby_there), theirs), label="Start")
     assert theirs.version == before[0] + 1 and theirs.game.phase != before[1]

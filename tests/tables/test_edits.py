@@ -111,3 +111,18 @@ async def test_close_drops_the_merged_edits():
     edits.close()  # the follow-up was started: it is cancelled before it lands
     await discord.release()
     assert discord.sent == [(1, 1, None)]
+
+
+async def test_pending_is_set_once_the_edit_in_flight_and_those_merged_have_landed():
+    discord, edits, table, first = await one_edit_in_flight()
+    assert edits.pending(2) is None  # nothing in flight for another table
+    landed = edits.pending(1)
+    assert landed is not None and not landed.is_set()
+    merged = asyncio.ensure_future(edits.request(table))  # asked for meanwhile
+    await asyncio.sleep(0)
+    await discord.release()  # the first lands; the merged one goes out
+    assert await first is True and await merged is None
+    assert not landed.is_set()  # the merged edit is still in flight
+    await discord.release()
+    assert landed.is_set() and not edits.in_flight(1)
+    assert discord.sent == [(1, 1, None), (1, 1, None)]
