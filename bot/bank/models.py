@@ -104,7 +104,9 @@ class HistoryPage:
 
 @dataclass(frozen=True, slots=True)
 class AuditReport:
-    """The audit's result: ``ok`` when every check passed."""
+    """The audit's result: ``ok`` when every check passed. ``entries``/``postings`` count
+    the whole ledger of the scope; ``proved`` the entries this audit read, those after
+    entry ``after`` (0 and ``full``: from the first); ``checkpoint`` the one it recorded."""
 
     guilds: int
     accounts: int
@@ -114,6 +116,10 @@ class AuditReport:
     burned: int
     circulating: int  # sum of every account except the issuers
     problems: tuple[str, ...]
+    full: bool = True
+    after: int = 0
+    proved: int = 0
+    checkpoint: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -122,9 +128,17 @@ class AuditReport:
 
     def format(self) -> str:
         """A short human report."""
+        how = (
+            "full" if self.full else f"incremental: {self.proved} entries after entry {self.after}"
+        )
         head = (
-            f"bank audit: {'OK' if self.ok else 'FAILED'} - {self.guilds} guild(s), "
+            f"bank audit: {'OK' if self.ok else 'FAILED'} ({how}) - {self.guilds} guild(s), "
             f"{self.accounts} accounts, {self.entries} entries, {self.postings} postings; "
             f"minted {self.minted}, burned {self.burned}, circulating {self.circulating}"
         )
-        return "\n".join([head, *(f"  - {p}" for p in self.problems)])
+        saved = (
+            []
+            if self.checkpoint is None
+            else [f"  checkpoint {self.checkpoint} recorded: the next audit starts there"]
+        )
+        return "\n".join([head, *saved, *(f"  - {p}" for p in self.problems)])

@@ -1,0 +1,312 @@
+"""What a bank audit proves, from its last checkpoint on (see ``bot.bank.audit``).
+
+Over one guild or all of them, an audit proves:
+
+- every entry it covers has at least two postings summing to zero, posts only to accounts
+  of its own guild, touches the issuer once if it is a mint or a burn and never otherwise,
+  and has a non-empty idempotency key no other entry shares;
+- every account's cached balance is what the ledger makes it, and none but the issuer is
+  below zero;
+- each guild's accounts (issuer excepted) hold what was minted minus burned, the issuer
+  the opposite, the claims account the open (pending + held) claims.
+
+A clean audit records a checkpoint (migration 0011): for each guild, the entries and
+postings it covered up to the ledger's last entry, what they minted and burned, a digest
+of those entries and a digest of the balances they leave. The next audit starts from it:
+it proves only the entries after it, and proves the balances by one number per guild
+(``balance_digest``: the sum of weight(account) * balance, the weight a BLAKE2b hash of the
+account id, so a balance off by any amount changes it) instead of summing every posting
+again. ``full=True`` starts from nothing, and also recomputes every checkpoint of its
+scope from the entries: a changed checkpoint, or a changed, removed or inserted entry
+older than one (the ledger digest), is caught there. The incremental audit trusts its
+checkpoint: it cannot see an old entry changed in place (the append-only triggers refuse
+it), it sees one removed or inserted (the count of old entries moves); the full audit
+sees all three. A digest is not a signature: whoever can write the database can write a
+checkpoint to match; the full audit recomputes them all.
+
+Digests are sums modulo 2^256 (order-free: a checkpoint extends by adding the new
+entries' terms), stored as 64 hex digits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any, Final
+
+from bot.db.base import Conn, Database
+
+from .models import AuditReport
+from .scan import MOD, Account, Scan, Tally
+
+
+@dataclass
+class Proof:
+    """An audit's result and the checkpoint it may record."""
+
+    report: AuditReport
+    guild_id: int | None
+    parent_id: int | None  # the checkpoint it started from (None: a full audit)
+    after: int  # the last entry of that checkpoint (0: from the first)
+    last: int  # the last entry it covered
+    proved: int  # entries it proved, after ``after``
+    tallies: dict[int, Tally] = field(default_factory=dict)
+
+
+async def _one(c: Conn, sql: str, params: Iterable[object] = ()) -> Any:
+    row = await c.fetchone(sql, tuple(params))
+    assert row is not None
+    return row
+
+
+async def _accounts(c: Conn, guild_id: int | None) -> dict[int, Account]:
+    rows = await c.fetchall(
+        "SELECT id, guild_id, kind, table_id, user_id, balance FROM bank_accounts"
+        + ("" if guild_id is None else " WHERE guild_id = ?"),
+        () if guild_id is None else (guild_id,),
+    )
+    return {int(r[0]): Account(int(r[1]), str(r[2]), int(r[3]), int(r[4]), int(r[5])) for r in rows}
+
+
+async def _guilds(c: Conn, guild_id: int | None) -> list[int]:
+    if guild_id is not None:
+        return [guild_id]
+    return [
+        int(r[0]) for r in await c.fetchall("SELECT guild_id FROM bank_guilds ORDER BY guild_id")
+    ]
+
+
+CHECKPOINT_SQL: Final = (
+    "SELECT a.id, a.last_entry_id, r.guild_id, r.entries, r.postings, r.minted, r.burned,"
+    " r.ledger_digest, r.balance_digest FROM bank_audit_guilds r"
+    " JOIN bank_audits a ON a.id = r.audit_id"
+)
+
+
+async def _base(c: Conn, guild_id: int | None) -> tuple[int, int, dict[int, Tally]] | None:
+    """The checkpoint an incremental audit starts from: the latest of its scope (of every
+    guild, or the latest row of this guild, whatever scope recorded it)."""
+    if guild_id is None:
+        found = await c.fetchone("SELECT MAX(id) FROM bank_audits WHERE guild_id IS NULL")
+        if found is None or found[0] is None:
+            return None
+        rows = await c.fetchall(CHECKPOINT_SQL + " WHERE a.id = ?", (int(found[0]),))
+    else:
+        rows = await c.fetchall(
+            CHECKPOINT_SQL + " WHERE r.guild_id = ? ORDER BY r.audit_id DESC LIMIT 1", (guild_id,)
+        )
+    if not rows:
+        return None
+    audit_id, last = int(rows[0][0]), int(rows[0][1])
+    return audit_id, last, {int(r[2]): Tally.of(r[3:]) for r in rows}
+
+
+async def prove(c: Conn, guild_id: int | None, full: bool) -> Proof:
+    """Audit the scope in this snapshot: from its last checkpoint, or everything."""
+    last = int((await _one(c, "SELECT COALESCE(MAX(id), 0) FROM bank_entries"))[0])
+    base = None if full else await _base(c, guild_id)
+    parent_id, after, start = base if base is not None else (None, 0, {})
+    full = base is None  # no checkpoint yet: the first audit proves everything
+    guilds = await _guilds(c, guild_id)
+    scan = Scan(guild_id, await _accounts(c, guild_id))
+    scan.tallies = {g: replace(start.get(g, Tally())) for g in guilds}
+    problems = scan.problems
+    if full:
+        await _verify_checkpoints(c, scan, last)
+    else:
+        await scan.read(c, after, last)
+        problems += await _old_entries_kept(c, guild_id, after, start)
+    problems += await _keys(c, guild_id, after)
+    problems += _balances(scan, guilds, full)
+    totals = await _totals(c, scan, guilds)
+    tallies = {g: scan.tallies[g] for g in guilds}
+    report = AuditReport(
+        guilds=len(guilds),
+        accounts=len(scan.accounts),
+        entries=sum(t.entries for t in tallies.values()),
+        postings=sum(t.postings for t in tallies.values()),
+        minted=sum(t.minted for t in tallies.values()),
+        burned=sum(t.burned for t in tallies.values()),
+        circulating=totals,
+        problems=tuple(problems),
+        full=full,
+        after=after,
+        proved=scan.count,
+    )
+    return Proof(report, guild_id, parent_id, after, last, scan.count, tallies)
+
+
+async def _verify_checkpoints(c: Conn, scan: Scan, last: int) -> None:
+    """Read the whole ledger, comparing every checkpoint of the scope on the way."""
+    rows = await c.fetchall(
+        CHECKPOINT_SQL + ("" if scan.guild_id is None else " WHERE r.guild_id = ?"),
+        () if scan.guild_id is None else (scan.guild_id,),
+    )
+    at: dict[int, list[Any]] = {}
+    for row in rows:
+        at.setdefault(int(row[1]), []).append(row)
+    done = 0
+    for boundary in sorted(b for b in at if b <= last):
+        await scan.read(c, done, boundary)
+        done = boundary
+        for row in at[boundary]:
+            proved = scan.tally(int(row[2])).row()
+            recorded = Tally.of([row[i] for i in range(3, 9)]).row()
+            if proved != recorded:
+                scan.problems.append(
+                    f"checkpoint {row[0]} (guild {row[2]}, up to entry {boundary}) does not match"
+                    f" the ledger: entries, postings, minted, burned, digests {recorded}"
+                    f" != {proved}"
+                )
+    await scan.read(c, done, last)
+    scan.problems += [
+        f"checkpoint {row[0]} (guild {row[2]}) covers entry {row[1]}, past the last entry {last}"
+        for b in sorted(at)
+        if b > last
+        for row in at[b]
+    ]
+
+
+async def _old_entries_kept(
+    c: Conn, guild_id: int | None, after: int, start: dict[int, Tally]
+) -> list[str]:
+    """The entries a checkpoint covered are still as many as it counted."""
+    if not after:
+        return []
+    sql = "SELECT COUNT(*) FROM bank_entries WHERE id <= ?"
+    params: tuple[int, ...] = (after,)
+    if guild_id is not None:
+        sql, params = sql + " AND guild_id = ?", (after, guild_id)
+    found = int((await _one(c, sql, params))[0])
+    counted = sum(t.entries for g, t in start.items() if guild_id is None or g == guild_id)
+    if found == counted:
+        return []
+    return [
+        f"{found} entries up to entry {after}, the checkpoint counted {counted}:"
+        " old entries were removed or added (python -m bot audit --full)"
+    ]
+
+
+async def _keys(c: Conn, guild_id: int | None, after: int) -> list[str]:
+    """Empty idempotency keys, and keys two entries share (from a checkpoint on: the new
+    entries' keys, each looked up in the keys' index)."""
+    where = "" if guild_id is None else " AND e.guild_id = ?"
+    params = (after, *(() if guild_id is None else (guild_id,)))
+    if not after:  # the whole ledger: one pass over the keys' index
+        sql = (
+            "SELECT MIN(e.id), e.idem_key FROM bank_entries e WHERE e.id > ?"
+            + where
+            + " GROUP BY e.idem_key HAVING COUNT(*) > 1 OR e.idem_key = '' ORDER BY MIN(e.id)"
+        )
+    else:
+        sql = (
+            "SELECT e.id, e.idem_key FROM bank_entries e WHERE e.id > ?"
+            + where
+            + " AND (e.idem_key = '' OR EXISTS (SELECT 1 FROM bank_entries o"
+            " WHERE o.idem_key = e.idem_key AND o.id <> e.id)) ORDER BY e.id"
+        )
+    return [
+        f"entry {entry_id}: idempotency key {key!r} is empty or used twice"
+        for entry_id, key in await c.fetchall(sql, params)
+    ]
+
+
+def _balances(scan: Scan, guilds: list[int], full: bool) -> list[str]:
+    """Cached balances against the ledger: one by one after a full read, else through
+    each guild's balance digest (the checkpoint's plus the new entries')."""
+    problems: list[str] = []
+    held: dict[int, int] = {}
+    for account_id, a in sorted(scan.accounts.items()):
+        if a.kind != "issuer" and a.balance < 0:
+            problems.append(f"account {account_id} ({a.kind}) is negative: {a.balance}")
+        computed = scan.sums.get(account_id, 0)
+        if full and a.balance != computed:
+            problems.append(
+                f"account {account_id} ({a.kind} guild={a.guild_id} table={a.table_id}"
+                f" user={a.user_id}): cached {a.balance} != ledger {computed}"
+            )
+        if a.balance and not full:
+            held[a.guild_id] = held.get(a.guild_id, 0) + scan.weight(account_id) * a.balance
+    problems += [
+        f"guild {g}: the cached balances are not the checkpoint's plus the entries after it"
+        " (python -m bot audit --full names the accounts)"
+        for g in guilds
+        if not full and scan.tallies[g].balances % MOD != held.get(g, 0) % MOD
+    ]
+    return problems
+
+
+async def _totals(c: Conn, scan: Scan, guilds: list[int]) -> int:
+    """What circulates in the scope; each guild's accounts (issuer excepted) must hold
+    what it minted minus burned, the issuer the opposite, the claims account the open
+    claims (differences go to ``scan.problems``)."""
+    held = dict.fromkeys(guilds, 0)
+    issuer = dict.fromkeys(guilds, 0)
+    escrow = dict.fromkeys(guilds, 0)
+    for a in scan.accounts.values():
+        if a.kind == "issuer":
+            issuer[a.guild_id] = issuer.get(a.guild_id, 0) + a.balance
+            continue
+        held[a.guild_id] = held.get(a.guild_id, 0) + a.balance
+        if a.kind == "claims":
+            escrow[a.guild_id] = escrow.get(a.guild_id, 0) + a.balance
+    where = "" if scan.guild_id is None else " AND guild_id = ?"
+    owed = {
+        int(g): int(total)
+        for g, total in await c.fetchall(
+            "SELECT guild_id, SUM(amount) FROM bank_claims WHERE status IN ('pending', 'held')"
+            + where
+            + " GROUP BY guild_id",
+            () if scan.guild_id is None else (scan.guild_id,),
+        )
+    }
+    for g in guilds:
+        tally = scan.tallies[g]
+        supply = tally.minted - tally.burned
+        if held[g] != supply:
+            scan.problems.append(
+                f"guild {g}: accounts hold {held[g]} but minted {tally.minted}"
+                f" - burned {tally.burned} = {supply}"
+            )
+        if issuer[g] != -supply:
+            scan.problems.append(f"guild {g}: issuer balance {issuer[g]} != {-supply}")
+        if escrow[g] != owed.get(g, 0):
+            scan.problems.append(
+                f"guild {g}: claims account holds {escrow[g]}, open claims {owed.get(g, 0)}"
+            )
+    return sum(held[g] for g in guilds)
+
+
+async def record(c: Conn, proof: Proof) -> int | None:
+    """Record a clean proof's checkpoint; None when entries it did not see were committed
+    below its last one meanwhile (PostgreSQL: a concurrent writer's earlier id)."""
+    if c.concurrent:
+        # In-flight writers commit first and new ones wait for this short transaction:
+        # then every entry up to proof.last is there to count.
+        await c.execute("LOCK TABLE bank_entries IN SHARE MODE")
+        sql = "SELECT COUNT(*) FROM bank_entries WHERE id > ? AND id <= ?"
+        params: tuple[int, ...] = (proof.after, proof.last)
+        if proof.guild_id is not None:
+            sql, params = sql + " AND guild_id = ?", (*params, proof.guild_id)
+        if int((await _one(c, sql, params))[0]) != proof.proved:
+            return None
+    audit_id = await c.insert(
+        "INSERT INTO bank_audits (guild_id, last_entry_id, parent_id) VALUES (?, ?, ?)",
+        (proof.guild_id, proof.last, proof.parent_id),
+    )
+    assert audit_id is not None
+    await c.executemany(
+        "INSERT INTO bank_audit_guilds (audit_id, guild_id, entries, postings, minted, burned,"
+        " ledger_digest, balance_digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [(audit_id, g, *t.row()) for g, t in sorted(proof.tallies.items())],
+    )
+    return audit_id
+
+
+async def run(db: Database, guild_id: int | None = None, *, full: bool = False) -> AuditReport:
+    """Prove in one read snapshot, then record the checkpoint of a clean proof."""
+    proof = await db.read(prove, guild_id, full)
+    if not proof.report.ok:
+        return proof.report
+    checkpoint = await db.write(record, proof)
+    return replace(proof.report, checkpoint=checkpoint)
