@@ -1,19 +1,20 @@
 """Audit benchmark: the bank audit's time by ledger size, full and incremental.
 
-``python -m bench audit [--sizes 100000,1000000] [--new 1000] [--db URL] [--dir PATH]``
+``python -m bench audit [--sizes 100000,1000000] [--new 1000] [--guilds 2] [--db URL]``
 
 For each size a fresh database is filled with a casino's history written straight into the
-bank's tables (``fill``: guilds, players, tables with four seats and a pot, buy-ins, bets,
-payouts and losses, every cached balance equal to its postings), then:
+bank's tables (``fill``: guilds, players, tables of four seats and a pot, buy-ins, bets,
+payouts, losses and refunds, every cached balance the sum of its postings), then each
+trial runs:
 
-- ``full``: ``python -m bot audit --full``'s work, every entry proved from the start;
-- ``incremental``: ``size`` more entries... no: ``--new`` (1,000) entries written after
-  the full audit's checkpoint, then the audit that proves only them against it.
+- ``full``: ``python -m bot audit --full``, every entry proved from the first (it records
+  a checkpoint);
+- ``incremental``: ``--new`` (1,000) more entries written, then ``python -m bot audit``,
+  which proves only them against that checkpoint.
 
-Each is the best of ``--trials`` runs (a run of the full audit records a checkpoint, so
-the incremental one always has the same 1,000 entries to prove: its checkpoint is the
-full audit's). SQLite by default (WAL, a file in ``--dir``); ``--db postgresql://...``
-fills a fresh schema there instead.
+Best of ``--trials``, wall and CPU seconds (CPU: this process's, every thread: what the
+audit costs on a shared machine). SQLite by default (a WAL file in ``--dir``);
+``--db postgresql://...`` fills a fresh schema of that database instead.
 """
 
 from __future__ import annotations
@@ -29,9 +30,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from bot.bank import audit as run_audit
+from bot.bank.models import AuditReport
 from bot.db import Conn, Database, migrate, open_database
 
-GUILDS = 2
 PLAYERS = 2_000  # per guild
 SEATS = 4
 ENTRIES_PER_TABLE = 50
@@ -44,7 +45,8 @@ Posting = tuple[int, int, int, int]  # id, entry, account, amount
 class History:
     """A deterministic casino history, generated in order, with its accounts' balances."""
 
-    def __init__(self, seed: int = 1) -> None:
+    def __init__(self, guilds: int = 2, seed: int = 1) -> None:
+        self.guilds = guilds
         self.rng = random.Random(seed)
         self.accounts: list[tuple[int, int, str, int, int]] = []  # id, guild, kind, table, user
         self.balance: dict[int, int] = {}
@@ -75,7 +77,7 @@ class History:
 
     def opening(self) -> Iterator[tuple[Entry, list[Posting]]]:
         """The guilds' system accounts, the treasury's mint and every player's wallet."""
-        for g in range(1, GUILDS + 1):
+        for g in range(1, self.guilds + 1):
             issuer = self._account(g, "issuer")
             house = self.system[g, "house"] = self._account(g, "house")
             self.system[g, "claims"] = self._account(g, "claims")
@@ -87,7 +89,7 @@ class History:
     def table(self) -> Iterator[tuple[Entry, list[Posting]]]:
         """One table's session: buy-ins, rounds of bets settled, the stacks refunded."""
         self.tables += 1
-        t, g = self.tables, self.rng.randint(1, GUILDS)
+        t, g = self.tables, self.rng.randint(1, self.guilds)
         users = self.rng.sample(range(1, PLAYERS + 1), SEATS)
         seats = [self._account(g, "seat", t, u) for u in users]
         pot, house = self._account(g, "pot", t), self.system[g, "house"]
@@ -185,29 +187,34 @@ async def _open_fresh(where: str, size: int, folder: Path) -> Database:
     return db
 
 
-async def run(where: str, sizes: list[int], new: int, trials: int, folder: Path) -> None:
+async def _timed(db: Database, full: bool) -> tuple[float, float, AuditReport]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    report = await run_audit(db, full=full)
+    return time.perf_counter() - wall, time.process_time() - cpu, report
+
+
+async def run(
+    where: str, sizes: list[int], new: int, guilds: int, trials: int, folder: Path
+) -> None:
     """Print the full and the incremental audit's best seconds for each size."""
     for size in sizes:
         db = await _open_fresh(where, size, folder)
-        history = History()
+        history = History(guilds)
         try:
-            start = time.perf_counter()
             await fill(db, history, size)
-            filled = time.perf_counter() - start
-            best = {"full": float("inf"), "incremental": float("inf")}
+            best = {name: (float("inf"), float("inf")) for name in ("full", "incremental")}
             for _ in range(trials):
-                start = time.perf_counter()
-                full = await run_audit(db, full=True)
-                best["full"] = min(best["full"], time.perf_counter() - start)
+                *took, full = await _timed(db, True)
+                best["full"] = min(best["full"], (took[0], took[1]))
                 await fill(db, history, new)
-                start = time.perf_counter()
-                step = await run_audit(db)
-                best["incremental"] = min(best["incremental"], time.perf_counter() - start)
+                *took, step = await _timed(db, False)
+                best["incremental"] = min(best["incremental"], (took[0], took[1]))
                 assert full.ok and step.ok and step.proved == new, (full.format(), step.format())
+            (fw, fc), (iw, ic) = best["full"], best["incremental"]
             print(
-                f"  {size:>9,} entries ({len(history.accounts):,} accounts, filled in"
-                f" {filled:.0f} s): full {best['full']:7.2f} s ({1e6 * best['full'] / size:.1f}"
-                f" us/entry), incremental ({new:,} new) {best['incremental']:6.3f} s",
+                f"  {size:>9,} entries, {len(history.accounts):>7,} accounts:"
+                f" full {fw:6.2f} s ({1e6 * fw / size:4.1f} us/entry, cpu here {fc:5.2f} s);"
+                f" incremental, {new:,} new: {iw:6.3f} s (cpu here {ic:5.3f} s)",
                 flush=True,
             )
         finally:
@@ -219,6 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench audit")
     parser.add_argument("--sizes", default="100000,1000000", help="ledger sizes (entries)")
     parser.add_argument("--new", type=int, default=1000, help="entries after the checkpoint")
+    parser.add_argument("--guilds", type=int, default=2, help="guilds sharing the ledger")
     parser.add_argument("--trials", type=int, default=3, help="trials (best one counts)")
     parser.add_argument("--db", default="", help="postgresql:// URL (default: SQLite files)")
     parser.add_argument("--dir", default=None, help="folder for the SQLite files (temp)")
@@ -227,12 +235,12 @@ def main(argv: list[str] | None = None) -> int:
     backend = "PostgreSQL" if args.db else f"SQLite {sqlite3.sqlite_version} (WAL)"
     print(
         f"audit bench: {backend}, best of {args.trials}; python {sys.version.split()[0]};"
-        f" {GUILDS} guilds, {PLAYERS} players each, {SEATS} seats a table"
+        f" {args.guilds} guilds, {PLAYERS} players each, {SEATS} seats a table"
     )
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(args.dir) if args.dir else Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
-        asyncio.run(run(args.db, sizes, args.new, args.trials, folder))
+        asyncio.run(run(args.db, sizes, args.new, args.guilds, args.trials, folder))
     return 0
 
 

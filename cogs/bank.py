@@ -686,7 +686,12 @@ class BankCog(commands.Cog, name="Bank"):
             ),
             t("bank.audit.full", loc)
             if report.full
-            else t("bank.audit.incremental", loc, proved=report.proved, after=report.after),
+            else t(
+                "bank.audit.incremental",
+                loc,
+                entries=fmt.count("entries", report.proved, loc),
+                after=report.after,
+            ),
         ]
         lines += [f"- `{problem}`" for problem in report.problems[:20]]
         await self.reply(interaction, "\n".join(lines)[:2000])

@@ -120,6 +120,7 @@ class AuditReport:
     after: int = 0
     proved: int = 0
     checkpoint: int | None = None
+    unrecorded: bool = False  # clean, but an earlier entry committed meanwhile (PostgreSQL)
 
     @property
     def ok(self) -> bool:
@@ -136,9 +137,12 @@ class AuditReport:
             f"{self.accounts} accounts, {self.entries} entries, {self.postings} postings; "
             f"minted {self.minted}, burned {self.burned}, circulating {self.circulating}"
         )
-        saved = (
-            []
-            if self.checkpoint is None
-            else [f"  checkpoint {self.checkpoint} recorded: the next audit starts there"]
-        )
+        saved = []
+        if self.checkpoint is not None:
+            saved = [f"  checkpoint {self.checkpoint} recorded: the next audit starts there"]
+        elif self.unrecorded:
+            saved = [
+                "  no checkpoint recorded: an entry below the last one committed during the"
+                " audit; the next audit starts from the previous checkpoint"
+            ]
         return "\n".join([head, *saved, *(f"  - {p}" for p in self.problems)])

@@ -12,20 +12,34 @@ Over one guild or all of them, an audit proves:
 
 A clean audit records a checkpoint (migration 0011): for each guild, the entries and
 postings it covered up to the ledger's last entry, what they minted and burned, a digest
-of those entries and a digest of the balances they leave. The next audit starts from it:
-it proves only the entries after it, and proves the balances by one number per guild
-(``balance_digest``: the sum of weight(account) * balance, the weight a BLAKE2b hash of the
-account id, so a balance off by any amount changes it) instead of summing every posting
-again. ``full=True`` starts from nothing, and also recomputes every checkpoint of its
-scope from the entries: a changed checkpoint, or a changed, removed or inserted entry
-older than one (the ledger digest), is caught there. The incremental audit trusts its
-checkpoint: it cannot see an old entry changed in place (the append-only triggers refuse
-it), it sees one removed or inserted (the count of old entries moves); the full audit
-sees all three. A digest is not a signature: whoever can write the database can write a
-checkpoint to match; the full audit recomputes them all.
+of those entries (every column) and a digest of the balances they leave
+(``balance_digest``: the sum of weight(account) * balance, the weight a BLAKE2b hash of
+the account id, so a balance off by any amount changes it). Digests are sums modulo 2^256
+(``bot.bank.scan``): the next audit extends them with the new entries' terms.
 
-Digests are sums modulo 2^256 (order-free: a checkpoint extends by adding the new
-entries' terms), stored as 64 hex digits.
+The next audit starts from the latest checkpoint of its scope (every guild: the latest
+audit of every guild; one guild: the latest row of that guild, whichever audit wrote it).
+It proves the entries after it one by one, and every cached balance at once: the guild's
+balance digest, recomputed from the cached balances, must be the checkpoint's plus the
+new postings'. It costs the new entries plus one pass over the accounts that hold money.
+It catches any cached balance changed, any new entry wrong, the totals off, and an old
+entry or (of every guild) an old posting removed or slipped in (their counts move). It
+trusts what its checkpoint proved: an old entry or posting changed in place (the
+append-only triggers refuse it; someone with the database in hand can drop them) is seen
+only by the full audit.
+
+``full=True`` (and the first audit) proves every entry from the first, every account one
+by one, and recomputes every checkpoint of its scope on the way: a changed checkpoint, or
+an old entry changed, removed or added (the ledger digest, the counts, the balance
+digest), is named there. A digest is not a signature: whoever can write the database can
+write a checkpoint to match its changes; the full audit recomputes them all, which is
+what it can promise.
+
+On PostgreSQL, processes commit at once: an entry may commit after one with a higher id,
+which the audit's snapshot saw. The checkpoint is written under a SHARE lock on the
+entries (writers in flight commit first, new ones wait for this short transaction), and
+only if the entries up to its last are the ones it proved; else none is recorded this
+time (the report says so) and the next audit starts from the previous one.
 """
 
 from __future__ import annotations
@@ -59,13 +73,29 @@ async def _one(c: Conn, sql: str, params: Iterable[object] = ()) -> Any:
     return row
 
 
-async def _accounts(c: Conn, guild_id: int | None) -> dict[int, Account]:
-    rows = await c.fetchall(
-        "SELECT id, guild_id, kind, table_id, user_id, balance FROM bank_accounts"
-        + ("" if guild_id is None else " WHERE guild_id = ?"),
-        () if guild_id is None else (guild_id,),
+async def _accounts(c: Conn, guild_id: int | None, after: int) -> tuple[dict[int, Account], int]:
+    """The scope's accounts (from a checkpoint on, those that hold money or moved since:
+    an account at zero with no new posting adds nothing to any check) and their number."""
+    where, params = ("", ()) if guild_id is None else (" AND guild_id = ?", (guild_id,))
+    total = int(
+        (await _one(c, f"SELECT COUNT(*) FROM bank_accounts WHERE id > 0{where}", params))[0]
     )
-    return {int(r[0]): Account(int(r[1]), str(r[2]), int(r[3]), int(r[4]), int(r[5])) for r in rows}
+    some = (
+        ""
+        if not after
+        else (
+            " AND (balance <> 0 OR id IN (SELECT account_id FROM bank_postings WHERE entry_id > ?))"
+        )
+    )
+    rows = await c.fetchall(
+        f"SELECT id, guild_id, kind, table_id, user_id, balance FROM bank_accounts"
+        f" WHERE id > 0{where}{some}",
+        (*params, after) if after else params,
+    )
+    found = {
+        int(r[0]): Account(int(r[1]), str(r[2]), int(r[3]), int(r[4]), int(r[5])) for r in rows
+    }
+    return found, total
 
 
 async def _guilds(c: Conn, guild_id: int | None) -> list[int]:
@@ -108,7 +138,8 @@ async def prove(c: Conn, guild_id: int | None, full: bool) -> Proof:
     parent_id, after, start = base if base is not None else (None, 0, {})
     full = base is None  # no checkpoint yet: the first audit proves everything
     guilds = await _guilds(c, guild_id)
-    scan = Scan(guild_id, await _accounts(c, guild_id))
+    accounts, counted = await _accounts(c, guild_id, after)
+    scan = Scan(guild_id, accounts)
     scan.tallies = {g: replace(start.get(g, Tally())) for g in guilds}
     problems = scan.problems
     if full:
@@ -122,7 +153,7 @@ async def prove(c: Conn, guild_id: int | None, full: bool) -> Proof:
     tallies = {g: scan.tallies[g] for g in guilds}
     report = AuditReport(
         guilds=len(guilds),
-        accounts=len(scan.accounts),
+        accounts=counted,
         entries=sum(t.entries for t in tallies.values()),
         postings=sum(t.postings for t in tallies.values()),
         minted=sum(t.minted for t in tallies.values()),
@@ -170,20 +201,24 @@ async def _verify_checkpoints(c: Conn, scan: Scan, last: int) -> None:
 async def _old_entries_kept(
     c: Conn, guild_id: int | None, after: int, start: dict[int, Tally]
 ) -> list[str]:
-    """The entries a checkpoint covered are still as many as it counted."""
+    """The entries a checkpoint covered (and, of every guild, their postings) are still
+    as many as it counted: an old row removed or slipped in shows here."""
     if not after:
         return []
+    mine = [t for g, t in start.items() if guild_id is None or g == guild_id]
     sql = "SELECT COUNT(*) FROM bank_entries WHERE id <= ?"
     params: tuple[int, ...] = (after,)
     if guild_id is not None:
         sql, params = sql + " AND guild_id = ?", (after, guild_id)
-    found = int((await _one(c, sql, params))[0])
-    counted = sum(t.entries for g, t in start.items() if guild_id is None or g == guild_id)
-    if found == counted:
-        return []
+    counts = [("entries", int((await _one(c, sql, params))[0]), sum(t.entries for t in mine))]
+    if guild_id is None:  # one index range; a guild's postings would need its entries
+        found = await _one(c, "SELECT COUNT(*) FROM bank_postings WHERE entry_id <= ?", (after,))
+        counts.append(("postings", int(found[0]), sum(t.postings for t in mine)))
     return [
-        f"{found} entries up to entry {after}, the checkpoint counted {counted}:"
-        " old entries were removed or added (python -m bot audit --full)"
+        f"{found} {what} up to entry {after}, the checkpoint counted {counted}:"
+        " old rows were removed or added (python -m bot audit --full)"
+        for what, found, counted in counts
+        if found != counted
     ]
 
 
@@ -309,4 +344,4 @@ async def run(db: Database, guild_id: int | None = None, *, full: bool = False) 
     if not proof.report.ok:
         return proof.report
     checkpoint = await db.write(record, proof)
-    return replace(proof.report, checkpoint=checkpoint)
+    return replace(proof.report, checkpoint=checkpoint, unrecorded=checkpoint is None)

@@ -16,9 +16,9 @@ CREATE TABLE bank_audits (
 -- What the audit proved of each guild of its scope, up to its last entry:
 --   entries, postings  how many of the guild's entries (and their postings) it covered
 --   minted, burned     the money minted and burned by them (the issuer's side excepted)
---   ledger_digest      the sum, modulo 2^256, of every covered entry's BLAKE2b-256 (its
---                      columns and postings): a changed, removed or added old entry
---                      changes it (hex, 64 digits)
+--   ledger_digest      the sum, modulo 2^256, of one term per block of 4096 entry ids:
+--                      the BLAKE2b-256 of the guild's entries (every column) in that
+--                      block: a changed, removed or added old entry changes it (hex)
 --   balance_digest     the sum, modulo 2^256, of weight(account) * balance over the
 --                      guild's accounts at last_entry_id (weight: the BLAKE2b-256 of the
 --                      account's id): the balances it proved, in one number (hex)
