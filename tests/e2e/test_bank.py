@@ -3,6 +3,8 @@ refusals, and the table news (own funds added, forfeits) in the bank channel."""
 
 from __future__ import annotations
 
+import re
+
 import discord
 import pytest
 
@@ -139,7 +141,7 @@ async def test_admin_commands_and_refusals(simcord_env):
     assert t("bank.audit.full", "en") in text  # the first audit proves everything
     await bank.transfer(guild.id, bob.member.id, boss.id, 10)  # opens boss's account: 2 entries
     text = reply(await boss.slash(lobby, "bank audit"))
-    assert "Bank audit OK" in text and "Proved 2 entries after entry 5 " in text, text
+    assert "Bank audit OK" in text and re.search(r"Proved 2 entries after entry \d+ ", text), text
     text = reply(await boss.slash(lobby, "bank audit", full=True))
     assert "Bank audit OK" in text and t("bank.audit.full", "en") in text
     # no limit any more
