@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--full",
         action="store_true",
-        help="prove every entry from the first and every checkpoint (default: from the last one)",
+        help="prove every entry from the first, and the last checkpoint (default: from it on)",
     )
     parser.add_argument(
         "--db",

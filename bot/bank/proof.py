@@ -29,11 +29,12 @@ append-only triggers refuse it; someone with the database in hand can drop them)
 only by the full audit.
 
 ``full=True`` (and the first audit) proves every entry from the first, every account one
-by one, and recomputes every checkpoint of its scope on the way: a changed checkpoint, or
-an old entry changed, removed or added (the ledger digest, the counts, the balance
-digest), is named there. A digest is not a signature: whoever can write the database can
-write a checkpoint to match its changes; the full audit recomputes them all, which is
-what it can promise.
+by one, and recomputes on the way the checkpoint the next audit would have started from
+(older ones are history no audit reads again; the full audit's own checkpoint replaces
+it): a changed checkpoint, or an old entry changed, removed or added (the ledger digest,
+the counts, the balance digest), is named there. A digest is not a signature: whoever
+can write the database can write a checkpoint to match their changes; recomputing it
+from the entries is what the full audit can promise.
 
 On PostgreSQL, processes commit at once: an entry may commit after one with a higher id,
 which the audit's snapshot saw. The checkpoint is written under a SHARE lock on the
@@ -128,7 +129,7 @@ async def _base(c: Conn, guild_id: int | None) -> tuple[int, int, dict[int, Tall
     if not rows:
         return None
     audit_id, last = int(rows[0][0]), int(rows[0][1])
-    return audit_id, last, {int(r[2]): Tally.of(r[3:]) for r in rows}
+    return audit_id, last, {int(r[2]): Tally.of([r[i] for i in range(3, 9)]) for r in rows}
 
 
 async def prove(c: Conn, guild_id: int | None, full: bool) -> Proof:
@@ -143,7 +144,7 @@ async def prove(c: Conn, guild_id: int | None, full: bool) -> Proof:
     scan.tallies = {g: replace(start.get(g, Tally())) for g in guilds}
     problems = scan.problems
     if full:
-        await _verify_checkpoints(c, scan, last)
+        await _verify_checkpoint(c, scan, last)
     else:
         await scan.read(c, after, last)
         problems += await _old_entries_kept(c, guild_id, after, start)
@@ -167,35 +168,26 @@ async def prove(c: Conn, guild_id: int | None, full: bool) -> Proof:
     return Proof(report, guild_id, parent_id, after, last, scan.count, tallies)
 
 
-async def _verify_checkpoints(c: Conn, scan: Scan, last: int) -> None:
-    """Read the whole ledger, comparing every checkpoint of the scope on the way."""
-    rows = await c.fetchall(
-        CHECKPOINT_SQL + ("" if scan.guild_id is None else " WHERE r.guild_id = ?"),
-        () if scan.guild_id is None else (scan.guild_id,),
-    )
-    at: dict[int, list[Any]] = {}
-    for row in rows:
-        at.setdefault(int(row[1]), []).append(row)
-    done = 0
-    for boundary in sorted(b for b in at if b <= last):
-        await scan.read(c, done, boundary)
-        done = boundary
-        for row in at[boundary]:
-            proved = scan.tally(int(row[2])).row()
-            recorded = Tally.of([row[i] for i in range(3, 9)]).row()
-            if proved != recorded:
-                scan.problems.append(
-                    f"checkpoint {row[0]} (guild {row[2]}, up to entry {boundary}) does not match"
-                    f" the ledger: entries, postings, minted, burned, digests {recorded}"
-                    f" != {proved}"
-                )
-    await scan.read(c, done, last)
-    scan.problems += [
-        f"checkpoint {row[0]} (guild {row[2]}) covers entry {row[1]}, past the last entry {last}"
-        for b in sorted(at)
-        if b > last
-        for row in at[b]
-    ]
+async def _verify_checkpoint(c: Conn, scan: Scan, last: int) -> None:
+    """Read the whole ledger, recomputing on the way the checkpoint the next incremental
+    audit of the scope would start from (older ones are history no audit reads again)."""
+    base = await _base(c, scan.guild_id)
+    if base is None:
+        await scan.read(c, 0, last)
+        return
+    audit_id, upto, recorded = base
+    if upto > last:
+        scan.problems.append(f"checkpoint {audit_id} covers entry {upto}, past the last {last}")
+        upto = last
+    await scan.read(c, 0, upto)
+    for g, tally in sorted(recorded.items()):
+        proved = scan.tally(g).row()
+        if proved != tally.row():
+            scan.problems.append(
+                f"checkpoint {audit_id} (guild {g}, up to entry {upto}) does not match the"
+                f" ledger: entries, postings, minted, burned, digests {tally.row()} != {proved}"
+            )
+    await scan.read(c, upto, last)
 
 
 async def _old_entries_kept(

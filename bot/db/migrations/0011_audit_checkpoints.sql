@@ -1,6 +1,6 @@
 -- The bank audit's checkpoints (bot/bank/proof.py): a clean audit records what it proved,
 -- so the next one proves only the entries after it. Append-only, like the ledger; the full
--- audit (python -m bot audit --full) recomputes every checkpoint from the entries.
+-- audit (python -m bot audit --full) recomputes the last checkpoint from the entries.
 --
 -- One row per audit: its scope (a guild, or NULL for every guild), the last entry it
 -- covered (every entry with id <= last_entry_id), and the checkpoint it extended (NULL:
