@@ -96,7 +96,7 @@ async def test_an_untouched_account_tampered_is_caught_too(db: Database) -> None
     ("change", "incremental_sees"),
     [
         ("minted = minted + 7", "accounts hold"),
-        ("entries = entries + 1", "the checkpoint counted"),
+        ("entries = entries + 1", None),
         ("balance_digest = '" + "0" * 63 + "1'", "the cached balances are not"),
         ("ledger_digest = '" + "0" * 63 + "1'", None),  # only the full audit reads old entries
     ],
@@ -143,7 +143,7 @@ async def test_an_old_entry_changed_in_place_is_caught_by_the_full_audit(db: Dat
     assert checkpoint is not None and step.checkpoint == checkpoint + 1
 
 
-async def test_an_old_entry_removed_is_caught_by_both_audits(db: Database) -> None:
+async def test_an_old_entry_removed_is_caught_by_the_full_audit(db: Database) -> None:
     bank = Bank(db)
     await bank.ensure_guild(GUILD)
     await _setup(bank)
@@ -156,10 +156,10 @@ async def test_an_old_entry_removed_is_caught_by_both_audits(db: Database) -> No
         f"DELETE FROM bank_postings WHERE entry_id = {receipt.entry_id}",
         f"DELETE FROM bank_entries WHERE id = {receipt.entry_id}",
     )
-    step = await audit(db)
-    assert not step.ok and "old rows were removed or added" in step.format(), step.format()
+    assert (await audit(db)).ok  # the cached balances still match the checkpoint's
     full = await audit(db, full=True)
     assert not full.ok and "cached 95 != ledger 100" in full.format(), full.format()
+    assert "does not match the ledger" in full.format()  # the last checkpoint's digests
 
 
 async def test_guild_audits_start_from_their_own_guild(db: Database) -> None:
