@@ -1,11 +1,11 @@
 """The audit's pass over a range of ledger entries (``bot.bank.proof`` decides the ranges).
 
-A range costs a few queries whatever its size, each one index range scan: each account's
-sum (and the guilds its postings came from), the entries whose postings do not balance,
-the entries without postings, the issuers' postings (what was minted and burned, and
-which entries touch an issuer), and the entries' columns for the ledger digest (in
-chunks: the pass never holds the whole ledger). Python touches each entry once (its
-hash) and each account once per range, never a posting.
+A range costs a few queries, each an index range scan: each account's sum, the postings
+to another guild's account, the entries whose postings do not balance or that have
+none, the issuers' postings (what was minted and burned, and which entries touch an
+issuer), and the entries' columns for the ledger digest, a block of ids at a time (the
+pass never holds the whole ledger). Python hashes each block once and touches each
+account once per range, never a posting; the database does the rest.
 """
 
 from __future__ import annotations
@@ -122,10 +122,11 @@ class Scan:
         """Add the entries with ``after < id <= upto`` (of the scope's guild)."""
         if upto <= after:
             return
+        before = self.count
         supply = await self._entries(c, after, upto)
         await self._sums(c, after, upto)
         await self._issuers(c, after, upto, supply)
-        self.problems += await self._unbalanced(c, after, upto)
+        self.problems += await self._unbalanced(c, after, upto, self.count - before)
 
     async def _entries(self, c: Conn, after: int, upto: int) -> dict[tuple[int, str], int]:
         """Count the entries, add them to the ledger digest; their mints and burns counted.
@@ -162,24 +163,31 @@ class Scan:
         }
 
     async def _sums(self, c: Conn, after: int, upto: int) -> None:
-        """Each account's postings: its sum, its balance digest; and the postings to an
-        account of another guild than their entry's."""
+        """Each account's postings: its sum, its balance digest, and whether they all come
+        from entries of the account's guild (one pass; the strays are named after)."""
         where, gp = self._where("e.guild_id")
-        join = "" if self.guild_id is None else " JOIN bank_entries e ON e.id = p.entry_id"
-        for account_id, count, amount in await c.fetchall(
-            "SELECT p.account_id, COUNT(*), SUM(p.amount) FROM bank_postings p"
-            + join
-            + f" WHERE p.entry_id > ? AND p.entry_id <= ?{where} GROUP BY p.account_id",
+        stray = False
+        for account_id, count, amount, low, high in await c.fetchall(
+            "SELECT p.account_id, COUNT(*), SUM(p.amount), MIN(e.guild_id), MAX(e.guild_id)"
+            " FROM bank_postings p JOIN bank_entries e ON e.id = p.entry_id"
+            f" WHERE p.entry_id > ? AND p.entry_id <= ?{where} GROUP BY p.account_id",
             (after, upto, *gp),
         ):
             a, amount = int(account_id), int(amount)
             self.sums[a] = self.sums.get(a, 0) + amount
             owner = self.accounts.get(a)
-            if owner is not None:  # else another guild's: named below
+            if owner is None or not owner.guild_id == int(low) == int(high):
+                stray = True
+            if owner is not None:
                 tally = self.tally(owner.guild_id)
                 tally.postings += int(count)
                 tally.balances += self.weight(a) * amount
-        self.problems += [
+        if stray:
+            self.problems += await self._strays(c, after, upto)
+
+    async def _strays(self, c: Conn, after: int, upto: int) -> list[str]:
+        where, gp = self._where("e.guild_id")
+        return [
             f"entry {entry_id} posts to account {account_id} of another guild"
             for entry_id, account_id in await c.fetchall(
                 "SELECT e.id, a.id FROM bank_postings p JOIN bank_entries e ON e.id = p.entry_id"
@@ -231,8 +239,9 @@ class Scan:
             )
         ]
 
-    async def _unbalanced(self, c: Conn, after: int, upto: int) -> list[str]:
-        """Entries with fewer than two postings, or postings that do not sum to zero."""
+    async def _unbalanced(self, c: Conn, after: int, upto: int, entries: int) -> list[str]:
+        """Entries with fewer than two postings, or postings that do not sum to zero
+        (``entries``: how many the range holds; fewer have postings: some have none)."""
         where, gp = self._where("e.guild_id")
         rows = await c.fetchall(
             "SELECT e.id, e.idem_key, q.net, q.n FROM (SELECT entry_id, SUM(amount) AS net,"
@@ -241,12 +250,19 @@ class Scan:
             f" JOIN bank_entries e ON e.id = q.entry_id WHERE e.id > 0{where}",
             (after, upto, *gp),
         )
-        rows += await c.fetchall(
-            "SELECT e.id, e.idem_key, 0, 0 FROM bank_entries e"
-            f" WHERE e.id > ? AND e.id <= ?{where} AND NOT EXISTS"
-            " (SELECT 1 FROM bank_postings p WHERE p.entry_id = e.id)",
+        posted = await c.fetchone(
+            "SELECT COUNT(DISTINCT p.entry_id) FROM bank_postings p"
+            + ("" if not gp else " JOIN bank_entries e ON e.id = p.entry_id")
+            + f" WHERE p.entry_id > ? AND p.entry_id <= ?{where}",
             (after, upto, *gp),
         )
+        if posted is None or int(posted[0]) != entries:
+            rows += await c.fetchall(
+                "SELECT e.id, e.idem_key, 0, 0 FROM bank_entries e"
+                f" WHERE e.id > ? AND e.id <= ?{where} AND NOT EXISTS"
+                " (SELECT 1 FROM bank_postings p WHERE p.entry_id = e.id)",
+                (after, upto, *gp),
+            )
         return [
             f"entry {entry_id} ({key}) unbalanced: {count} postings sum to {net}"
             for entry_id, key, net, count in sorted(rows, key=lambda r: int(r[0]))

@@ -243,3 +243,21 @@ async def test_a_checkpoint_waits_for_an_earlier_entry_still_in_flight(
     assert "no checkpoint recorded" in report.format()
     step = await audit(db)
     assert step.ok and step.proved == 2 and step.checkpoint is not None, step.format()
+
+
+async def test_a_posting_to_another_guild_is_named_by_both_audits(db: Database) -> None:
+    bank = Bank(db)
+    for guild in (GUILD, OTHER):
+        await bank.ensure_guild(guild)
+        await _setup(bank, guild)
+    assert (await audit(db)).ok
+    await bank.transfer(GUILD, ALICE, BOB, 2)
+    await _sql(
+        db,
+        _no_trigger(db, "bank_postings_no_update", "bank_postings"),
+        "UPDATE bank_postings SET account_id = (SELECT id FROM bank_accounts"
+        f" WHERE guild_id = {OTHER} AND user_id = {BOB})"
+        " WHERE id = (SELECT MAX(id) FROM bank_postings)",
+    )
+    for report in (await audit(db), await audit(db, full=True), await audit(db, GUILD)):
+        assert not report.ok and "of another guild" in report.format(), report.format()
