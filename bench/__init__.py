@@ -17,6 +17,7 @@ BENCHES = {
     "startup": ("bench.memory", "reload + re-render N open tables, warm-up, first deal"),
     "engine": ("bench.engine", "simulated rounds per second per game"),
     "bank": ("bench.bank", "bank postings vs raw sqlite3"),
+    "audit": ("bench.audit", "the bank audit by ledger size: full, incremental"),
     "backends": ("bench.backends", "SQLite vs PostgreSQL: postings/s, a move's p99"),
     "stalls": ("bench.stalls", "worst loop stall per database condition, /bank beside an audit"),
     "noise": ("bench.noise", "how steady the machine's CPU is (context for tails)"),

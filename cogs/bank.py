@@ -650,14 +650,21 @@ class BankCog(commands.Cog, name="Bank"):
         name=_("audit", "name.audit"),
         description=_("Admin: check the books", "cmd.bank_audit.description"),
     )
+    @app_commands.describe(
+        full=_(
+            "Prove every entry from the first (slow on a long history), not only the new ones",
+            "cmd.bank_audit.full",
+        )
+    )
+    @app_commands.rename(full=_("full", "param.full"))
     @app_commands.default_permissions(manage_guild=True)
     @answers_refusals
-    async def audit(self, interaction: discord.Interaction) -> None:
-        """Recompute every balance from the ledger and show the result."""
+    async def audit(self, interaction: discord.Interaction, full: bool = False) -> None:
+        """Prove the ledger since the last audit (``full``: from the first entry), show it."""
         require_admin(interaction)
         guild_id, loc, cur = await self.context(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        report = await self.bank.audit(guild_id)
+        report = await self.bank.audit(guild_id, full=full)
         treasury = await self.bank.balance(guild_id, None)
         claims = await self.bank.claims(guild_id)
         lines = [
@@ -678,6 +685,14 @@ class BankCog(commands.Cog, name="Bank"):
                 treasury=fmt.amount(treasury, loc, cur),
                 claims=len(claims),
                 held=sum(1 for c in claims if c.status == "held"),
+            ),
+            t("bank.audit.full", loc)
+            if report.full
+            else t(
+                "bank.audit.incremental",
+                loc,
+                entries=fmt.count("entries", report.proved, loc),
+                after=report.after,
             ),
         ]
         lines += [f"- `{problem}`" for problem in report.problems[:20]]

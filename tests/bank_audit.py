@@ -7,10 +7,27 @@ from bot.bank.models import AuditReport
 from bot.db import Conn, Database
 
 
+def figures(report: AuditReport) -> tuple[int, ...]:
+    """What a full and an incremental audit of the same ledger must both say."""
+    return (
+        report.guilds,
+        report.accounts,
+        report.entries,
+        report.postings,
+        report.minted,
+        report.burned,
+        report.circulating,
+    )
+
+
 async def assert_audit_clean(db: Database, guild_id: int | None = None) -> AuditReport:
-    """Fail the test unless the bank audit is clean; returns the report."""
-    report = await audit(db, guild_id)
+    """Fail the test unless the bank audit is clean, from the last checkpoint (incremental)
+    and from the first entry (full), with the same figures; returns the full report."""
+    step = await audit(db, guild_id)
+    assert step.ok, step.format()
+    report = await audit(db, guild_id, full=True)
     assert report.ok, report.format()
+    assert figures(step) == figures(report), (step.format(), report.format())
     return report
 
 

@@ -3,7 +3,7 @@
 The only code that moves money. ``Bank(db)`` is the service, the tables included: they
 post their moves' money with ``Bank.post_effects`` inside their own transaction.
 ``bot.bank.core`` holds the SQL it runs (functions of a :class:`~bot.db.Conn`);
-``bot.bank.audit`` recomputes everything from the ledger.
+``bot.bank.audit`` proves the ledger, from its last checkpoint on (``bot.bank.proof``).
 
 Model (schema: bot/db/migrations/0002_bank.sql)
 - Accounts per guild: ``issuer`` (the other side of every mint/burn; its balance is

@@ -1,12 +1,8 @@
-"""The bank audit: ``python -m bot audit [--guild ID] [--db PATH_OR_URL]``.
+"""The bank audit: ``python -m bot audit [--guild ID] [--full] [--db PATH_OR_URL]``.
 
-Checks, over one guild or all of them:
-- every entry has at least two postings summing to zero (debits equal credits);
-- every cached balance equals the sum of its account's postings;
-- no account but the issuer is negative, and only mint/burn entries touch the issuer;
-- the accounts of each guild (issuer excepted) hold exactly what was minted minus burned,
-  and the issuer holds the opposite;
-- the claims escrow holds exactly the open (pending + held) claims.
+What it proves, and how it starts from the last audit's checkpoint, is in
+``bot.bank.proof``. ``--full`` proves the whole ledger from its first entry and every
+checkpoint with it.
 """
 
 from __future__ import annotations
@@ -18,21 +14,21 @@ import sys
 from bot.config import ConfigError, load_settings
 from bot.db import Database
 
-from . import core
+from . import proof
 from .models import AuditReport
 
 
-async def audit(db: Database, guild_id: int | None = None) -> AuditReport:
-    """Audit the bank in one consistent snapshot (one long read transaction)."""
-    return await db.read_long(core.audit, guild_id)
+async def audit(db: Database, guild_id: int | None = None, *, full: bool = False) -> AuditReport:
+    """Audit the bank in one consistent snapshot and record its checkpoint when clean."""
+    return await proof.run(db, guild_id, full=full)
 
 
-async def _run(path: str, guild_id: int | None) -> AuditReport:
+async def _run(path: str, guild_id: int | None, full: bool) -> AuditReport:
     from bot.db.check import open_checked
 
     db = await open_checked(path, must_exist=True)
     try:
-        return await audit(db, guild_id)
+        return await audit(db, guild_id, full=full)
     finally:
         await db.close()
 
@@ -43,6 +39,11 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m bot audit", description="Audit the bank ledger."
     )
     parser.add_argument("--guild", type=int, default=None, help="only this guild")
+    parser.add_argument(
+        "--full",
+        action="store_true",
+        help="prove every entry from the first, and the last checkpoint (default: from it on)",
+    )
     parser.add_argument(
         "--db",
         help="SQLite file or postgresql:// URL (default: $DATABASE_URL, else $DATABASE_PATH)",
@@ -55,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     path = args.db or settings.database_url
     try:
-        report = asyncio.run(_run(path, args.guild))
+        report = asyncio.run(_run(path, args.guild, args.full))
     except ConfigError as exc:  # not a database, damaged, newer than this code
         print(f"bank audit: {exc}", file=sys.stderr)
         return 2

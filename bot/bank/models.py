@@ -104,7 +104,9 @@ class HistoryPage:
 
 @dataclass(frozen=True, slots=True)
 class AuditReport:
-    """The audit's result: ``ok`` when every check passed."""
+    """The audit's result: ``ok`` when every check passed. ``entries``/``postings`` count
+    the whole ledger of the scope; ``proved`` the entries this audit read, those after
+    entry ``after`` (0 and ``full``: from the first); ``checkpoint`` the one it recorded."""
 
     guilds: int
     accounts: int
@@ -114,6 +116,11 @@ class AuditReport:
     burned: int
     circulating: int  # sum of every account except the issuers
     problems: tuple[str, ...]
+    full: bool = True
+    after: int = 0
+    proved: int = 0
+    checkpoint: int | None = None
+    unrecorded: bool = False  # clean, but an earlier entry committed meanwhile (PostgreSQL)
 
     @property
     def ok(self) -> bool:
@@ -122,9 +129,20 @@ class AuditReport:
 
     def format(self) -> str:
         """A short human report."""
+        how = (
+            "full" if self.full else f"incremental: {self.proved} entries after entry {self.after}"
+        )
         head = (
-            f"bank audit: {'OK' if self.ok else 'FAILED'} - {self.guilds} guild(s), "
+            f"bank audit: {'OK' if self.ok else 'FAILED'} ({how}) - {self.guilds} guild(s), "
             f"{self.accounts} accounts, {self.entries} entries, {self.postings} postings; "
             f"minted {self.minted}, burned {self.burned}, circulating {self.circulating}"
         )
-        return "\n".join([head, *(f"  - {p}" for p in self.problems)])
+        saved = []
+        if self.checkpoint is not None:
+            saved = [f"  checkpoint {self.checkpoint} recorded: the next audit starts there"]
+        elif self.unrecorded:
+            saved = [
+                "  no checkpoint recorded: an entry below the last one committed during the"
+                " audit; the next audit starts from the previous checkpoint"
+            ]
+        return "\n".join([head, *saved, *(f"  - {p}" for p in self.problems)])

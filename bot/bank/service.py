@@ -15,7 +15,7 @@ from typing import Any, Concatenate, ParamSpec, TypedDict, TypeVar, Unpack
 from bot.db import Conn, Database
 from bot.engine.base import Money
 
-from . import core
+from . import core, proof
 from .models import (
     DEFAULT_TREASURY,
     AuditReport,
@@ -295,9 +295,11 @@ class Bank:
 
     # ---------------------------------------------------------------------------- audit
 
-    async def audit(self, guild_id: int | None = None, *, conn: Conn | None = None) -> AuditReport:
-        """Recompute every balance from the ledger and compare (see bot.bank.audit), on
-        the database's long-read connection: the interactive reads never wait for it."""
+    async def audit(
+        self, guild_id: int | None = None, *, full: bool = False, conn: Conn | None = None
+    ) -> AuditReport:
+        """Prove the ledger from the last checkpoint (``full``: from the first entry) and
+        record the new one (see bot.bank.proof); in ``conn``, prove only, recording none."""
         if conn is not None:
-            return await core.audit(conn, guild_id)
-        return await self.db.read_long(core.audit, guild_id)
+            return (await proof.prove(conn, guild_id, full)).report
+        return await proof.run(self.db, guild_id, full=full)

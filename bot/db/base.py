@@ -93,6 +93,10 @@ class Conn:
     # True where every statement is a network round trip (PostgreSQL): callers then gather
     # statements (execute_together, post_ledger); SQLite answers each at once, cheaper alone
     batches = False
+    # True where several writers commit at once (PostgreSQL): an entry id may then commit
+    # after a higher one, so "every entry up to id N" holds only once they have committed
+    # (the audit's checkpoint waits for them); SQLite commits one writer at a time, in order
+    concurrent = False
 
     def __init__(self, memo: Memo) -> None:
         self._memo = memo

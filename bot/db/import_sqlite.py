@@ -188,10 +188,10 @@ async def _copy_file(conn: Conn, source: Source, index: int) -> None:
 
 async def _check(conn: Conn, sources: list[Source]) -> list[str]:
     """What does not match after the copy (empty: commit)."""
-    from bot.bank import core
+    from bot.bank import proof
 
     problems: list[str] = []
-    report = await core.audit(conn, None)
+    report = (await proof.prove(conn, None, True)).report
     if not report.ok:
         problems.append("the bank audit of the imported data is not clean:\n" + report.format())
     wanted: dict[tuple[int, str, int, int], int] = {}

@@ -95,6 +95,7 @@ class PostgresConn(Conn):
 
     __slots__ = ("_c", "_trips")
     batches = True
+    concurrent = True
 
     def __init__(self, c: asyncpg.Connection, memo: Memo, trips: Trips | None = None) -> None:
         super().__init__(memo)

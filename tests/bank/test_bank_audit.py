@@ -88,7 +88,12 @@ async def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     await _setup(bank)
     await db.close()
     assert await asyncio.to_thread(main, ["--db", str(path)]) == 0
-    assert "OK" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "OK (full)" in out and "checkpoint 1 recorded" in out  # the first audit
+    assert await asyncio.to_thread(main, ["--db", str(path)]) == 0
+    assert "OK (incremental: 0 entries after entry" in capsys.readouterr().out
+    assert await asyncio.to_thread(main, ["--db", str(path), "--full"]) == 0
+    assert "OK (full)" in capsys.readouterr().out
     assert await asyncio.to_thread(main, ["--db", str(path), "--guild", str(GUILD)]) == 0
     db = await SqliteDatabase.open(path)
     await _tamper(db, "UPDATE bank_accounts SET balance = 0 WHERE kind = 'house'")

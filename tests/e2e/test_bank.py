@@ -3,6 +3,8 @@ refusals, and the table news (own funds added, forfeits) in the bank channel."""
 
 from __future__ import annotations
 
+import re
+
 import discord
 import pytest
 
@@ -140,6 +142,12 @@ async def test_admin_commands_and_refusals(simcord_env):
     res = await boss.slash(lobby, "bank audit")
     text = reply(res)
     assert "Bank audit OK" in text and "Treasury" in text
+    assert t("bank.audit.full", "en") in text  # the first audit proves everything
+    await bank.transfer(guild.id, bob.member.id, boss.id, 10)  # opens boss's account: 2 entries
+    text = reply(await boss.slash(lobby, "bank audit"))
+    assert "Bank audit OK" in text and re.search(r"Proved 2 entries after entry \d+ ", text), text
+    text = reply(await boss.slash(lobby, "bank audit", full=True))
+    assert "Bank audit OK" in text and t("bank.audit.full", "en") in text
     # no limit any more
     res = await boss.slash(lobby, "bank setup", channel=bank_channel, claim_approval_limit=-1)
     assert "no approval limit" in reply(res)
