@@ -10,6 +10,7 @@ from typing import Any
 
 import discord
 
+from bot.bank import FloatMove
 from bot.db import Conn, Database, Row
 from bot.engine.base import MoneyKind
 from bot.engine.registry import GAMES
@@ -45,6 +46,19 @@ async def _store_channel(conn: Conn, guild_id: int, channel_id: int, locale: str
         " locale = COALESCE(guild_settings.locale, excluded.locale)",
         (guild_id, channel_id, locale),
     )
+
+
+def _float_amounts(move: FloatMove, loc: str, cur: str) -> dict[str, str]:
+    """A float move's figures, written as amounts."""
+    needed = move.lacking + move.treasury  # a refill the treasury could not make
+    return {
+        "amount": fmt.amount(move.amount, loc, cur),
+        "balance": fmt.amount(move.balance, loc, cur),
+        "available": fmt.amount(move.balance, loc, cur),
+        "treasury": fmt.amount(move.treasury, loc, cur),
+        "lacking": fmt.amount(move.lacking, loc, cur),
+        "needed": fmt.amount(needed, loc, cur),
+    }
 
 
 def mention(user_id: int) -> str:
@@ -109,9 +123,14 @@ class BankChannel:
         return True
 
     async def table_outcome(self, outcome: Outcome) -> None:
-        """Announce a table's own funds added (TOP_UP) and forfeits in the bank channel."""
+        """Announce a table's own funds added (TOP_UP), forfeits and its float's fills and
+        credits in the bank channel; a refill the treasury could not make is told to the
+        host at the table too (and to the admins here)."""
         try:
             table = outcome.table
+            for move in outcome.floats:
+                if move.lacking:
+                    await self._refill_failed(table, move)
             prefs = await self.prefs(table.guild_id)
             if prefs.bank_channel_id is None:
                 return
@@ -121,10 +140,39 @@ class BankChannel:
                 for money in event.money
                 if money.kind in (MoneyKind.TOP_UP, MoneyKind.FORFEIT) and money.amount
             ]
+            lines += [self._float_line(move, table, prefs) for move in outcome.floats]
             if lines:
                 await self.announce(table.guild_id, "\n".join(lines))
         except Exception:  # an announcement must never break a table
             log.exception("bank channel announcement failed")
+
+    async def _refill_failed(self, table: Any, move: FloatMove) -> None:
+        """Tell the host, at the table, in its language, what the casino lacks."""
+        prefs = await self.prefs(table.guild_id)
+        loc, cur = table.settings.locale, prefs.currency
+        text = t(
+            "table.float.refill_failed",
+            loc,
+            host=mention(table.host_id),
+            **_float_amounts(move, loc, cur),
+        )
+        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        try:
+            await channel.send(text, allowed_mentions=NO_PINGS)
+        except discord.HTTPException:
+            log.warning("could not tell table %s its float ran short", table.id, exc_info=True)
+
+    @staticmethod
+    def _float_line(move: FloatMove, table: Any, prefs: GuildPrefs) -> str:
+        loc, cur = prefs.locale, prefs.currency
+        key = "float_short" if move.lacking else f"float_{move.kind}"
+        return t(
+            f"bank.channel.{key}",
+            loc,
+            table=f"<#{table.channel_id}>",
+            game=GAMES[table.game_key].name(loc),
+            **_float_amounts(move, loc, cur),
+        )
 
     @staticmethod
     def _money_line(money: Any, table: Any, prefs: GuildPrefs) -> str:

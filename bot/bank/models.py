@@ -47,6 +47,20 @@ class Receipt:
 
 
 @dataclass(frozen=True, slots=True)
+class FloatMove:
+    """A table float's fill (treasury -> float) or credit (float -> treasury), or a fill
+    the treasury could not make (``amount`` 0, ``lacking`` > 0): the float holds
+    ``balance`` after it, the treasury ``treasury``."""
+
+    kind: str  # "fill" | "credit"
+    amount: int
+    balance: int
+    treasury: int
+    lacking: int = 0
+    entry_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class PostResult:
     """The entries posted for a batch of game effects (zero amounts are skipped), and the
     claims its cash-outs opened."""

@@ -45,20 +45,19 @@ def test_money_is_never_created_long(game: str, data: st.DataObject) -> None:
 
 
 def faucet_on_close(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every table that closes credits one unit from the treasury to a player's seat."""
+    """Every table that closes credits one unit from the treasury (not the table's float,
+    which may hold nothing) to a player's seat."""
     write = table_service.TableService._write_move
 
     async def leaky(
         self: Any, c: Any, posting: Any, table_id: int, *args: Any, **kwargs: Any
-    ) -> None:
+    ) -> Any:
         closing = args[3]
         if closing:
             extra = Money(MoneyKind.PAYOUT, HOUSE, seat(money_model.PLAYERS[0]), 1)
-            if posting is None:
-                posting = (money_model.GUILD, table_id, None, [extra], f"leak:{table_id}", None)
-            else:
-                posting = (*posting[:3], [*posting[3], extra], *posting[4:])
-        await write(self, c, posting, table_id, *args, **kwargs)
+            leak = (money_model.GUILD, table_id, None, [extra], f"leak:{table_id}", None)
+            await self.bank.post_effects(c, *leak, own_savepoint=False)
+        return await write(self, c, posting, table_id, *args, **kwargs)
 
     monkeypatch.setattr(table_service.TableService, "_write_move", leaky)
 
