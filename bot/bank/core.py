@@ -1205,9 +1205,33 @@ async def _guild_totals(c: Conn, g: int, problems: list[str]) -> tuple[int, int,
     return minted, burned, circulating
 
 
+async def _float_problems(c: Conn, guild_id: int | None) -> tuple[int, list[str]]:
+    """What the open tables' floats hold, and a closed table whose float still holds
+    money (its close returns all of it to the treasury)."""
+    where = "a.kind = 'house' AND a.table_id <> 0" + (
+        "" if guild_id is None else " AND a.guild_id = ?"
+    )
+    gp: tuple[int, ...] = () if guild_id is None else (guild_id,)
+    held = await _one(
+        c, f"SELECT COALESCE(SUM(a.balance), 0) FROM bank_accounts a WHERE {where}", gp
+    )
+    problems = [
+        f"account {account_id} (float of closed table {table_id}) still holds {amount}"
+        for account_id, table_id, amount in await c.fetchall(
+            "SELECT a.id, a.table_id, a.balance FROM bank_accounts a"
+            f" JOIN tables t ON t.id = a.table_id WHERE {where}"
+            " AND t.status = 'closed' AND a.balance <> 0 ORDER BY a.id",
+            gp,
+        )
+    ]
+    return int(held[0]), problems
+
+
 async def audit(c: Conn, guild_id: int | None) -> AuditReport:
     """Recompute everything from the ledger and compare (see ``bot.bank.audit``)."""
     problems = await _ledger_problems(c, guild_id)
+    floats, stranded = await _float_problems(c, guild_id)
+    problems += stranded
     if guild_id is not None:
         guilds = [guild_id]
     else:
@@ -1235,4 +1259,5 @@ async def audit(c: Conn, guild_id: int | None) -> AuditReport:
         burned=sum(t[1] for t in totals),
         circulating=sum(t[2] for t in totals),
         problems=tuple(problems),
+        floats=floats,
     )

@@ -128,6 +128,7 @@ class AuditReport:
     burned: int
     circulating: int  # sum of every account except the issuers
     problems: tuple[str, ...]
+    floats: int = 0  # what the tables' floats hold (part of circulating)
 
     @property
     def ok(self) -> bool:
@@ -140,5 +141,6 @@ class AuditReport:
             f"bank audit: {'OK' if self.ok else 'FAILED'} - {self.guilds} guild(s), "
             f"{self.accounts} accounts, {self.entries} entries, {self.postings} postings; "
             f"minted {self.minted}, burned {self.burned}, circulating {self.circulating}"
+            f" (tables' floats {self.floats})"
         )
         return "\n".join([head, *(f"  - {p}" for p in self.problems)])
