@@ -74,6 +74,7 @@ class BankChannel:
         self.db = db
         self.default_locale = default_locale  # DEFAULT_LOCALE: a guild's until it has one
         self._guilds: dict[int, GuildPrefs] = {}
+        self._short: set[int] = set()  # tables told their float could not be refilled
 
     async def prefs(self, guild_id: int) -> GuildPrefs:
         """The guild's bank channel, language and currency name (cached)."""
@@ -128,7 +129,8 @@ class BankChannel:
         host at the table too (and to the admins here)."""
         try:
             table = outcome.table
-            for move in outcome.floats:
+            floats = self._news(table.id, outcome.floats)
+            for move in floats:
                 if move.lacking:
                     await self._refill_failed(table, move)
             prefs = await self.prefs(table.guild_id)
@@ -140,11 +142,25 @@ class BankChannel:
                 for money in event.money
                 if money.kind in (MoneyKind.TOP_UP, MoneyKind.FORFEIT) and money.amount
             ]
-            lines += [self._float_line(move, table, prefs) for move in outcome.floats]
+            lines += [self._float_line(move, table, prefs) for move in floats]
             if lines:
                 await self.announce(table.guild_id, "\n".join(lines))
         except Exception:  # an announcement must never break a table
             log.exception("bank channel announcement failed")
+
+    def _news(self, table_id: int, moves: list[FloatMove]) -> list[FloatMove]:
+        """The float moves worth telling: a refill that failed is told once, until the
+        float is filled again (each round would repeat it)."""
+        out = []
+        for move in moves:
+            if not move.lacking:
+                self._short.discard(table_id)
+            elif table_id in self._short:
+                continue
+            else:
+                self._short.add(table_id)
+            out.append(move)
+        return out
 
     async def _refill_failed(self, table: Any, move: FloatMove) -> None:
         """Tell the host, at the table, in its language, what the casino lacks."""
