@@ -9,8 +9,9 @@ when the table closes (one ``fund_close`` entry, a "credit"). The float is the b
 account of kind ``house`` with the table's id (the treasury is ``house`` with table 0).
 
 Its size: :data:`FLOAT_ROUNDS` rounds of one seat's worst case at the maximum bet
-(``TableGame.round_worst_case``), plus what the house commits once (Sept et demi's
-guarantee fund, ``TableGame.house_commitment``). Four rounds: a table of the default
+(``TableGame.round_worst_case``), plus what the house commits once
+(``TableGame.house_commitment``: Sept et demi's guarantee fund, the welcome stakes of a
+full Casino 21 table). Four rounds: a table of the default
 Black Jack options (max_bet 500, four hands) holds 16,000, so the default treasury
 (1,000,000) opens about sixty of them; a table whose float runs low refuses the bets it
 cannot cover (before any card) until the next round's refill.

@@ -571,7 +571,7 @@ class TableService:
         )
         assert fill is not None  # a new float holds nothing
         if fill.lacking:
-            option = "guarantee_fund" if table.game.house_commitment() else "max_bet"
+            option = "guarantee_fund" if table.game_key == "sept_et_demi" else "max_bet"
             raise TableError(
                 "float_short",
                 lacking=fill.lacking,

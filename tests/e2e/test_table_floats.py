@@ -87,6 +87,9 @@ async def test_three_tables_on_a_small_treasury_settle_every_round(simcord_env):
     assert await env.bot.bank.balance(guild.id, None) == 0  # every float drawn
     fills = [m.content for m in bank_channel.history() if "for its float" in m.content]
     assert len(fills) == 3 and all(amount(1600, "en") in f for f in fills)
+    res = await boss.slash(lobbies[0], "bank audit")  # the floats are the casino's money
+    audit = (res.followups[-1] if res.followups else res.response).content
+    assert "Bank audit OK" in audit and f"the tables' floats: {amount(4800, 'en')}" in audit
 
     # each player bets 100 (at worst 200 from the house, within the stack) and wins 100
     writes = await treasury_writes(env, guild.id)
@@ -112,51 +115,56 @@ async def test_three_tables_on_a_small_treasury_settle_every_round(simcord_env):
     await assert_audit_clean(env.bot.db)
 
 
-async def test_welcome_stakes_drain_the_float_and_the_refill_tells_who_can_help(simcord_env):
+NATURAL = ["AS", "9D", "KH", "7C"]  # the player's A♠ K♥: paid 3:2 at once
+
+
+async def test_a_float_run_low_is_refilled_and_a_short_treasury_is_told_once(simcord_env):
     env = simcord_env
-    guild, bank_channel, boss = await a_small_casino(env, 520)
-    names = ("alice", "bob", "carol", "dave", "erin")
-    players = add_players(env, guild, *names)
+    guild, bank_channel, boss = await a_small_casino(env, 160)
+    (alice,) = add_players(env, guild, "alice")
     lobby = guild.create_text_channel("casino")
-    # min_bet 10: a bank bust's bonus (5) or half a bet (5), and a welcome stake (100)
-    options = "min_bet=10 max_bet=10"
-    await players[0].member.slash(lobby, "table open", game="casino21", options=options)
+    # a float of 4 x 40 (10 split in two, each doubled); one round's worst case 40
+    await alice.member.slash(
+        lobby, "table open", game="blackjack", options="min_bet=1 max_bet=10 max_hands=2"
+    )
     thread = thread_of(lobby)
     table = table_of(env, thread)
-    assert await float_of(env.bot.db, guild.id, table.id) == 420 - 100  # 4 x 105, a welcome
-    for p in players[1:4]:
-        res = await p.member.slash(thread, "table join")
-        assert res.response.content == t("move.done.join", "en")
-    assert await float_of(env.bot.db, guild.id, table.id) == 20
-    res = await players[4].member.slash(thread, "table join")  # no welcome stake left
-    refusal = t("table.error.float_cannot_welcome", "en", needed=100, available=20)
-    assert res.response.content == refusal
-    assert players[4].id not in table.game.seated()
-
-    # the round starts: the float (20, below one round's 105) asks the treasury for 400,
-    # which holds 100: the host is told at the table, the admins in the bank channel
-    await players[0].member.click(table_message(thread, table), label="Start")
+    assert await env.bot.bank.balance(guild.id, None) == 0
+    await alice.member.click(table_message(thread, table), label="Start")
+    for _ in range(9):  # nine naturals of 10, 15 each: the float holds 160 - 135 = 25
+        table.game.rig(NATURAL)  # type: ignore[attr-defined]
+        res = await alice.member.slash(thread, "bet", amount=10)
+        assert res.response.content == t("move.done.bet", "en")
+    assert await float_of(env.bot.db, guild.id, table.id) == 25
+    # the round that started then asked the empty treasury for 135: the host is told at
+    # the table, the admins in the bank channel
     said = t(
         "table.float.refill_failed",
         "en",
-        host=players[0].member.mention,
-        lacking=amount(300, "en"),
-        needed=amount(400, "en"),
-        treasury=amount(100, "en"),
-        available=amount(20, "en"),
+        host=alice.member.mention,
+        lacking=amount(135, "en"),
+        needed=amount(135, "en"),
+        treasury=amount(0, "en"),
+        available=amount(25, "en"),
     )
-    assert said in [m.content for m in thread.history()]
+    assert [m.content for m in thread.history()].count(said) == 1
     assert "could not refill its float" in bank_channel.history()[-1].content
-    for p in players[:4]:  # bets up to what the float covers: 4 x 5
-        res = await p.member.slash(thread, "bet", amount=10)
-        assert res.response.content == t("move.done.bet", "en"), res.response.content
+    # a bet of 10 could win 40 (split, doubled): refused before any card, with what fits
+    res = await alice.member.slash(thread, "bet", amount=10)
+    refusal = t("table.error.float_cannot_cover", "en", available=25, needed=40, most=6)
+    assert res.response.content == refusal
+    table.game.rig(NATURAL)  # type: ignore[attr-defined]
+    res = await alice.member.slash(thread, "bet", amount=6)  # 9 from the float: 16 left
+    assert res.response.content == t("move.done.bet", "en")
+    assert [m.content for m in thread.history()].count(said) == 1  # not told twice
+    assert sum("could not refill" in m.content for m in bank_channel.history()) == 1
 
     await boss.slash(lobby, "bank mint", amount=1000)
-    while table.game.round == 1:  # type: ignore[attr-defined]  # the timers end the round
-        await env.advance_time(120)
-    news = [m.content for m in bank_channel.history()]
-    assert "for its float" in news[-1] and amount(420, "en") in news[-1]
-    assert await float_of(env.bot.db, guild.id, table.id) == 420
+    table.game.rig(NATURAL)  # type: ignore[attr-defined]
+    await alice.member.slash(thread, "bet", amount=4)  # 6 more: the next round refills
+    news = bank_channel.history()[-1].content
+    assert "for its float" in news and amount(150, "en") in news and amount(160, "en") in news
+    assert await float_of(env.bot.db, guild.id, table.id) == 160
     await assert_audit_clean(env.bot.db)
 
 

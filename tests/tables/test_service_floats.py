@@ -43,7 +43,8 @@ async def entries(db, table_id: int) -> list[tuple[str, str]]:
     [
         ("classic", "", FLOAT_ROUNDS * 4000, 4000),  # 500 split in four, each doubled
         ("classic", "max_bet=100 max_hands=2 blackjack_pays=6:5", FLOAT_ROUNDS * 400, 400),
-        ("casino21", "", FLOAT_ROUNDS * (50 + 100), 150),  # half of 100, a welcome stake
+        # half of 100 and a newcomer's welcome stake; the welcome stakes of 8 seats
+        ("casino21", "", FLOAT_ROUNDS * (50 + 100) + 8 * 100, 150),
         ("casino21", "bank_bust_bonus=5 max_bet=4 welcome_stake=0", FLOAT_ROUNDS * 5, 5),
         ("sept_et_demi", "guarantee_fund=300", 300, 0),  # the fund, drawn once
         ("pirate21", "", 0, 0),  # the players pay each other
@@ -147,3 +148,29 @@ async def test_the_audit_proves_floats_like_any_account(service, db):
     problems = (await service.bank.audit(GUILD)).problems
     assert any("cached 8 != ledger 7" in p for p in problems)
     assert await casino_money(db, GUILD) == await service.bank.balance(GUILD, None) + 8
+
+
+async def test_a_welcome_stake_the_float_cannot_give_beside_the_bets_is_refused(service, db):
+    """A Casino 21 float that ran low (taken back here through the ledger): a newcomer's
+    welcome stake must leave what the round's bets may win from it."""
+    table = await open_game(service, "casino21", "max_bet=10 max_players=3", players=(102,))
+    held = await float_of(db, GUILD, table.id)  # 4 x (5 + 100) + 3 x 100 - 2 x 100
+
+    async def run_low(c):
+        house = await system_account(c, GUILD, "house")
+        (row,) = await c.fetchall(
+            "SELECT id FROM bank_accounts WHERE kind = 'house' AND table_id = ?", (table.id,)
+        )
+        await post_entry(c, GUILD, "fund_close", "low", int(row[0]), house, held - 105)
+
+    await db.write(run_low)
+    await service.act(table.id, HOST, Action(K.START, HOST))  # one round's 105: no refill
+    assert await float_of(db, GUILD, table.id) == 105
+    for player in (HOST, 102):
+        await service.act(table.id, player, Action(K.BET, player, amount=10))  # at worst 5
+    with pytest.raises(TableError) as err:
+        await service.join(table.id, 103, None)
+    assert err.value.code == "float_cannot_welcome"
+    assert err.value.params == {"needed": 110, "available": 105}
+    assert 103 not in table.game.seated()
+    await assert_audit_clean(db)
