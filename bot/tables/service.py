@@ -947,6 +947,7 @@ class TableService:
                 floated=floated,
                 refill=refill,
             )
+            functools.update_wrapper(write, self._write_move)  # named as it is in the logs
             if conn is None:  # a move: a transaction of its own
                 moved = await self.db.write(write, *args)
             else:
