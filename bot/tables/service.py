@@ -112,11 +112,14 @@ async def _write_row(
     action_json: str,
     *,
     since: int | None = None,
-) -> None:
+    full: tuple[int, int, int] | None = None,
+) -> bool:
     """The action row of one move, its snapshot when it is a snapshot point (``state_json``
     not None: the tables row at version ``since``, default the one before, moves to
-    ``new_version``) and the house's cover (``house``: (account, amount) it must hold): one
-    round trip where the database gathers statements. The timers are derived from the row's
+    ``new_version``), the house's cover (``house``: (account, amount) it must hold) and
+    whether the float needs no refill (``full``: (account, what the move's postings add to
+    it, the least it must then hold); the result, True without ``full``): one round trip
+    where the database gathers statements. The timers are derived from the row's
     ``updated_at`` and snapshot deadline, and from the logged actions after it."""
     statements: list[tuple[str, tuple[object, ...]]] = [
         (_ACTION_ROW, (table_id, new_version, user_id, interaction_id, action_json, now))
@@ -130,6 +133,8 @@ async def _write_row(
         )
     if house is not None:
         statements.append(("SELECT 1 FROM bank_accounts WHERE id = ? AND balance >= ?", house))
+    if full is not None:
+        statements.append(("SELECT 1 FROM bank_accounts WHERE id = ? AND balance + ? >= ?", full))
     try:
         counts = await c.execute_together(statements)
     except IntegrityError as exc:
@@ -138,8 +143,9 @@ async def _write_row(
         raise
     if state_json is not None and counts[1] != 1:
         raise StaleTable(table_id)
-    if house is not None and counts[-1] == 0:
+    if house is not None and counts[1 + (state_json is not None)] == 0:
         raise TableError("house_cannot_cover", needed=house[1])
+    return full is None or counts[-1] == 1
 
 
 async def _insert_table(c: Conn, table: Table, now: float) -> int:
@@ -993,8 +999,16 @@ class TableService:
                 else await system_account(c, guild, "house")
             )
             cover = (account, house[1])
+        full = None
+        if refill is not None and refill.target and floated:  # one statement more, no trip
+            net = sum(
+                m.amount if m.dst == HOUSE else -m.amount
+                for m in (posting[3] if posting is not None else ())
+                if HOUSE in (m.src, m.dst)
+            )
+            full = (await escrow_account(c, guild, "house", table_id), net, refill.low)
         try:
-            await _write_row(c, cover, *row, since=since)
+            enough = await _write_row(c, cover, *row, since=since, full=full)
         except TableError as exc:
             if not floated or exc.code != "house_cannot_cover":
                 raise
@@ -1003,7 +1017,9 @@ class TableService:
             raise TableError("float_cannot_cover", needed=needed, available=held) from None
         if posting is not None:  # the whole move rolls back if this raises: no savepoint
             await self.bank.post_effects(c, *posting, own_savepoint=False, floated=floated)
-        return await self._float_moves(c, guild, table_id, version, refill, closing)
+        return await self._float_moves(
+            c, guild, table_id, version, None if enough and full else refill, closing
+        )
 
     async def _float_moves(
         self,
