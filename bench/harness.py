@@ -215,6 +215,8 @@ async def open_tables(
     bank: Bank = service.bank
     for g in range(GUILD, GUILD + guilds):
         await service.ensure_guild(g)
+        # each table's float (bot/tables/floats.py) comes from its server's treasury
+        await bank.mint(g, 20_000 * (count // guilds + 1))
     tables = []
     user = itertools.count(1000)
     rich = rich_buy_in(game)

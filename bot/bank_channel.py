@@ -10,6 +10,7 @@ from typing import Any
 
 import discord
 
+from bot.bank import FloatMove
 from bot.db import Conn, Database, Row
 from bot.engine.base import MoneyKind
 from bot.engine.registry import GAMES
@@ -48,6 +49,19 @@ async def _store_channel(conn: Conn, guild_id: int, channel_id: int, locale: str
     )
 
 
+def _float_amounts(move: FloatMove, loc: str, cur: str) -> dict[str, str]:
+    """A float move's figures, written as amounts."""
+    needed = move.lacking + move.treasury  # a refill the treasury could not make
+    return {
+        "amount": fmt.amount(move.amount, loc, cur),
+        "balance": fmt.amount(move.balance, loc, cur),
+        "available": fmt.amount(move.balance, loc, cur),
+        "treasury": fmt.amount(move.treasury, loc, cur),
+        "lacking": fmt.amount(move.lacking, loc, cur),
+        "needed": fmt.amount(needed, loc, cur),
+    }
+
+
 def mention(user_id: int) -> str:
     """A user mention (sent with pings disabled)."""
     return f"<@{user_id}>"
@@ -61,6 +75,7 @@ class BankChannel:
         self.db = db
         self.default_locale = default_locale  # DEFAULT_LOCALE: a guild's until it has one
         self._guilds: dict[int, GuildPrefs] = {}
+        self._short: set[int] = set()  # tables told their float could not be refilled
 
     async def prefs(self, guild_id: int) -> GuildPrefs:
         """The guild's bank channel, language and currency name (cached)."""
@@ -110,9 +125,15 @@ class BankChannel:
         return True
 
     async def table_outcome(self, outcome: Outcome) -> None:
-        """Announce a table's own funds added (TOP_UP) and forfeits in the bank channel."""
+        """Announce a table's own funds added (TOP_UP), forfeits and its float's fills and
+        credits in the bank channel; a refill the treasury could not make is told to the
+        host at the table too (and to the admins here)."""
         try:
             table = outcome.table
+            floats = self._news(table.id, outcome.floats)
+            for move in floats:
+                if move.lacking:
+                    await self._refill_failed(table, move)
             prefs = await self.prefs(table.guild_id)
             if prefs.bank_channel_id is None:
                 return
@@ -122,10 +143,53 @@ class BankChannel:
                 for money in event.money
                 if money.kind in (MoneyKind.TOP_UP, MoneyKind.FORFEIT) and money.amount
             ]
+            lines += [self._float_line(move, table, prefs) for move in floats]
             if lines:
                 await self.announce(table.guild_id, "\n".join(lines))
         except Exception:  # an announcement must never break a table
             log.exception("bank channel announcement failed")
+
+    def _news(self, table_id: int, moves: list[FloatMove]) -> list[FloatMove]:
+        """The float moves worth telling: a refill that failed is told once, until the
+        float is filled again (each round would repeat it)."""
+        out = []
+        for move in moves:
+            if not move.lacking:
+                self._short.discard(table_id)
+            elif table_id in self._short:
+                continue
+            else:
+                self._short.add(table_id)
+            out.append(move)
+        return out
+
+    async def _refill_failed(self, table: Any, move: FloatMove) -> None:
+        """Tell the host, at the table, in its language, what the casino lacks."""
+        prefs = await self.prefs(table.guild_id)
+        loc, cur = table.settings.locale, prefs.currency
+        text = t(
+            "table.float.refill_failed",
+            loc,
+            host=mention(table.host_id),
+            **_float_amounts(move, loc, cur),
+        )
+        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        try:
+            await channel.send(text, allowed_mentions=NO_PINGS)
+        except discord.HTTPException:
+            log.warning("could not tell table %s its float ran short", table.id, exc_info=True)
+
+    @staticmethod
+    def _float_line(move: FloatMove, table: Any, prefs: GuildPrefs) -> str:
+        loc, cur = prefs.locale, prefs.currency
+        key = "float_short" if move.lacking else f"float_{move.kind}"
+        return t(
+            f"bank.channel.{key}",
+            loc,
+            table=f"<#{table.channel_id}>",
+            game=GAMES[table.game_key].name(loc),
+            **_float_amounts(move, loc, cur),
+        )
 
     @staticmethod
     def _money_line(money: Any, table: Any, prefs: GuildPrefs) -> str:

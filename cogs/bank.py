@@ -683,6 +683,7 @@ class BankCog(commands.Cog, name="Bank"):
                 burned=fmt.amount(report.burned, loc, cur),
                 circulating=fmt.amount(report.circulating, loc, cur),
                 treasury=fmt.amount(treasury, loc, cur),
+                floats=fmt.amount(report.floats, loc, cur),
                 claims=len(claims),
                 held=sum(1 for c in claims if c.status == "held"),
             ),

@@ -39,6 +39,7 @@ from .models import (
     TABLE_LIMITS,
     ClaimLine,
     ClaimReceipt,
+    FloatMove,
     GuildInfo,
     HistoryItem,
     HistoryPage,
@@ -415,30 +416,29 @@ async def post_effects(
     actor: int | None = None,
     *,
     own_savepoint: bool = True,
+    floated: bool = False,
 ) -> PostResult:
     """Post a game's money effects (see ``Bank.post_effects``).
 
     ``own_savepoint=False`` is for a caller whose whole transaction rolls back when this
     raises (a table move): the savepoint that makes the postings atomic by themselves
     would then be two statements for nothing. That caller's guild is set up (its table
-    exists), so the guild's settings are read only for a cash-out (the claim limit)."""
+    exists), so the guild's settings are read only for a cash-out (the claim limit).
+    ``floated``: the effects' house is the table's float (``bot/tables/floats.py``)."""
     check_id(guild_id, "guild_id")
     check_id(table_id, "table_id")
     if not isinstance(idem_prefix, str) or not idem_prefix or len(idem_prefix) > 150:
         raise Duplicate("idem_prefix must be a non-empty string", key=repr(idem_prefix))
+    args = (c, guild_id, table_id, round_no, effects, idem_prefix, actor)
     if not own_savepoint:  # a table's guild is set up: its settings are read for a cash-out
         if c.batches:
-            batched = await _post_batched(
-                c, guild_id, table_id, round_no, effects, idem_prefix, actor
-            )
+            batched = await _post_batched(*args, floated=floated)
             if batched is not None:
                 return batched
-        return await _post_effects(c, guild_id, table_id, round_no, effects, idem_prefix, actor)
+        return await _post_effects(*args, floated=floated)
     async with c.savepoint():
         _, known = await guild_settings(c, guild_id)  # UnknownAccount first for an unknown guild
-        return await _post_effects(
-            c, guild_id, table_id, round_no, effects, idem_prefix, actor, known
-        )
+        return await _post_effects(*args, known, floated=floated)
 
 
 def _skipped(m: object, index: int) -> bool:
@@ -496,9 +496,14 @@ async def _book(
 
 
 def _resolver(
-    c: Conn, guild_id: int, table_id: int, accounts: dict[tuple[str, int], int]
+    c: Conn,
+    guild_id: int,
+    table_id: int,
+    accounts: dict[tuple[str, int], int],
+    floated: bool = False,
 ) -> Callable[[tuple[str, int]], Awaitable[int]]:
-    """An endpoint's account (found or opened), remembered in ``accounts``."""
+    """An endpoint's account (found or opened), remembered in ``accounts``; ``floated``:
+    the house is the table's float, not the treasury."""
 
     async def resolve(endpoint: tuple[str, int]) -> int:
         found = accounts.get(endpoint)
@@ -508,6 +513,8 @@ def _resolver(
                 found = await player_account(c, guild_id, user)
             elif kind in _TABLE_ENDPOINTS:
                 found = await escrow_account(c, guild_id, kind, table_id, user)
+            elif kind == "house" and floated:
+                found = await escrow_account(c, guild_id, "house", table_id)
             else:  # house, claim
                 found = await system_account(c, guild_id, "house" if kind == "house" else "claims")
             accounts[endpoint] = found
@@ -533,13 +540,15 @@ async def _post_batched(
     effects: Sequence[Money],
     idem_prefix: str,
     actor: int | None,
+    *,
+    floated: bool = False,
 ) -> PostResult | None:
     """A move's effects as one :class:`LedgerBatch` (a network database's one round trip):
     the same entries, postings, conditional debits and seat counters as :func:`post_entry`
     one by one. None (nothing written) for the careful path: a welcome stake or a cash-out
     (they read first), no effect, or keys used before (a replay)."""
     accounts: dict[tuple[str, int], int] = {}
-    resolve = _resolver(c, guild_id, table_id, accounts)
+    resolve = _resolver(c, guild_id, table_id, accounts, floated)
     entries: list[tuple[str, str, str | None]] = []
     postings: list[tuple[str, int, int]] = []
     balances: dict[int, list[int]] = {}  # account -> [change so far, lowest change so far]
@@ -607,10 +616,12 @@ async def _post_effects(
     idem_prefix: str,
     actor: int | None,
     limit: int | _Unset | None = UNSET,
+    *,
+    floated: bool = False,
 ) -> PostResult:
     """``limit``: the guild's claim approval limit (read for a cash-out when UNSET)."""
     accounts: dict[tuple[str, int], int] = {}
-    resolve = _resolver(c, guild_id, table_id, accounts)
+    resolve = _resolver(c, guild_id, table_id, accounts, floated)
 
     entry_ids: list[int] = []
     claim_ids: list[int] = []
@@ -646,6 +657,58 @@ async def _post_effects(
         if claim_id is not None:
             claim_ids.append(claim_id)
     return PostResult(tuple(entry_ids), tuple(claim_ids), bool(entry_ids) and all_replayed)
+
+
+# ------------------------------------------------------------------------ table floats
+
+
+async def fill_float(
+    c: Conn, guild_id: int, table_id: int, target: int, low: int, key: str
+) -> FloatMove | None:
+    """Refill the table's float (``bot/tables/floats.py``) to ``target`` from the treasury
+    when it holds less than ``low``: one ``fund_open`` entry; None when it needs none. A
+    treasury that cannot give it all gives nothing (``lacking``: what it misses) and the
+    caller's transaction goes on: a round is not refused for it."""
+    account = await escrow_account(c, guild_id, "house", table_id)
+    held = await account_balance(c, account)
+    if held >= low or held >= target:
+        return None
+    house = await system_account(c, guild_id, "house")
+    treasury = await account_balance(c, house)
+    amount = target - held
+    if treasury >= amount:
+        try:
+            async with c.savepoint():  # another process may drain it first (PostgreSQL)
+                entry, _ = await post_entry(
+                    c, guild_id, "fund_open", key, house, account, amount,
+                    table_id=table_id, reason="float fill",
+                )  # fmt: skip
+        except InsufficientFunds:
+            treasury = await account_balance(c, house)
+        else:
+            return FloatMove("fill", amount, target, treasury - amount, entry_id=entry)
+    return FloatMove("fill", 0, held, treasury, lacking=amount - treasury)
+
+
+async def credit_float(c: Conn, guild_id: int, table_id: int, key: str) -> FloatMove | None:
+    """Return all the (closing) table's float to the treasury: one ``fund_close`` entry;
+    None when it holds nothing."""
+    account = await find_account(c, guild_id, "house", table_id)
+    held = 0 if account is None else await account_balance(c, account)
+    if account is None or held == 0:
+        return None
+    house = await system_account(c, guild_id, "house")
+    entry, _ = await post_entry(
+        c, guild_id, "fund_close", key, account, house, held,
+        table_id=table_id, reason="float credit",
+    )  # fmt: skip
+    return FloatMove("credit", held, 0, await account_balance(c, house), entry_id=entry)
+
+
+async def float_balance(c: Conn, guild_id: int, table_id: int) -> int:
+    """What the table's float holds (0 before it has one)."""
+    account = await find_account(c, guild_id, "house", table_id)
+    return 0 if account is None else await account_balance(c, account)
 
 
 # ------------------------------------------------------------------------ guild, accounts

@@ -47,6 +47,20 @@ class Receipt:
 
 
 @dataclass(frozen=True, slots=True)
+class FloatMove:
+    """A table float's fill (treasury -> float) or credit (float -> treasury), or a fill
+    the treasury could not make (``amount`` 0, ``lacking`` > 0): the float holds
+    ``balance`` after it, the treasury ``treasury``."""
+
+    kind: str  # "fill" | "credit"
+    amount: int
+    balance: int
+    treasury: int
+    lacking: int = 0
+    entry_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class PostResult:
     """The entries posted for a batch of game effects (zero amounts are skipped), and the
     claims its cash-outs opened."""
@@ -116,6 +130,7 @@ class AuditReport:
     burned: int
     circulating: int  # sum of every account except the issuers
     problems: tuple[str, ...]
+    floats: int = 0  # what the tables' floats hold (part of circulating)
     full: bool = True
     after: int = 0
     proved: int = 0
@@ -136,6 +151,7 @@ class AuditReport:
             f"bank audit: {'OK' if self.ok else 'FAILED'} ({how}) - {self.guilds} guild(s), "
             f"{self.accounts} accounts, {self.entries} entries, {self.postings} postings; "
             f"minted {self.minted}, burned {self.burned}, circulating {self.circulating}"
+            f" (tables' floats {self.floats})"
         )
         saved = []
         if self.checkpoint is not None:

@@ -152,6 +152,8 @@ async def prove(c: Conn, guild_id: int | None, full: bool) -> Proof:
         await scan.read(c, after, last)
     problems += await _keys(c, guild_id, after)
     problems += _balances(scan, guilds, full)
+    floats, stranded = await _floats(c, guild_id)
+    problems += stranded
     totals = await _totals(c, scan, guilds)
     tallies = {g: scan.tallies[g] for g in guilds}
     report = AuditReport(
@@ -166,12 +168,35 @@ async def prove(c: Conn, guild_id: int | None, full: bool) -> Proof:
         full=full,
         after=after,
         proved=scan.count,
+        floats=floats,
     )
     proof = Proof(report, guild_id, parent_id, after, last, scan.count, tallies)
     if c.concurrent:
         first = max(after, last - LATE_WINDOW)
         proof.tail = (first, await _count(c, guild_id, first, last))
     return proof
+
+
+async def _floats(c: Conn, guild_id: int | None) -> tuple[int, list[str]]:
+    """What the tables' floats hold, and a closed table whose float still holds money (its
+    close returns all of it to the treasury)."""
+    where = "a.kind = 'house' AND a.table_id <> 0" + (
+        "" if guild_id is None else " AND a.guild_id = ?"
+    )
+    gp: tuple[int, ...] = () if guild_id is None else (guild_id,)
+    held = await _one(
+        c, f"SELECT COALESCE(SUM(a.balance), 0) FROM bank_accounts a WHERE {where}", gp
+    )
+    problems = [
+        f"account {account_id} (float of closed table {table_id}) still holds {amount}"
+        for account_id, table_id, amount in await c.fetchall(
+            "SELECT a.id, a.table_id, a.balance FROM bank_accounts a"
+            f" JOIN tables t ON t.id = a.table_id WHERE {where}"
+            " AND t.status = 'closed' AND a.balance <> 0 ORDER BY a.id",
+            gp,
+        )
+    ]
+    return int(held[0]), problems
 
 
 async def _count(c: Conn, guild_id: int | None, after: int, upto: int) -> int:

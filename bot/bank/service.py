@@ -21,6 +21,7 @@ from .models import (
     AuditReport,
     ClaimLine,
     ClaimReceipt,
+    FloatMove,
     GuildInfo,
     HistoryPage,
     PostResult,
@@ -220,6 +221,7 @@ class Bank:
         actor: int | None = None,
         *,
         own_savepoint: bool = True,
+        floated: bool = False,
     ) -> PostResult:
         """Post a game's money effects inside the caller's open transaction ``conn``.
 
@@ -232,7 +234,8 @@ class Bank:
         (``replayed``). On any error nothing of the batch is posted and the caller's
         transaction is otherwise untouched. ``own_savepoint=False`` spares the savepoint's
         two statements to a caller (a table move) whose whole transaction rolls back when
-        this raises; its guild must be set up."""
+        this raises; its guild must be set up. ``floated``: house is the table's float
+        (``bot/tables/floats.py``), not the treasury."""
         return await core.post_effects(
             conn,
             guild_id,
@@ -242,7 +245,25 @@ class Bank:
             idem_prefix,
             actor,
             own_savepoint=own_savepoint,
+            floated=floated,
         )
+
+    async def fill_float(
+        self, conn: Conn, guild_id: int, table_id: int, target: int, low: int, key: str
+    ) -> FloatMove | None:
+        """Refill a table's float to ``target`` when below ``low``, inside ``conn``'s
+        transaction (see ``core.fill_float``)."""
+        return await core.fill_float(conn, guild_id, table_id, target, low, key)
+
+    async def credit_float(
+        self, conn: Conn, guild_id: int, table_id: int, key: str
+    ) -> FloatMove | None:
+        """Return a closing table's float to the treasury, inside ``conn``'s transaction."""
+        return await core.credit_float(conn, guild_id, table_id, key)
+
+    async def float_balance(self, guild_id: int, table_id: int, *, conn: Conn | None = None) -> int:
+        """What a table's float holds."""
+        return await self._read(conn, core.float_balance, guild_id, table_id)
 
     # --------------------------------------------------------------------------- claims
 

@@ -310,6 +310,17 @@ class TableGame(Generic[S]):
         the cards and the players' later choices; 0 when the house never pays."""
         return 0
 
+    def round_worst_case(self) -> int:
+        """The most the house can pay out to one seat in one round at the maximum bet, with
+        any stack, whatever the cards (plus a newcomer's welcome stake): what sizes the
+        table's float (``bot/tables/floats.py``); 0 when the house never pays."""
+        return 0
+
+    def house_commitment(self) -> int:
+        """What the house puts on the table once for its whole life, besides the rounds
+        (a guarantee fund); part of the table's float."""
+        return 0
+
     def refuse_bet(self, seat: S) -> Refusal:
         """Why this seat may not bet nor sit out at all (a banker), before the base's
         checks of the betting."""

@@ -7,6 +7,7 @@ from typing import Any
 
 import orjson
 
+from bot.bank.models import FloatMove
 from bot.engine.base import Event
 from bot.engine.options import OptionKind, OptionSpec, check_values
 from bot.engine.registry import AnyGame
@@ -147,6 +148,9 @@ class Table:
     # the version of the snapshot in the tables row: the moves after it are only in the
     # action log (table_actions), replayed on a load
     snapshot_version: int = 0
+    # the house's money of this table is its float (bot/tables/floats.py): from its opening,
+    # or for a table opened before floats existed, from its first round after the upgrade
+    has_float: bool = False
     # in memory only (the timer heap): when the idle timeout falls, and the dues of this
     # table's idle and deadline entries in the heap (None: no entry)
     idle_due: float = 0.0
@@ -179,6 +183,7 @@ class Table:
             "deadline_due": self.deadline_due,
             "round_no": self.round_no,
             "round_version": self.round_version,
+            "float": self.has_float,
         }
 
 
@@ -193,3 +198,5 @@ class Outcome:
     round_settled: bool = False
     auto_started: bool = False
     notes: list[str] = field(default_factory=list)
+    # the float's fill or credit this action made (or a fill the treasury could not make)
+    floats: list[FloatMove] = field(default_factory=list)

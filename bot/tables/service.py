@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import heapq
 import json
 import logging
@@ -39,10 +40,11 @@ from typing import Any
 
 import orjson
 
-from bot.bank import Bank
-from bot.bank.core import system_account
+from bot.bank import Bank, FloatMove
+from bot.bank.core import escrow_account, float_balance, system_account
 from bot.db import Conn, Database, IntegrityError, Row
 from bot.engine.base import (
+    HOUSE,
     ROUND_SETTLED,
     Action,
     ActionKind,
@@ -58,6 +60,7 @@ from bot.engine.options import parse_text
 from bot.engine.shuffle import Entropy, secure_entropy
 
 from .errors import StaleAction, StaleTable, TableError
+from .floats import FloatTerms, float_terms, most_covered
 from .games import GAMES, AnyGame, GameSpec, all_options
 from .limits import check_limits
 from .models import Outcome, Table, TableSettings
@@ -109,11 +112,14 @@ async def _write_row(
     action_json: str,
     *,
     since: int | None = None,
-) -> None:
+    full: tuple[int, int, int] | None = None,
+) -> bool:
     """The action row of one move, its snapshot when it is a snapshot point (``state_json``
     not None: the tables row at version ``since``, default the one before, moves to
-    ``new_version``) and the house's cover (``house``: (account, amount) it must hold): one
-    round trip where the database gathers statements. The timers are derived from the row's
+    ``new_version``), the house's cover (``house``: (account, amount) it must hold) and
+    whether the float needs no refill (``full``: (account, what the move's postings add to
+    it, the least it must then hold); the result, True without ``full``): one round trip
+    where the database gathers statements. The timers are derived from the row's
     ``updated_at`` and snapshot deadline, and from the logged actions after it."""
     statements: list[tuple[str, tuple[object, ...]]] = [
         (_ACTION_ROW, (table_id, new_version, user_id, interaction_id, action_json, now))
@@ -127,6 +133,8 @@ async def _write_row(
         )
     if house is not None:
         statements.append(("SELECT 1 FROM bank_accounts WHERE id = ? AND balance >= ?", house))
+    if full is not None:
+        statements.append(("SELECT 1 FROM bank_accounts WHERE id = ? AND balance + ? >= ?", full))
     try:
         counts = await c.execute_together(statements)
     except IntegrityError as exc:
@@ -135,8 +143,9 @@ async def _write_row(
         raise
     if state_json is not None and counts[1] != 1:
         raise StaleTable(table_id)
-    if house is not None and counts[-1] == 0:
+    if house is not None and counts[1 + (state_json is not None)] == 0:
         raise TableError("house_cannot_cover", needed=house[1])
+    return full is None or counts[-1] == 1
 
 
 async def _insert_table(c: Conn, table: Table, now: float) -> int:
@@ -172,6 +181,7 @@ _LOADED = (
     "deadline_key",
     "deadline_due",
     "moved_at",
+    "has_float",
 )
 
 # the logged actions after a table's snapshot, in order (what a load replays)
@@ -432,6 +442,7 @@ class TableService:
             round_no=service.get("round_no", game.round),
             round_version=service.get("round_version", 0),
             snapshot_version=row["version"],
+            has_float=service.get("float", False),
         )
 
     def _remember(self, table: Table) -> None:
@@ -530,8 +541,10 @@ class TableService:
             0, guild_id, channel_id, parent_id, message_id, game_key, host_id, settings, game, 0
         )
 
-        async def create(conn: Conn) -> list[Event]:
+        async def create(conn: Conn) -> tuple[list[Event], list[FloatMove]]:
             table.id = await _insert_table(conn, table, now)
+            table.has_float = True
+            floats = await self._draw_float(conn, table)
             events: list[Event] = []
             if spec.host_plays and host_id not in game.seated():
                 amount = await self._buy_in_amount(conn, table, host_id, buy_in)
@@ -539,19 +552,41 @@ class TableService:
             table.last_acted[host_id] = 1  # stored with the snapshot, as a move's is
             join = Action(ActionKind.JOIN, host_id)
             await self._store(conn, table, events, host_id, None, join, new_version=1, now=now)
-            return events
+            return events, floats
 
         try:
-            events = await self.db.write(create)
+            events, floats = await self.db.write(create)
         except IntegrityError as exc:  # another process opened one here meanwhile
             if "channel" not in str(exc):
                 raise
             raise TableError("table_exists") from None
         table.version = 1
         self._remember(table)
-        outcome = Outcome(table, events)
+        outcome = Outcome(table, events, floats=floats)
         self._notify(table, outcome)
         return outcome
+
+    async def _draw_float(self, conn: Conn, table: Table) -> list[FloatMove]:
+        """The new table's float, drawn whole from the treasury (``float_short``, naming
+        what the casino lacks, when it cannot be)."""
+        terms = float_terms(table.game)
+        if not terms.target:
+            return []
+        key = f"float:{table.id}:open"
+        fill = await self.bank.fill_float(
+            conn, table.guild_id, table.id, terms.target, terms.target, key
+        )
+        assert fill is not None  # a new float holds nothing
+        if fill.lacking:
+            option = "guarantee_fund" if table.game_key == "sept_et_demi" else "max_bet"
+            raise TableError(
+                "float_short",
+                lacking=fill.lacking,
+                needed=terms.target,
+                treasury=fill.treasury,
+                option=option,
+            )
+        return [fill]
 
     async def _check_limits(self, guild_id: int, spec: GameSpec, game: AnyGame) -> None:
         """Refuse options above the guild's limits (the guild is set up first, in a
@@ -689,9 +724,13 @@ class TableService:
         events = table.game.apply(action)  # IllegalAction: nothing changed
         outcome = Outcome(table, list(events))
         try:
+            house_needed += self._welcome_needed(table, action, outcome.events)
             self._follow_up(table, outcome)  # the same code replays it from the log
             drew = self._draws != draws  # a new shoe's seed: the log cannot redraw it
             await self._commit(table, outcome, user_id, interaction_id, action, house_needed, drew)
+        except TableError as exc:
+            await self._restore(table)
+            raise self._explained(table, action, user_id, exc) from None
         except IntegrityError as exc:
             await self._restore(table)
             if interaction_id is None or "interaction_id" not in str(exc):
@@ -711,15 +750,46 @@ class TableService:
     def _house_needed(table: Table, action: Action, user_id: int | None) -> int:
         """For a bet, before it is staked and any card dealt: the most this round's bets,
         this one included, can win from the house whatever the cards (checked against the
-        treasury in the move's transaction). A payout the house could not cover would be
-        refused at the settlement, exactly when the hidden cards pay the player: that
-        refusal would show them."""
+        table's float in the move's transaction; a table without one yet: the treasury).
+        A payout the house could not cover would be refused at the settlement, exactly
+        when the hidden cards pay the player: that refusal would show them."""
         game = table.game
         if action.kind is not ActionKind.BET or action.amount is None or user_id is None:
             return 0
         if not isinstance(game, TableGame) or game.seat_of(user_id) is None:
             return 0  # the engine refuses it (not seated) without looking at the house
         return game.house_exposure({**game.bets, user_id: action.amount})
+
+    @staticmethod
+    def _welcome_needed(table: Table, action: Action, events: Iterable[Event]) -> int:
+        """For a join the house stakes (a welcome stake), after it is applied: what the
+        float must hold first, the round's bets' worst case included, so a join never
+        takes what an accepted bet may win."""
+        if action.kind is not ActionKind.JOIN or not table.has_float:
+            return 0
+        given = sum(m.amount for e in events for m in e.money if m.src == HOUSE)
+        game = table.game
+        return given + game.house_exposure(game.bets) if given else 0
+
+    @staticmethod
+    def _explained(
+        table: Table, action: Action, user_id: int | None, exc: TableError
+    ) -> TableError:
+        """A refusal for the float, with what may still be bet (public figures only: the
+        float and the bets, never a card)."""
+        if exc.code != "float_cannot_cover":
+            return exc
+        if action.kind is not ActionKind.JOIN and user_id is not None and action.amount:
+            held = exc.params["available"]
+            assert isinstance(held, int)
+            game = table.game
+            seat = game.seat_of(user_id)
+            least = 1 if seat is None else game.bet_range(seat)[0]
+            most = most_covered(game, user_id, held, action.amount - 1)
+            if most < least:
+                return TableError("float_cannot_cover_any", **exc.params)
+            return TableError("float_cannot_cover", most=most, **exc.params)
+        return TableError("float_cannot_welcome", **exc.params)
 
     def _follow_up(self, table: Table, outcome: Outcome) -> None:
         """What the service does by itself after an action: pay out a finished game,
@@ -793,7 +863,7 @@ class TableService:
         a round or closed the table."""
         new_version = table.version + 1
         now = self.clock()
-        await self._store(
+        outcome.floats = await self._store(
             None,
             table,
             outcome.events,
@@ -834,12 +904,13 @@ class TableService:
         closing: bool = False,
         house_needed: int = 0,
         snapshot: bool = True,
-    ) -> None:
+    ) -> list[FloatMove]:
         """Write the action row, postings and, at a snapshot point, the snapshot (inside
         ``conn``'s transaction, or in a transaction of their own when ``conn`` is None), and
-        re-arm the timers; ``house_needed``: what the treasury must hold first (a bet's
+        re-arm the timers; ``house_needed``: what the float must hold first (a bet's
         worst case). ``snapshot``: the caller's snapshot point (opening, a close, a settled
-        round, a new shoe); every :data:`SNAPSHOT_EVERY` versions is one too."""
+        round, a new shoe); every :data:`SNAPSHOT_EVERY` versions is one too. A move that
+        starts a round refills the float, a close returns it: their entries."""
         effects = [m for e in events for m in e.money]
         posting = (
             (
@@ -856,7 +927,9 @@ class TableService:
         # the deadline fields are part of the snapshot (the timers are derived from it and
         # from the last move's time at start-up): compute them before writing it
         deadline = (table.deadline_key, table.deadline_due)
-        self._advance(table, user_id, new_version, now, closing)
+        floated = table.has_float  # before this move's first round since an upgrade
+        started = self._advance(table, user_id, new_version, now, closing)
+        refill = float_terms(table.game) if started and not closing else None
         snapshot = snapshot or closing or new_version - table.snapshot_version >= SNAPSHOT_EVERY
         state_json = table.snapshot_json() if snapshot else None
         house = (table.guild_id, house_needed) if house_needed else None
@@ -873,18 +946,29 @@ class TableService:
                 orjson.dumps(action.to_dict()).decode(),
             )
             since = table.snapshot_version
+            write = functools.partial(
+                self._write_move,
+                house=house,
+                since=since,
+                guild=table.guild_id,
+                floated=floated,
+                refill=refill,
+            )
+            functools.update_wrapper(write, self._write_move)  # named as it is in the logs
             if conn is None:  # a move: a transaction of its own
-                await self.db.write(self._write_move, *args, house=house, since=since)
+                moved = await self.db.write(write, *args)
             else:
-                await self._write_move(conn, *args, house=house, since=since)
+                moved = await write(conn, *args)
         except BaseException:
             table.deadline_key, table.deadline_due = deadline
+            table.has_float = floated
             raise
         if snapshot:
             table.snapshot_version = new_version
         table.moved_at = now
         if not closing:
             self._arm(table, now + table.settings.idle_timer)
+        return moved
 
     async def _write_move(
         self,
@@ -893,34 +977,90 @@ class TableService:
         *row: Any,
         house: tuple[int, int] | None = None,
         since: int | None = None,
-    ) -> None:
-        """One move: the house's cover (``house``: (guild, amount) the treasury must hold
-        first, else it is refused), its rows and the cover (:func:`_write_row`; ``since``:
-        the version of the snapshot a new one replaces), then its postings through the bank.
-        The rows before the postings: the action row's UNIQUE (table, version) refuses a
-        stale copy (another process moved the table on) before the bank sees postings keyed
-        by a version already used, and on PostgreSQL a concurrent writer of the same version
-        waits on that index entry, then is refused."""
+        guild: int = 0,
+        floated: bool = False,
+        refill: FloatTerms | None = None,
+    ) -> list[FloatMove]:
+        """One move (of a table of ``guild``): the house's cover (``house``: (guild, amount)
+        the table's float, or the treasury when it has none yet, must hold first, else it
+        is refused), its rows and the cover (:func:`_write_row`; ``since``: the version of
+        the snapshot a new one replaces), then its postings through the bank
+        (``floated``: the house's side is the float), then the float's refill
+        (``refill``: a round started) or, at a close, its credit. The rows before the
+        postings: the action row's UNIQUE (table, version) refuses a stale copy (another
+        process moved the table on) before the bank sees postings keyed by a version
+        already used, and on PostgreSQL a concurrent writer of the same version waits on
+        that index entry, then is refused."""
+        table_id, version, closing = row[0], row[1], row[4]
         cover = None
         if house is not None:
-            cover = (await system_account(c, house[0], "house"), house[1])
-        await _write_row(c, cover, *row, since=since)
+            account = (
+                await escrow_account(c, guild, "house", table_id)
+                if floated
+                else await system_account(c, guild, "house")
+            )
+            cover = (account, house[1])
+        full = None
+        if refill is not None and refill.target and floated:  # one statement more, no trip
+            net = sum(
+                m.amount if m.dst == HOUSE else -m.amount
+                for m in (posting[3] if posting is not None else ())
+                if HOUSE in (m.src, m.dst)
+            )
+            full = (await escrow_account(c, guild, "house", table_id), net, refill.low)
+        try:
+            enough = await _write_row(c, cover, *row, since=since, full=full)
+        except TableError as exc:
+            if not floated or exc.code != "house_cannot_cover":
+                raise
+            held = await float_balance(c, guild, table_id)
+            needed = cover[1] if cover is not None else 0
+            raise TableError("float_cannot_cover", needed=needed, available=held) from None
         if posting is not None:  # the whole move rolls back if this raises: no savepoint
-            await self.bank.post_effects(c, *posting, own_savepoint=False)
+            await self.bank.post_effects(c, *posting, own_savepoint=False, floated=floated)
+        return await self._float_moves(
+            c, guild, table_id, version, None if enough and full else refill, closing
+        )
+
+    async def _float_moves(
+        self,
+        c: Conn,
+        guild_id: int,
+        table_id: int,
+        version: int,
+        refill: FloatTerms | None,
+        closing: bool,
+    ) -> list[FloatMove]:
+        """A started round's refill of the float, a close's credit (after the move's
+        postings: the settlement first)."""
+        key = f"float:{table_id}:v{version}"
+        moved: FloatMove | None = None
+        if refill is not None and refill.target:
+            moved = await self.bank.fill_float(
+                c, guild_id, table_id, refill.target, refill.low, key
+            )
+        elif closing:
+            moved = await self.bank.credit_float(c, guild_id, table_id, key)
+        return [] if moved is None else [moved]
 
     def _advance(
         self, table: Table, user_id: int | None, new_version: int, now: float, closing: bool
-    ) -> None:
+    ) -> bool:
         """The service's own fields after a move, live or replayed at its logged time: who
         acted last at which version, the round and the version that started it, the
-        deadline."""
+        deadline; whether the move started a round (from then on the table has a float:
+        one opened before floats existed gets it here)."""
         if user_id is not None:
             table.last_acted[user_id] = new_version
         round_no = table.game.round
+        started = round_no != table.round_no and table.round_no is not None
         if round_no != table.round_no:
             table.round_no, table.round_version = round_no, new_version
+        if started:
+            table.has_float = True
         if not closing:
             self._update_deadline(table, now)
+        return started
 
     def _update_deadline(self, table: Table, now: float) -> None:
         """The deadline of the current phase (kept while the same turn goes on)."""

@@ -267,6 +267,7 @@ class Lobby(commands.Cog):
             await refuse(interaction, exc, locale)
             return
         await self.bot.publisher.refresh(outcome.table)  # a failure: the repair pass
+        await self.bot.bank_channel.table_outcome(outcome)  # the float it drew
         opened = fit_content(t("table.opened", locale, where=home.mention))
         await interaction.followup.send(opened, ephemeral=True)
 

@@ -145,3 +145,22 @@ async def close_fund(bank: Bank, guild: int, table: int, key: str | None = None)
     left = (await table_escrow(bank.db, guild, table)).get("fund", 0)
     await post(bank, guild, table, [Money(K.FUND_CLOSE, FUND, HOUSE, left)], key)
     return left
+
+
+async def _casino(c: Conn, guild: int) -> int:
+    row = await c.fetchone(
+        "SELECT COALESCE(SUM(balance), 0) FROM bank_accounts WHERE guild_id = ? AND kind = 'house'",
+        (guild,),
+    )
+    assert row is not None
+    return int(row[0])
+
+
+async def casino_money(db: Database, guild: int) -> int:
+    """The casino's money: the treasury and every table's float (the house's accounts)."""
+    return await db.read(_casino, guild)
+
+
+async def float_of(db: Database, guild: int, table: int) -> int:
+    """What a table's float holds."""
+    return await Bank(db).float_balance(guild, table)

@@ -16,12 +16,14 @@ import pytest
 from bot.bank import Bank
 from bot.db import migrate, open_database
 from bot.db.import_sqlite import main as cli_main
-from bot.engine.base import Money, MoneyKind, claim, seat
+from bot.engine.base import Action, ActionKind, Money, MoneyKind, claim, seat
 from bot.engine.shuffle import seeded_entropy
 from bot.tables import TableService
+from tests.bank.ledger import float_of
 from tests.bank_audit import assert_audit_clean
 from tests.conftest import NEEDS_PG
 from tests.sql import fetchall
+from tests.tables.opening import GUILD, HOST, open_game, win_a_round
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 SPLIT = FIXTURES / "split-2"
@@ -166,3 +168,33 @@ async def test_an_unbalanced_file_is_refused_after_the_copy(database_url, tmp_pa
     assert await import_main([str(source), "--to", database_url]) == 2
     assert "bank audit" in capsys.readouterr().err
     assert await imported_balances(database_url) == {}
+
+
+async def test_a_tables_float_moves_over_with_its_table(database_url, tmp_path, capsys):
+    """An open table's float is an account like the others: it moves with its table (a
+    split's table ids move on), and the table goes on paying from it, then credits it."""
+    source = tmp_path / "floats.sqlite3"
+    db = await open_database(str(source))
+    try:
+        await migrate(db)
+        svc = TableService(db, Bank(db), clock=lambda: 2e9, entropy=seeded_entropy("f"))
+        table = await open_game(svc, "classic", "max_bet=100 max_hands=2")
+        await svc.act(table.id, HOST, Action(ActionKind.START, HOST))
+        await win_a_round(svc, table.id)
+        assert await float_of(db, GUILD, table.id) == 1500
+    finally:
+        await db.close()
+    assert await import_main([str(source), "--to", database_url]) == 0, capsys.readouterr().err
+    pg = await open_database(database_url)
+    try:
+        svc = TableService(pg, Bank(pg), clock=lambda: 2e9 + 60, entropy=seeded_entropy("g"))
+        (moved,) = await svc.load_open_tables()
+        assert moved.has_float and await float_of(pg, GUILD, moved.id) == 1500
+        treasury = await svc.bank.balance(GUILD, None)
+        await win_a_round(svc, moved.id)
+        out = await svc.close_table(moved.id, HOST, "host")
+        assert [(m.kind, m.amount) for m in out.floats] == [("credit", 1400)]
+        assert await svc.bank.balance(GUILD, None) == treasury + 1400
+        await assert_audit_clean(pg)
+    finally:
+        await pg.close()

@@ -8,6 +8,7 @@ import pytest
 
 from bot.bank.models import DEFAULT_TREASURY
 from bot.i18n import t
+from tests.bank.ledger import casino_money
 from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import add_players, service, table_of, thread_of
 
@@ -39,7 +40,7 @@ async def test_closing_before_the_wagering_requirement_pays_no_welcome_stake(sim
     env = simcord_env
     guild, _lobby, thread, _table, (alice, bob) = await open_casino(env, "alice", "bob")
     bank = service(env).bank
-    assert await bank.balance(guild.id, None) == DEFAULT_TREASURY - 200  # two welcome stakes
+    assert await casino_money(env.bot.db, guild.id) == DEFAULT_TREASURY - 200  # two welcome stakes
 
     res = await alice.member.slash(thread, "table close")
     assert res.ephemeral
@@ -51,7 +52,7 @@ async def test_closing_before_the_wagering_requirement_pays_no_welcome_stake(sim
         assert res.response.content == t("bank.claim.nothing", "en")
         assert await bank.spendable(guild.id, p.id) == 1000
     assert await bank.claims(guild.id) == []
-    assert await bank.balance(guild.id, None) == DEFAULT_TREASURY
+    assert await casino_money(env.bot.db, guild.id) == DEFAULT_TREASURY
     await assert_audit_clean(env.bot.db)
 
 
@@ -83,7 +84,7 @@ async def test_every_close_settles_each_seat_as_a_leave(simcord_env, how):
     )
     bank = service(env).bank
     await play_a_round(thread, table, alice, bob)
-    assert await bank.balance(guild.id, None) == DEFAULT_TREASURY - 205
+    assert await casino_money(env.bot.db, guild.id) == DEFAULT_TREASURY - 205
     if how == "host":
         await alice.member.slash(thread, "table close")
     elif how == "admin":
@@ -107,7 +108,7 @@ async def test_every_close_settles_each_seat_as_a_leave(simcord_env, how):
             await p.member.click(res.response.message, label="Leave anyway")
     assert service(env).table_in(thread.id) is None
     assert await bank.claims(guild.id) == []
-    assert await bank.balance(guild.id, None) == DEFAULT_TREASURY
+    assert await casino_money(env.bot.db, guild.id) == DEFAULT_TREASURY
     await assert_audit_clean(env.bot.db)
 
 

@@ -1,7 +1,7 @@
-"""The house's cover, checked at the bet whatever the cards (a payout the treasury could
-not make would be refused exactly when the hidden cards pay: that refusal would show
-them). On both databases: on PostgreSQL the cover is read in the statement that writes the
-table's row."""
+"""The house's cover, checked at the bet against the table's float whatever the cards (a
+payout the float could not make would be refused exactly when the hidden cards pay: that
+refusal would show them). On both databases: on PostgreSQL the cover is read in the
+statement that writes the table's action row."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 
 from bot.engine.base import Phase
 from bot.i18n import t
+from tests.bank.ledger import float_of
 from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import add_players, table_message, table_of, thread_of
 
@@ -21,56 +22,66 @@ def db_path(database_url: str) -> str:
     return database_url
 
 
-async def house_left_with(env: Any, guild_id: int, amount: int) -> None:
-    """An admin burns the treasury down to ``amount``."""
-    bank = env.bot.bank
-    await bank.burn(guild_id, await bank.balance(guild_id, None) - amount)
-
-
-async def test_the_house_cover_is_checked_at_the_bet_whatever_the_cards(simcord_env):
-    env = simcord_env
+async def seated_table(
+    env: Any, game: str, options: str, names: tuple[str, ...], top_up: int = 0, **join: Any
+) -> tuple[Any, Any, Any, Any]:
+    """A table of ``game`` opened by the first player, the others seated, started."""
     guild = env.create_guild()
     lobby = guild.create_text_channel("casino")
-    (alice,) = add_players(env, guild, "alice")
-    await alice.member.slash(lobby, "table open", game="blackjack")  # alice brings 100
+    players = add_players(env, guild, *names)
+    await players[0].member.slash(lobby, "table open", game=game, options=options)
     thread = thread_of(lobby)
     table = table_of(env, thread)
-    await alice.member.click(table_message(thread, table), label="Start")
-    await house_left_with(env, guild.id, 25)
-    natural = ["AS", "9D", "KH", "7C", "5C"]  # alice A♠ K♥: 30 from the house at once
-    losing = ["5S", "9D", "6H", "TC", "2C"]  # alice 11 against 19: she plays on
+    for p in players[1:]:
+        res = await p.member.slash(thread, "table join", **join)
+        assert res.response.content == t("move.done.join", "en"), res.response.content
+    if top_up:  # the host sat down with the default buy-in
+        await players[0].member.slash(thread, "table top-up", amount=top_up)
+    await players[0].member.click(table_message(thread, table), label="Start")
+    return guild, thread, table, players
+
+
+async def test_the_float_cover_is_checked_at_the_bet_whatever_the_cards(simcord_env):
+    env = simcord_env
+    names = ("alice", "bob", "carol", "dave", "erin")
+    guild, thread, table, players = await seated_table(
+        env, "blackjack", "max_bet=50 max_hands=2", names, top_up=100, buy_in=200
+    )
+    # four rounds of one maximum bet split in two, each doubled, all won: 4 x 200
+    assert await float_of(env.bot.db, guild.id, table.id) == 800
+    for p, bet in zip(players[:4], (50, 50, 50, 30), strict=True):
+        res = await p.member.slash(thread, "bet", amount=bet)
+        assert res.response.content == t("move.done.bet", "en")
+    # at worst: 200 + 200 + 200 + 120 (30 split in two, each doubled, within the stack)
+    erin = players[4]
+    natural = ["AS", "9D", "KH", "7C", "5C", "6D", "2S", "3S", "4S", "8S", "9S", "TS"]
+    losing = ["5S", "9D", "6H", "TC", "2C", "6D", "2S", "3S", "4S", "8S", "9S", "TS"]
     answers = []
     for cards in (natural, losing):
         table.game.rig(cards)  # type: ignore[attr-defined]
         version = table.version
-        res = await alice.member.slash(thread, "bet", amount=20)
+        res = await erin.member.slash(thread, "bet", amount=50)
         answers.append(res.response.content)
         assert table.version == version and table.game.phase is Phase.BETTING
-    # at worst: her 20 split into 4 hands, each doubled, all won (within her stack)
-    needed = min(table.game.stacks[alice.id], 2 * 4 * 20)
-    assert needed > 30  # more than the natural's 3:2, the only payout these cards make
-    assert answers == [t("table.error.house_cannot_cover", "en", needed=needed)] * 2
-    await env.bot.bank.mint(guild.id, needed - 25)  # the house can pay: the bet is taken
-    table.game.rig(natural)  # type: ignore[attr-defined]
-    res = await alice.member.slash(thread, "bet", amount=20)
+    refusal = t("table.error.float_cannot_cover", "en", available=800, needed=920, most=20)
+    assert answers == [refusal] * 2
+    res = await erin.member.slash(thread, "bet", amount=20)  # what it still covers
     assert res.response.content == t("move.done.bet", "en")
-    assert table.game.round == 2  # type: ignore[attr-defined]  # paid 3:2, next round
+    assert table.game.phase is not Phase.BETTING
     await assert_audit_clean(env.bot.db)
 
 
-async def test_casino21_house_cover_counts_the_bank_bust_bonus(simcord_env):
+async def test_casino21_float_cover_counts_the_bank_bust_bonus(simcord_env):
     env = simcord_env
-    guild = env.create_guild()
-    lobby = guild.create_text_channel("casino")
-    alice, bob = add_players(env, guild, "alice", "bob")
-    await alice.member.slash(lobby, "table open", game="casino21", options="min_bet=2")
-    thread = thread_of(lobby)
-    table = table_of(env, thread)
-    await bob.member.slash(thread, "table join")
-    await alice.member.click(table_message(thread, table), label="Start")
-    await house_left_with(env, guild.id, 8)  # covers one bank-bust bonus (5), not two
-    res = await alice.member.slash(thread, "bet", amount=2)  # wins 1, or the bonus: 5
-    assert res.response.content == t("move.done.bet", "en")
-    res = await bob.member.slash(thread, "bet", amount=2)
-    assert res.response.content == t("table.error.house_cannot_cover", "en", needed=10)
+    names = ("alice", "bob", "carol", "dave", "erin")
+    options = "min_bet=2 max_bet=2 welcome_stake=0"
+    guild, thread, table, players = await seated_table(env, "casino21", options, names, buy_in=20)
+    assert await float_of(env.bot.db, guild.id, table.id) == 20  # 4 rounds of the bonus, 5
+    for p in players[:4]:  # each bet wins 1, or the bonus: 5
+        res = await p.member.slash(thread, "bet", amount=2)
+        assert res.response.content == t("move.done.bet", "en")
+    res = await players[4].member.slash(thread, "bet", amount=2)
+    assert res.response.content == t(
+        "table.error.float_cannot_cover_any", "en", available=20, needed=25
+    )
     await assert_audit_clean(env.bot.db)

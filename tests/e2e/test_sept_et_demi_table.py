@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from bot.i18n import t
+from tests.bank.ledger import casino_money
 from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import (
     Player,
@@ -115,7 +116,7 @@ async def test_full_game_three_players_three_rounds(simcord_env):
     lobby_text = text(thread, table)
     assert "Le Tapis" in lobby_text and "Buy-in 200" in lobby_text
     assert labels(thread, table) == ["Join", "Start", "Leave"]
-    treasury = await bank.balance(guild.id, None)
+    treasury = await casino_money(env.bot.db, guild.id)
 
     # ---------------------------------------------------------------- round 1: alice banks
     # deal: bob 3♠, carol 5♥, bank 4♦; bob draws 2♣ then K♥, carol 2♦, the bank 2♥
@@ -293,7 +294,7 @@ async def test_full_game_three_players_three_rounds(simcord_env):
         assert await bank.balance(guild.id, p.id) == 800
         claims = await bank.claims(guild.id, p.id)
         assert [c.amount for c in claims] == [expected[p.id]]
-    assert await bank.balance(guild.id, None) == treasury
+    assert await casino_money(env.bot.db, guild.id) == treasury
     await assert_audit_clean(env.bot.db)
 
 
@@ -305,11 +306,11 @@ async def test_guarantee_fund_pays_when_the_bank_runs_short(simcord_env):
     guild, thread, table, players = await open_table(env, ("alice", "bob", "carol"), "buy_in=20")
     alice, bob, carol = players
     bank = service(env).bank
-    treasury = await bank.balance(guild.id, None)
+    treasury = await casino_money(env.bot.db, guild.id)
     # bob and carol both make 7½ (7 hidden + K shown); the bank stops at 3
     table.game.rig(["7S", "7H", "3C", "KH", "KD"])
     await click(alice, thread, table, "Start")
-    assert await bank.balance(guild.id, None) == treasury - 500  # the fund opened
+    assert await casino_money(env.bot.db, guild.id) == treasury - 500  # the fund opened
     assert labels(thread, table)[:4] == ["Bet 1", "Bet 2", "Bet 5", "Bet 10"]
     for p in (bob, carol):
         await click(p, thread, table, "Bet 10")
@@ -335,7 +336,7 @@ async def test_guarantee_fund_pays_when_the_bank_runs_short(simcord_env):
     assert res.ephemeral
     final = next(t for t in reversed(public_texts(thread)) if "final ranking" in t)
     assert "The guarantee fund returns 480 to the treasury." in final
-    assert await bank.balance(guild.id, None) == treasury - 20
+    assert await casino_money(env.bot.db, guild.id) == treasury - 20
     assert [c.amount for c in await bank.claims(guild.id, bob.id)] == [40]
     assert [c.amount for c in await bank.claims(guild.id, carol.id)] == [40]
     assert await bank.claims(guild.id, alice.id) == []

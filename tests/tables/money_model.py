@@ -33,6 +33,14 @@ That last point is what catches a close that pays the welcome stake out: the sea
 the allowance falls back to the player's own money, the claim holds the casino's. Sittings
 are read after each step from the engine's public view (who is seated) and the service
 (which tables are open).
+
+A ``mixed`` world (issue 35) opens tables of every game side by side on a small treasury
+(an admin mints more now and then), and checks the house's side as well after every step:
+
+3. no settlement is ever refused: the only money a refusal may lack is a player's (a
+   buy-in, a top-up), and a float refuses only bets and welcome stakes;
+4. no float is ever negative, and every account is of a known kind;
+5. treasury + floats + stakes (seats, pots, funds) + balances + claims = minted - burned.
 """
 
 from __future__ import annotations
@@ -47,7 +55,7 @@ from typing import Any
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from bot.bank import Bank, BankError
+from bot.bank import Bank, BankError, InsufficientFunds
 from bot.db import SqliteDatabase, migrate
 from bot.engine.base import Action, ActionKind, Event, IllegalAction, InvalidOptions
 from bot.engine.shuffle import seeded_entropy
@@ -60,6 +68,10 @@ K = ActionKind
 GUILD = 7
 PLAYERS = (11, 12, 13, 14)
 MAX_OPEN = 2  # tables open at once in one example
+MIXED = "mixed"  # a world of every game at once, on a small treasury
+MIXED_OPEN = 3
+TREASURIES = (1_500, 300, 5_000, 0)  # a mixed world's treasury at the start
+MINTS = (100, 1_000, 5_000)  # what an admin adds to it, now and then
 
 # Table options each example may open with (the last ones of casino21 and sept_et_demi
 # are above the default server limits, so the service must refuse them).
@@ -90,6 +102,13 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "pirate21": ("", "treasure=4", "auto_next=off"),
 }
 GAMES = tuple(OPTIONS)
+# a mixed world's tables: stakes whose floats a small treasury can give, some not
+MIXED_OPTIONS: dict[str, tuple[str, ...]] = {
+    "classic": ("min_bet=1 max_bet=20", "max_bet=50 max_hands=2 auto_next=off", ""),
+    "casino21": ("min_bet=2 max_bet=10 welcome_stake=20", "bank_bust_bonus=half max_bet=20"),
+    "sept_et_demi": ("buy_in=40 guarantee_fund=100", "buy_in=20 guarantee_fund=30 rounds=3"),
+    "pirate21": ("",),
+}
 # a few examples per game in the default suite (a World is a whole service and database)
 QUICK = settings(
     max_examples=12,
@@ -114,6 +133,7 @@ STEPS = (
     ("idle", 1),
 )
 STEP_CHOICES = tuple(name for name, weight in STEPS for _ in range(weight))
+MIXED_CHOICES = (*STEP_CHOICES, "mint")  # an admin adds to a small treasury
 # moves chosen among the legal ones (seat changes and money have steps of their own)
 NOT_MOVES = frozenset({K.JOIN, K.CLOSE, K.LEAVE, K.TOP_UP, K.VOTE_STOP, K.TIMEOUT})
 MOVE_WEIGHTS = {K.SIT_OUT: 1, K.END_TURN: 1, K.START: 2}  # the others: 3
@@ -123,6 +143,14 @@ REFUSALS = (IllegalAction, InvalidOptions, UserError, BankError)
 
 class MoneyCreated(AssertionError):
     """A player holds more than they started with plus what settled results paid them."""
+
+
+class SettlementRefused(AssertionError):
+    """The house (a float, the treasury, a fund or a pot) could not pay what it owed."""
+
+
+class HouseMismatch(AssertionError):
+    """The casino's accounts do not add up to what was minted minus burned."""
 
 
 # ------------------------------------------------------------------------- payout tables
@@ -246,8 +274,10 @@ class Sitting:
 class World:
     """A table service, its bank and the model of what each player may hold."""
 
-    def __init__(self, game_key: str, path: str, seed: int) -> None:
+    def __init__(self, game_key: str, path: str, seed: int, treasury: int | None = None) -> None:
         self.game_key = game_key
+        self.treasury = treasury  # None: the default; a mixed world starts small
+        self.games: dict[int, str] = {}  # table id -> its game (a key of OPTIONS)
         self.path = path
         self.seed = seed  # the shuffles: an example replays exactly (hypothesis needs it)
         self.now = 1_000_000.0
@@ -272,6 +302,11 @@ class World:
             entropy=seeded_entropy(f"money-{self.seed}"),
         )
         self.service.observers.append(self._observe)
+        if self.treasury is not None:
+            await self.service.ensure_guild(GUILD)
+            held = await self.bank.balance(GUILD, None)
+            if held > self.treasury:
+                await self.bank.burn(GUILD, held - self.treasury)
 
     async def stop(self) -> None:
         await self.db.close()
@@ -283,20 +318,34 @@ class World:
     def open_tables(self) -> list[Table]:
         return [t for t in self.tables if t.is_open]
 
-    async def attempt(self, call: Awaitable[Any]) -> Any:
-        """Run one command; a refusal (translated error) is fine, anything else is a bug."""
+    async def attempt(self, call: Awaitable[Any], kind: ActionKind | None = None) -> Any:
+        """Run one command (``kind``: the table action it is); a refusal (translated
+        error) is fine, anything else is a bug, and so is a refusal for the house's money."""
         try:
             return await call
-        except REFUSALS:
+        except REFUSALS as exc:
             self.refused += 1
+            self._house_refused(exc, kind)
             return None
+
+    @staticmethod
+    def _house_refused(exc: Exception, kind: ActionKind | None) -> None:
+        """Only a player's own money may be short, and a float refuses bets and joins."""
+        if isinstance(exc, InsufficientFunds) and exc.params.get("account") != "player":
+            raise SettlementRefused(f"{kind}: the house could not pay: {exc.params}")
+        code = getattr(exc, "code", "")
+        covers = ("house_cannot_cover", "float_cannot_cover", "float_cannot_cover_any")
+        if code in covers and kind is not K.BET:
+            raise SettlementRefused(f"{kind}: refused for the house's cover ({code})")
+        if code == "float_cannot_welcome" and kind is not K.JOIN:
+            raise SettlementRefused(f"{kind}: refused for a welcome stake ({code})")
 
     # ------------------------------------------------------------------ steps
     async def step(self, data: st.DataObject) -> None:
         """One random command."""
         self.steps += 1
         self.now += data.draw(st.sampled_from((1.0, 5.0, 30.0)))
-        name = data.draw(st.sampled_from(STEP_CHOICES))
+        name = data.draw(st.sampled_from(MIXED_CHOICES if self.game_key == MIXED else STEP_CHOICES))
         tables = self.open_tables()
         if name == "open" or not tables:
             await self.open(data)
@@ -312,24 +361,29 @@ class World:
         if name == "move":
             await self.move(data, table)
         elif name == "join":
-            await self.attempt(svc.join(table.id, player, self.buy_in(data)))
+            await self.attempt(svc.join(table.id, player, self.buy_in(data)), K.JOIN)
         elif name == "top_up":
             amount = data.draw(st.sampled_from((1, 5, 20, 100, 300)))
-            await self.attempt(svc.act(table.id, player, Action(K.TOP_UP, player, amount=amount)))
+            action = Action(K.TOP_UP, player, amount=amount)
+            await self.attempt(svc.act(table.id, player, action), K.TOP_UP)
         elif name == "leave":
             action = Action(K.LEAVE, player, confirm=data.draw(st.booleans()))
-            await self.attempt(svc.act(table.id, player, action))
+            await self.attempt(svc.act(table.id, player, action), K.LEAVE)
         elif name == "kick":
-            await self.attempt(svc.act(table.id, host, Action(K.LEAVE, player, confirm=True)))
+            action = Action(K.LEAVE, player, confirm=True)
+            await self.attempt(svc.act(table.id, host, action), K.LEAVE)
         elif name == "vote_stop":
-            await self.attempt(svc.act(table.id, player, Action(K.VOTE_STOP, player)))
+            await self.attempt(svc.act(table.id, player, Action(K.VOTE_STOP, player)), K.VOTE_STOP)
         elif name == "claim":
             await self.attempt(self.bank.claim(GUILD, player))
         elif name == "illegal":
-            await self.attempt(svc.act(table.id, player, self.any_action(data, player)))
+            action = self.any_action(data, player)
+            await self.attempt(svc.act(table.id, player, action), action.kind)
         elif name == "close":
             actor = data.draw(st.sampled_from((host, None)))
-            await self.attempt(svc.close_table(table.id, actor, "host"))
+            await self.attempt(svc.close_table(table.id, actor, "host"), K.CLOSE)
+        elif name == "mint":
+            await self.bank.mint(GUILD, data.draw(st.sampled_from(MINTS)))
         elif name == "timeout":
             if K.TIMEOUT in table.game.legal_actions(None):
                 await svc.fire(table.id, "deadline", table.version)
@@ -337,25 +391,29 @@ class World:
             await svc.fire(table.id, "idle", table.version)
 
     async def open(self, data: st.DataObject) -> None:
-        if len(self.open_tables()) >= MAX_OPEN:
+        if len(self.open_tables()) >= (MIXED_OPEN if self.game_key == MIXED else MAX_OPEN):
             return
         host = data.draw(st.sampled_from(PLAYERS))
-        text = data.draw(st.sampled_from(OPTIONS[self.game_key]))
+        mixed = self.game_key == MIXED
+        game = data.draw(st.sampled_from(tuple(MIXED_OPTIONS))) if mixed else self.game_key
+        text = data.draw(st.sampled_from((MIXED_OPTIONS if mixed else OPTIONS)[game]))
         self.channels += 1
-        settings, options = TableService.parse(self.game_key, text, locale="en", name="p")
+        settings, options = TableService.parse(game, text, locale="en", name="p")
         out = await self.attempt(
             self.service.open_table(
                 guild_id=GUILD,
                 channel_id=1000 + self.channels,
                 parent_id=None,
-                game_key=self.game_key,
+                game_key=game,
                 host_id=host,
                 settings=settings,
                 options=options,
-            )
+            ),
+            K.JOIN,
         )
         if out is not None:
             self.tables.append(out.table)
+            self.games[out.table.id] = game
 
     def buy_in(self, data: st.DataObject) -> int | None:
         return data.draw(st.sampled_from((None, None, None, 30, 200, 5000)))
@@ -373,7 +431,7 @@ class World:
             return
         actor, kind = data.draw(st.sampled_from(pairs))
         action = self.with_arguments(data, table, Action(kind, actor))
-        await self.attempt(self.service.act(table.id, actor, action))
+        await self.attempt(self.service.act(table.id, actor, action), kind)
 
     def with_arguments(self, data: st.DataObject, table: Table, action: Action) -> Action:
         kind, player = action.kind, action.player
@@ -410,6 +468,13 @@ class World:
         for table in self.open_tables():
             await self.service.close_table(table.id, None, "host")
             await self.check()
+        floats = await fetchall(
+            self.db,
+            "SELECT COUNT(*) FROM bank_accounts WHERE guild_id = ? AND kind = 'house'"
+            " AND table_id <> 0 AND balance <> 0",
+            (GUILD,),
+        )
+        assert floats[0][0] == 0, "a closed table kept money in its float"
         for p in PLAYERS:
             await self.attempt(self.bank.claim(GUILD, p))
         await self.check()
@@ -419,6 +484,7 @@ class World:
         """The audit is clean and nobody holds more than their allowance."""
         report = await self.bank.audit(GUILD)
         assert report.ok, report.format()
+        await self._house_adds_up()
         self._absorb()
         await self._update_sittings()
         holdings, allowance = await self.holdings(), await self.allowance()
@@ -430,10 +496,50 @@ class World:
             )
         self.tight += holdings == allowance
 
+    async def _house_adds_up(self) -> None:
+        """Every float at least zero; treasury + floats + stakes + balances + claims =
+        minted - burned (the issuer holds the opposite of the last)."""
+        rows = await fetchall(
+            self.db,
+            "SELECT kind, table_id <> 0, MIN(balance), SUM(balance) FROM bank_accounts"
+            " WHERE guild_id = ? GROUP BY kind, table_id <> 0",
+            (GUILD,),
+        )
+        held = {
+            (str(kind), bool(at_table)): (int(low), int(total))
+            for kind, at_table, low, total in rows
+        }
+        parts = {
+            "treasury": [("house", False)],
+            "floats": [("house", True)],
+            "stakes": [("seat", True), ("pot", True), ("fund", True)],
+            "balances": [("player", False)],
+            "claims": [("claims", False)],
+            "issuer": [("issuer", False)],
+        }
+        known = {key for keys in parts.values() for key in keys}
+        if set(held) - known:
+            raise HouseMismatch(f"step {self.steps}: accounts of unknown kinds {set(held) - known}")
+        if held.get(("house", True), (0, 0))[0] < 0:
+            raise HouseMismatch(f"step {self.steps}: a float is negative: {held}")
+        sums = {name: sum(held.get(k, (0, 0))[1] for k in keys) for name, keys in parts.items()}
+        (supply,) = await fetchall(
+            self.db,
+            "SELECT COALESCE(SUM(p.amount), 0) FROM bank_postings p"
+            " JOIN bank_entries e ON e.id = p.entry_id JOIN bank_accounts a ON a.id = p.account_id"
+            " WHERE e.guild_id = ? AND e.kind IN ('mint', 'burn') AND a.kind <> 'issuer'",
+            (GUILD,),
+        )
+        circulating = sum(v for name, v in sums.items() if name != "issuer")
+        if circulating != int(supply[0]) or sums["issuer"] != -int(supply[0]):
+            raise HouseMismatch(f"step {self.steps}: {sums} against minted - burned {supply[0]}")
+        self.floats_seen = max(getattr(self, "floats_seen", 0), sums["floats"])
+
     def _absorb(self) -> None:
         for table, events in self.committed:
             options = table.game.options
-            for player, net in result_nets(self.game_key, options, events):
+            game = self.games.get(table.id, self.game_key)
+            for player, net in result_nets(game, options, events):
                 sitting = self.sittings.get((table.id, player))
                 if sitting is None:
                     self.settled[player] += net
@@ -508,7 +614,8 @@ async def play(game_key: str, data: st.DataObject, steps: int) -> World:
     every table closes and everyone claims."""
     with tempfile.TemporaryDirectory() as folder:
         seed = data.draw(st.integers(0, 2**32))
-        world = World(game_key, os.path.join(folder, "money.sqlite3"), seed)
+        treasury = data.draw(st.sampled_from(TREASURIES)) if game_key == MIXED else None
+        world = World(game_key, os.path.join(folder, "money.sqlite3"), seed, treasury)
         await world.start()
         try:
             for _ in range(data.draw(st.integers(steps // 2, steps))):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bot.tables import Table, TableService
+from bot.engine.base import Action, ActionKind
+from bot.tables import Outcome, Table, TableService
 
 GUILD, HOST = 1, 101
 
@@ -31,3 +32,13 @@ async def open_game(
     for player in players:
         await svc.join(out.table.id, player, buy_in)
     return out.table
+
+
+WIN = ["TS", "9D", "QH", "8C"]  # the host 20, the dealer 17: the host wins at a stand
+
+
+async def win_a_round(service: TableService, table_id: int, bet: int = 100) -> Outcome:
+    """The host bets and wins at a stand; the outcome of the settling move."""
+    service.get(table_id).game.rig(WIN)
+    await service.act(table_id, HOST, Action(ActionKind.BET, HOST, amount=bet))
+    return await service.act(table_id, HOST, Action(ActionKind.STAND, HOST))

@@ -18,7 +18,7 @@ from bot.engine.base import HOUSE, Event, Money, MoneyKind, seat
 from bot.engine.games import casino21
 from bot.tables import service as table_service
 from tests.tables import money_model
-from tests.tables.money_model import GAMES, QUICK, MoneyCreated, run
+from tests.tables.money_model import GAMES, MIXED, QUICK, MoneyCreated, SettlementRefused, run
 
 LONG = settings(QUICK, max_examples=150)
 # the faucet tests: a fixed search that must fail (no shrinking: the failure is the point)
@@ -41,24 +41,38 @@ def test_money_is_never_created_long(game: str, data: st.DataObject) -> None:
     run(game, data, steps=150)
 
 
+@QUICK
+@given(data=st.data())
+def test_floats_on_a_small_treasury_settle_every_round(data: st.DataObject) -> None:
+    """Several tables of several games on a small treasury: no settlement refused, no
+    float negative, the house's accounts add up after every step (money_model: MIXED)."""
+    assert run(MIXED, data, steps=60).steps
+
+
+@pytest.mark.slow
+@LONG
+@given(data=st.data())
+def test_floats_on_a_small_treasury_settle_every_round_long(data: st.DataObject) -> None:
+    run(MIXED, data, steps=200)
+
+
 # ----------------------------------------------------------------- the property has teeth
 
 
 def faucet_on_close(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every table that closes credits one unit from the treasury to a player's seat."""
+    """Every table that closes credits one unit from the treasury (not the table's float,
+    which may hold nothing) to a player's seat."""
     write = table_service.TableService._write_move
 
     async def leaky(
         self: Any, c: Any, posting: Any, table_id: int, *args: Any, **kwargs: Any
-    ) -> None:
+    ) -> Any:
         closing = args[3]
         if closing:
             extra = Money(MoneyKind.PAYOUT, HOUSE, seat(money_model.PLAYERS[0]), 1)
-            if posting is None:
-                posting = (money_model.GUILD, table_id, None, [extra], f"leak:{table_id}", None)
-            else:
-                posting = (*posting[:3], [*posting[3], extra], *posting[4:])
-        await write(self, c, posting, table_id, *args, **kwargs)
+            leak = (money_model.GUILD, table_id, None, [extra], f"leak:{table_id}", None)
+            await self.bank.post_effects(c, *leak, own_savepoint=False)
+        return await write(self, c, posting, table_id, *args, **kwargs)
 
     monkeypatch.setattr(table_service.TableService, "_write_move", leaky)
 
@@ -123,4 +137,31 @@ def test_the_old_casino21_close_fails_the_property(monkeypatch):
         run("casino21", data, steps=12)
 
     with pytest.raises(MoneyCreated):
+        prop()
+
+
+def test_the_treasury_wide_cover_of_before_fails_the_property(monkeypatch):
+    """Tables without floats, as before issue 35: each bet covered by the treasury, each
+    payout from it. Several tables on a small treasury promise the same money twice, and
+    a settlement (or a welcome stake, a guarantee fund) is refused."""
+    advance = table_service.TableService._advance
+
+    async def no_float(self: Any, conn: Any, table: Any) -> list[Any]:
+        table.has_float = False
+        return []
+
+    def never(self: Any, table: Any, *args: Any) -> bool:
+        started = advance(self, table, *args)
+        table.has_float = False
+        return started
+
+    monkeypatch.setattr(table_service.TableService, "_draw_float", no_float)
+    monkeypatch.setattr(table_service.TableService, "_advance", never)
+
+    @FIND
+    @given(data=st.data())
+    def prop(data: st.DataObject) -> None:
+        run(MIXED, data, steps=30)
+
+    with pytest.raises(SettlementRefused):
         prop()

@@ -235,6 +235,13 @@ class BlackjackGame(TableGame[Seat]):
             total += max(bet * num // den, staked)
         return total
 
+    def round_worst_case(self) -> int:
+        """A maximum bet split into max_hands hands, each doubled, all won at 1:1 (or its
+        natural's premium, when larger)."""
+        num, den = PAYOUT_RATIOS[self.options.blackjack_pays]
+        bet = self.options.max_bet
+        return max(bet * num // den, 2 * self.options.max_hands * bet)
+
     def buy_in(self) -> BuyIn:
         return BuyIn(minimum=self.options.min_bet)
 

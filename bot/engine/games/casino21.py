@@ -274,6 +274,14 @@ class Casino21(TableGame[CasinoSeat]):
         fixed = bonus if isinstance(bonus, int) else 0
         return sum(max(bet // 2, fixed) for bet in bets.values())
 
+    def round_worst_case(self) -> int:
+        """A maximum bet's half or the fixed bank-bust bonus, and a newcomer's welcome."""
+        return self.house_exposure({0: self.options.max_bet}) + self.options.welcome_stake
+
+    def house_commitment(self) -> int:
+        """The welcome stakes of a full table of newcomers."""
+        return self.options.max_players * self.options.welcome_stake
+
     def buy_in(self) -> BuyIn:
         return BuyIn(minimum=self.options.min_bet, welcome=self.options.welcome_stake > 0)
 

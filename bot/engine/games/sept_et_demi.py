@@ -236,6 +236,10 @@ class SeptEtDemi(TableGame[SeptSeat]):
     def deck_spec(self) -> str:
         return DECK_SPECS[self.options.deck]
 
+    def house_commitment(self) -> int:
+        """The guarantee fund: the house pays nothing else (the fund pays pro rata)."""
+        return self.options.guarantee_fund
+
     def buy_in(self) -> BuyIn:
         return BuyIn(fixed=self.options.buy_in)
 

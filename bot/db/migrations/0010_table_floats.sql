@@ -1,0 +1,13 @@
+-- A float per table (issue 35, bot/tables/floats.py): the house's money on a table is an
+-- account of kind 'house' with the table's id (the treasury stays 'house' with table 0).
+-- A table draws it from the treasury at its opening and between rounds ('fund_open'
+-- entries, reason 'float fill') and returns it at its close ('fund_close', 'float
+-- credit'); its payouts, losses and bets' cover are the float's, never the treasury's.
+-- No column changes: a table stored before this level has no float yet and pays from the
+-- treasury until its next round starts, which draws it (the table service does, from the
+-- table's options). The level itself matters: a bot older than it would pay those
+-- tables from the treasury and never return their floats, so it refuses this database.
+--
+-- The audit sums the floats and looks for a closed table's float still holding money:
+-- this index finds them without reading every player's account.
+CREATE INDEX bank_accounts_floats ON bank_accounts (table_id) WHERE kind = 'house' AND table_id <> 0;
