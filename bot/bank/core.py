@@ -713,7 +713,9 @@ async def configure_guild(
         for name, value in (table_limits or {}).items():
             if name not in TABLE_LIMITS:
                 raise InvalidAmount("unknown table limit", name=name)
-            value = check_optional_amount(value, name)
+            # a floor is at least 1 (a bet of 0 is no bet), a ceiling may be 0
+            check = check_amount if name.startswith("min_") else check_optional_amount
+            value = check(value, name)
             # the name is one of TABLE_LIMITS (checked above), never user text
             await c.execute(
                 f"UPDATE bank_guilds SET {name} = ? WHERE guild_id = ?", (value, guild_id)

@@ -12,7 +12,7 @@ import pytest
 from bot.engine.base import Phase
 from bot.i18n import t
 from tests.bank_audit import assert_audit_clean
-from tests.e2e.helpers import add_players, table_message, table_of, thread_of
+from tests.e2e.helpers import add_players, service, table_message, table_of, thread_of
 
 
 @pytest.fixture
@@ -63,6 +63,9 @@ async def test_casino21_house_cover_counts_the_bank_bust_bonus(simcord_env):
     guild = env.create_guild()
     lobby = guild.create_text_channel("casino")
     alice, bob = add_players(env, guild, "alice", "bob")
+    bank = service(env).bank
+    await bank.ensure_guild(guild.id)
+    await bank.configure_guild(guild.id, min_casino21_bet=2)  # bets where the bonus matters
     await alice.member.slash(lobby, "table open", game="casino21", options="min_bet=2")
     thread = thread_of(lobby)
     table = table_of(env, thread)
