@@ -27,15 +27,14 @@ from pathlib import Path
 from typing import Any
 
 from bot.bank import Bank, BankError
-from bot.db import open_database
+from bot.db import Conn, open_database
 from bot.engine.base import Action, ActionKind, IllegalAction, InvalidOptions
 from bot.engine.shuffle import seeded_entropy
 from bot.errors import UserError
 from bot.shards import shard_of
 from bot.tables import GAMES, Table, TableService
 from bot.tables.errors import StaleTable
-from tests.bank.ledger import table_escrow
-from tests.sql import fetchall
+from tests.bank.ledger import _escrow as table_escrow_in
 from tests.tables.money_model import seated
 
 K = ActionKind
@@ -78,25 +77,28 @@ async def check_loaded(service: TableService, shards: tuple[int, ...]) -> int:
     """What a start loaded: its shards' open tables, each at its last logged version, its
     seat escrows equal to its engine's stacks. The number of open tables."""
     # the other process may play on some of these tables meanwhile (both serve a shard
-    # during a rolling restart): a table is replayed at least as far as its log went before
-    before, tables, after = await logged(service), await service.load_open_tables(), None
+    # during a rolling restart): a table is replayed at least as far as its log went
+    # before, and its escrows are compared in a snapshot where it has not moved on since
+    before, tables = await service.db.read(logged), await service.load_open_tables()
     for table in tables:
         assert shard_of(table.guild_id, SHARD_COUNT) in shards, (table.id, table.guild_id)
-        after = after or await logged(service)
-        assert before.get(table.id, 0) <= table.version <= after[table.id], table.id
-        if table.version != after[table.id]:
-            continue  # moved on meanwhile: its escrows are newer than this copy
+        assert before.get(table.id, 0) <= table.version, ("not replayed to the end", table.id)
         if GAMES[table.game_key].money:
-            escrow = await table_escrow(service.db, table.guild_id, table.id)
+            version, escrow = await service.db.read(escrow_at, table)
             seats = {int(k[5:]): v for k, v in escrow.items() if k.startswith("seat:") and v}
-            assert seats == stacks(table), (table.id, seats, stacks(table))
+            assert version > table.version or seats == stacks(table), (table.id, seats)
     return len(tables)
 
 
-async def logged(service: TableService) -> dict[int, int]:
+async def logged(c: Conn) -> dict[int, int]:
     """Each table's last logged version."""
     sql = "SELECT table_id, MAX(version) FROM table_actions GROUP BY table_id"
-    return {int(t): int(v) for t, v in await fetchall(service.db, sql)}
+    return {int(t): int(v) for t, v in await c.fetchall(sql)}
+
+
+async def escrow_at(c: Conn, table: Table) -> tuple[int, dict[str, int]]:
+    """The table's last logged version and its escrows, in one snapshot."""
+    return (await logged(c))[table.id], await table_escrow_in(c, table.guild_id, table.id)
 
 
 class Process:

@@ -51,6 +51,7 @@ class Loop:
     split: int = 0  # index in SPLITS of the newest split
     shards: list[tuple[int, ...]] = field(default_factory=lambda: list(SPLITS[0]))
     children: list[subprocess.Popen[bytes] | None] = field(default_factory=lambda: [None, None])
+    started: list[subprocess.Popen[bytes]] = field(default_factory=list)  # all, to end them
     kills: int = 0
     moved: int = 0  # restarts that took over shards the other process served
     interrupted: Counter[str] = field(default_factory=Counter)
@@ -75,6 +76,7 @@ class Loop:
             stderr=subprocess.PIPE,
             env={**os.environ, "PYTHONPATH": str(ROOT)},
         )
+        self.started.append(child)
         assert child.stdout is not None
         line = child.stdout.readline().decode().strip()
         if not line.startswith("ready "):
@@ -240,8 +242,8 @@ async def split_crash_loop(url: str, tmp: Path, kills: int, seed: int) -> Loop:
         for who in (0, 1):
             await asyncio.to_thread(loop.kill, who)
     finally:
-        for child in loop.children:
-            if child is not None:
+        for child in loop.started:
+            if child.returncode is None:
                 stop(child)
     await check_database(url)
     statuses = await wind_up(url)
