@@ -10,7 +10,9 @@ closed tables hold nothing, and every claim was decided once, exactly (paid by o
 of its amount, or rejected by one; the claims account holds the open ones). Each restart
 checks what it loaded (the child). At the end one process takes every shard, closes every
 table, and every claim is collected or decided: nothing is left anywhere but in the
-players' balances and the treasuries, whose sum is what was minted."""
+players' balances and the treasuries, whose sum is what was minted. The checks read every
+account of a table whatever its kind, so money a table holds for the house (a float drawn
+from the treasury, its fills and credits) is checked like its seats and pot."""
 
 from __future__ import annotations
 
