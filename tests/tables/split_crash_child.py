@@ -12,7 +12,8 @@ At start-up it checks what it loaded (only its shards' tables, each replayed to 
 logged version, seat escrows equal to the engine's stacks) and prints
 ``ready <open tables>`` or ``FAIL <reason>``; a command that fails with anything but a
 refusal prints ``FAIL`` and ends the process. STEP_FILE holds the commands in flight (what
-a kill interrupted)."""
+a kill interrupted), STEP_FILE with the suffix ``.reloads`` how many stale copies this
+start reloaded (a table the other process wrote)."""
 
 from __future__ import annotations
 
@@ -112,12 +113,21 @@ class Process:
         self.channel = seed * 1000  # channel ids: unique across the processes' starts
         self.mark = mark
         self.flight: dict[int, str] = {}
+        self.reloads = 0  # copies found stale (the other process wrote the table) and reloaded
+        service.reloaded.append(self.reloaded)
+
+    def reloaded(self, table: Table) -> None:
+        self.reloads += 1
+        self.write(self.mark.with_suffix(".reloads"), str(self.reloads))
+
+    def write(self, path: Path, text: str) -> None:
+        tmp = path.with_suffix(".tmp")  # a kill never leaves half a line
+        tmp.write_text(text)
+        os.replace(tmp, path)
 
     def note(self, worker: int, what: str) -> None:
         self.flight[worker] = what
-        tmp = self.mark.with_suffix(".tmp")  # a kill never leaves half a line
-        tmp.write_text(" + ".join(self.flight[w] for w in sorted(self.flight)))
-        os.replace(tmp, self.mark)
+        self.write(self.mark, " + ".join(self.flight[w] for w in sorted(self.flight)))
 
     async def step(self, worker: int) -> None:
         """One random command in one of this process's guilds."""

@@ -56,6 +56,7 @@ class Loop:
     started: list[subprocess.Popen[bytes]] = field(default_factory=list)  # all, to end them
     kills: int = 0
     moved: int = 0  # restarts that took over shards the other process served
+    reloads: int = 0  # stale copies the processes found and reloaded (the other wrote)
     interrupted: Counter[str] = field(default_factory=Counter)
 
     def mark(self, who: int) -> Path:
@@ -97,6 +98,10 @@ class Loop:
         self.kills += 1
         mark = self.mark(who)
         self.interrupted[mark.read_text() if mark.exists() else "?"] += 1
+        reloads = mark.with_suffix(".reloads")
+        if reloads.exists():
+            self.reloads += int(reloads.read_text())
+            reloads.unlink()
 
     def restart(self, who: int) -> None:
         """Start ``who`` again, sometimes on the next split (the other keeps its shards
@@ -251,6 +256,7 @@ async def split_crash_loop(url: str, tmp: Path, kills: int, seed: int) -> Loop:
     statuses = await wind_up(url)
     print(
         f"\nsplit crash loop: {loop.kills} kills, {loop.moved} restarts took over shards,"
+        f" {loop.reloads} stale copies reloaded,"
         f" split changed to #{loop.split}; claims {dict(statuses)};"
         f" killed during: {dict(loop.interrupted)}"
     )
