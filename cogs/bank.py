@@ -405,6 +405,9 @@ class BankCog(commands.Cog, name="Bank"):
         max_bank_bust_bonus=_(
             "Highest fixed Casino 21 bank bust bonus", "cmd.bank_setup.max_bank_bust_bonus"
         ),
+        min_casino21_bet=_(
+            "Lowest minimum bet a Casino 21 table may set", "cmd.bank_setup.min_casino21_bet"
+        ),
     )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.rename(
@@ -414,6 +417,7 @@ class BankCog(commands.Cog, name="Bank"):
         max_welcome_stake=_("max_welcome_stake", "param.max_welcome_stake"),
         max_guarantee_fund=_("max_guarantee_fund", "param.max_guarantee_fund"),
         max_bank_bust_bonus=_("max_bank_bust_bonus", "param.max_bank_bust_bonus"),
+        min_casino21_bet=_("min_casino21_bet", "param.min_casino21_bet"),
     )
     @answers_refusals
     async def setup(
@@ -425,6 +429,7 @@ class BankCog(commands.Cog, name="Bank"):
         max_welcome_stake: app_commands.Range[int, 0, MAX_AMOUNT] | None = None,
         max_guarantee_fund: app_commands.Range[int, 0, MAX_AMOUNT] | None = None,
         max_bank_bust_bonus: app_commands.Range[int, 0, MAX_AMOUNT] | None = None,
+        min_casino21_bet: app_commands.Range[int, 1, MAX_AMOUNT] | None = None,
     ) -> None:
         """Set the bank channel and, optionally, the money settings and the limits on the
         table options that commit the casino's money."""
@@ -448,6 +453,7 @@ class BankCog(commands.Cog, name="Bank"):
                 ("max_welcome_stake", max_welcome_stake),
                 ("max_guarantee_fund", max_guarantee_fund),
                 ("max_bank_bust_bonus", max_bank_bust_bonus),
+                ("min_casino21_bet", min_casino21_bet),
             )
             if value is not None
         }
@@ -488,6 +494,7 @@ class BankCog(commands.Cog, name="Bank"):
             welcome=fmt.amount(info.max_welcome_stake, loc, cur),
             fund=fmt.amount(info.max_guarantee_fund, loc, cur),
             bonus=fmt.amount(info.max_bank_bust_bonus, loc, cur),
+            min_bet=fmt.amount(info.min_casino21_bet, loc, cur),
         )
         return f"{done}\n{approval}\n{limits}"
 

@@ -27,12 +27,15 @@ Model (schema: bot/db/migrations/0002_bank.sql)
   ``claim_paid`` entry, exactly once; ``approve_claim`` (an admin other than the claimant)
   pays a held claim at once; ``reject_claim`` (an admin, with a reason) sends a held
   claim's money back to the treasury (an ``admin_adjust`` entry claims -> house) and
-  closes it as ``rejected`` (migration 0008).
+  closes it as ``rejected`` (migration 0008). A decision locks the held row first, so of
+  two at the same moment (two admins, two processes) the second finds it decided
+  (``ClaimDecided``) and changes nothing.
 """
 
 from .audit import audit
 from .errors import (
     BankError,
+    ClaimDecided,
     ClaimNotHeld,
     Duplicate,
     InsufficientFunds,
@@ -65,6 +68,7 @@ __all__ = [
     "AuditReport",
     "Bank",
     "BankError",
+    "ClaimDecided",
     "ClaimLine",
     "ClaimNotHeld",
     "ClaimReceipt",

@@ -20,6 +20,7 @@ from bot.db.base import Conn, LedgerBatch, Memo
 from bot.engine.base import Money, MoneyKind
 
 from .errors import (
+    ClaimDecided,
     ClaimNotHeld,
     ClaimRace,
     Duplicate,
@@ -774,7 +775,9 @@ async def configure_guild(
         for name, value in (table_limits or {}).items():
             if name not in TABLE_LIMITS:
                 raise InvalidAmount("unknown table limit", name=name)
-            value = check_optional_amount(value, name)
+            # a floor is at least 1 (a bet of 0 is no bet), a ceiling may be 0
+            check = check_amount if name.startswith("min_") else check_optional_amount
+            value = check(value, name)
             # the name is one of TABLE_LIMITS (checked above), never user text
             await c.execute(
                 f"UPDATE bank_guilds SET {name} = ? WHERE guild_id = ?", (value, guild_id)
@@ -927,7 +930,7 @@ async def _pay_claims(
     marks = ", ".join("?" * len(ids))
     updated = await c.execute(
         f"UPDATE bank_claims SET status = 'paid', paid_entry_id = ?, paid_at = {NOW},"
-        f" approved_by = ? WHERE id IN ({marks}) AND status <> 'paid'",
+        f" approved_by = ? WHERE id IN ({marks}) AND status IN ('pending', 'held')",
         (entry, approved_by, *ids),
     )
     if replayed or updated != len(ids):  # only a concurrent payer (PostgreSQL): run again
@@ -978,22 +981,28 @@ async def claim(
 
 
 async def _held_claim(c: Conn, guild_id: int, claim_id: int, admin_id: int) -> ClaimLine:
-    """The claim an admin approves or rejects: it must exist and wait for approval."""
+    """The claim an admin approves or rejects, locked: it must exist and wait for approval."""
     check_id(guild_id, "guild_id")
     check_id(claim_id, "claim_id")
     check_id(admin_id, "user_id")
+    # an UPDATE that changes nothing locks the row until this decision commits: on
+    # PostgreSQL a decision at the same moment waits for it, then finds the claim decided
     row = await c.fetchone(
-        f"SELECT {_CLAIM_COLUMNS} FROM bank_claims WHERE guild_id = ? AND id = ?",
+        f"UPDATE bank_claims SET status = status WHERE guild_id = ? AND id = ?"
+        f" AND status = 'held' RETURNING {_CLAIM_COLUMNS}",
         (guild_id, claim_id),
+    )
+    if row is not None:
+        return _claim_line(row)
+    row = await c.fetchone(
+        "SELECT status FROM bank_claims WHERE guild_id = ? AND id = ?", (guild_id, claim_id)
     )
     if row is None:
         raise UnknownClaim("no such claim", claim_id=claim_id)
-    line = _claim_line(row)
-    if line.status != "held":
-        raise ClaimNotHeld(
-            "claim is not waiting for approval", claim_id=claim_id, status=line.status
-        )
-    return line
+    status = str(row[0])
+    if status in ("paid", "rejected"):
+        raise ClaimDecided("claim already decided", claim_id=claim_id, status=status)
+    raise ClaimNotHeld("claim is not waiting for approval", claim_id=claim_id, status=status)
 
 
 async def approve_claim(c: Conn, guild_id: int, claim_id: int, admin_id: int) -> ClaimReceipt:
@@ -1033,7 +1042,7 @@ async def reject_claim(
             " approved_by = ?, reject_reason = ? WHERE id = ? AND status = 'held'",
             (entry, admin_id, reason[:500], claim_id),
         )
-        if updated != 1:  # cannot happen inside one write transaction
+        if updated != 1:  # cannot happen: _held_claim locked the held row
             raise Duplicate("claim already closed", claim_ids=[claim_id])
         return ClaimLine(
             line.claim_id, line.user_id, line.table_id, line.amount, "rejected", line.created_at

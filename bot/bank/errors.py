@@ -53,6 +53,13 @@ class ClaimNotHeld(BankError):
     code = "claim_not_held"
 
 
+class ClaimDecided(ClaimNotHeld):
+    """The claim was approved or rejected already (by another admin, maybe at the same
+    moment): a second decision changes nothing."""
+
+    code = "claim_decided"
+
+
 class SelfApproval(BankError):
     """An admin may not approve their own claim."""
 
@@ -101,6 +108,7 @@ ALL_ERRORS: tuple[type[BankError], ...] = (
     UnknownClaim,
     NotYourClaim,
     ClaimNotHeld,
+    ClaimDecided,
     SelfApproval,
     SelfTransfer,
     TransferToBot,

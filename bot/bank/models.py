@@ -11,11 +11,18 @@ MAX_AMOUNT = 2**53 - 1
 DEFAULT_TREASURY = 1_000_000
 
 # The guild's limits on the table options that commit the casino's money (/bank setup):
-# by default the documented defaults of those options (migration 0006).
-TABLE_LIMITS = ("max_welcome_stake", "max_guarantee_fund", "max_bank_bust_bonus")
+# by default the documented defaults of those options (migrations 0006 and 0012). The
+# ``min_`` ones are floors (at least 1), the others ceilings.
+TABLE_LIMITS = (
+    "max_welcome_stake",
+    "max_guarantee_fund",
+    "max_bank_bust_bonus",
+    "min_casino21_bet",
+)
 DEFAULT_MAX_WELCOME_STAKE = 100
 DEFAULT_MAX_GUARANTEE_FUND = 500
 DEFAULT_MAX_BANK_BUST_BONUS = 5
+DEFAULT_MIN_CASINO21_BET = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +37,7 @@ class GuildInfo:
     max_welcome_stake: int = DEFAULT_MAX_WELCOME_STAKE
     max_guarantee_fund: int = DEFAULT_MAX_GUARANTEE_FUND
     max_bank_bust_bonus: int = DEFAULT_MAX_BANK_BUST_BONUS
+    min_casino21_bet: int = DEFAULT_MIN_CASINO21_BET
 
 
 @dataclass(frozen=True, slots=True)

@@ -97,17 +97,19 @@ class Bank:
         max_welcome_stake: int | None = None,
         max_guarantee_fund: int | None = None,
         max_bank_bust_bonus: int | None = None,
+        min_casino21_bet: int | None = None,
         conn: Conn | None = None,
     ) -> GuildInfo:
         """Change a guild's settings; ``claim_approval_limit=None`` removes the limit. The
-        ``max_*`` limits bound the table options that commit the casino's money (None:
-        unchanged)."""
+        ``max_*`` limits and ``min_casino21_bet`` bound the table options that commit the
+        casino's money (None: unchanged)."""
         limits = {
             name: value
             for name, value in (
                 ("max_welcome_stake", max_welcome_stake),
                 ("max_guarantee_fund", max_guarantee_fund),
                 ("max_bank_bust_bonus", max_bank_bust_bonus),
+                ("min_casino21_bet", min_casino21_bet),
             )
             if value is not None
         }

@@ -74,6 +74,7 @@ class OptionSpec:
     allowed_fr: str = ""
     # the casino's money at stake: checked when a table opens, not by the engine
     cap: str | None = None  # the server limit (a ``/bank setup`` field) it may not exceed
+    floor: str | None = None  # the server limit it may not be below
     # (option, refusal code): it may not be below that option (wager_requirement covers
     # welcome_stake, or the stake could be taken away without a bet)
     open_at_least: tuple[str, str] | None = None
@@ -93,11 +94,21 @@ class OptionError(InvalidOptions):
         self.spec = spec
 
 
-def bet_options(least: int, most: int, top: int) -> tuple[OptionSpec, OptionSpec]:
-    """``min_bet`` and ``max_bet`` (not below ``min_bet``): their defaults and their top."""
+def bet_options(
+    least: int, most: int, top: int, floor: str | None = None
+) -> tuple[OptionSpec, OptionSpec]:
+    """``min_bet`` (not below the server limit ``floor``, if any) and ``max_bet`` (not
+    below ``min_bet``): their defaults and their top."""
     return (
         OptionSpec(
-            "min_bet", OptionKind.INT, least, "smallest bet", "mise minimale", min=1, max=top
+            "min_bet",
+            OptionKind.INT,
+            least,
+            "smallest bet",
+            "mise minimale",
+            min=1,
+            max=top,
+            floor=floor,
         ),
         OptionSpec(
             "max_bet",

@@ -28,6 +28,8 @@ def takes(spec: OptionSpec) -> str:
         text = ", ".join(f"`{p}`" for p in allowed_short(spec).split(" | "))
     if spec.cap is not None:
         text += f"; at most the server's `{spec.cap}` (`/bank setup`)"
+    if spec.floor is not None:
+        text += f"; at least the server's `{spec.floor}` (`/bank setup`)"
     if spec.open_at_least is not None:
         text += f"; at least `{spec.open_at_least[0]}`"
     return text

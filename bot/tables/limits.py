@@ -3,10 +3,11 @@
 The admins set them with ``/bank setup`` (stored per guild by the bank, migration 0006);
 a table is checked once, when it opens, against the limits of that moment. Which options
 they bound is declared with the options themselves (``OptionSpec.cap`` names the limit,
-``OptionSpec.open_at_least`` an option it may not be below): Casino 21's welcome stake and
-fixed bank-bust bonus, its wagering requirement (at least the welcome stake, or the stake
-could be taken away without a bet), Sept et demi's guarantee fund. Every other option
-moves only the players' own money or game points.
+``OptionSpec.floor`` a limit it may not be below, ``OptionSpec.open_at_least`` an option
+it may not be below): Casino 21's welcome stake and fixed bank-bust bonus, its minimum bet
+(the fixed bonus is a faucet on small bets), its wagering requirement (at least the
+welcome stake, or the stake could be taken away without a bet), Sept et demi's guarantee
+fund. Every other option moves only the players' own money or game points.
 """
 
 from __future__ import annotations
@@ -32,6 +33,10 @@ def check_limits(specs: tuple[OptionSpec, ...], values: Mapping[str, Any], info:
             limit = int(getattr(info, spec.cap))
             if value > limit:
                 raise TableError("option_above_limit", option=spec.name, value=value, limit=limit)
+        if spec.floor is not None and _is_int(value):
+            limit = int(getattr(info, spec.floor))
+            if value < limit:
+                raise TableError("option_below_limit", option=spec.name, value=value, limit=limit)
     for spec in specs:
         if spec.open_at_least is None:
             continue

@@ -159,3 +159,12 @@ async def test_table_limits_default_to_the_documented_options_and_can_change(ban
         with pytest.raises(InvalidAmount):
             await bank.configure_guild(GUILD, max_bank_bust_bonus=bad)
     assert (await bank.guild(GUILD)).max_bank_bust_bonus == 5  # a refusal changes nothing
+
+
+async def test_the_casino21_bet_floor_defaults_to_10_and_is_at_least_1(bank: Bank) -> None:
+    assert (await bank.guild(GUILD)).min_casino21_bet == 10
+    for bad in (0, -1, True, 2**53):
+        with pytest.raises(InvalidAmount):
+            await bank.configure_guild(GUILD, min_casino21_bet=bad)
+    assert (await bank.guild(GUILD)).min_casino21_bet == 10  # a refusal changes nothing
+    assert (await bank.configure_guild(GUILD, min_casino21_bet=1)).min_casino21_bet == 1

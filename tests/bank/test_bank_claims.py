@@ -15,7 +15,7 @@ from bot.bank import (
     SelfApproval,
     UnknownClaim,
 )
-from bot.db import Conn, Database
+from bot.db import Conn, Database, open_database
 from bot.engine.base import Money, MoneyKind, claim, seat
 from tests.bank.ledger import leave_seat, sit_down
 from tests.bank_audit import entry_count
@@ -144,3 +144,77 @@ def test_error_codes_are_stable() -> None:
         "duplicate",
     } <= set(codes)
     assert all(issubclass(e, BankError) and issubclass(e, ValueError) for e in ALL_ERRORS)
+
+
+async def _decide(bank: Bank, decision: str, claim_id: int, admin: int) -> str:
+    """One admin's decision on a held claim: what it did, or the refusal's code."""
+    try:
+        if decision == "approve":
+            await bank.approve_claim(GUILD, claim_id, admin)
+        else:
+            await bank.reject_claim(GUILD, claim_id, admin, "race")
+    except ClaimNotHeld as refused:
+        return refused.code
+    return decision
+
+
+RACES = 30  # held claims decided by two admins at once, each pair from two connections
+
+
+@pytest.mark.parametrize(
+    "pair",
+    [("approve", "reject"), ("reject", "approve"), ("approve", "approve"), ("reject", "reject")],
+)
+async def test_two_admins_decide_a_held_claim_once(
+    bank: Bank, db: Database, database_url: str, pair: tuple[str, str]
+) -> None:
+    """Two decisions of one held claim at the same moment, from two connections (as two
+    processes): one is done, the other gets the "already decided" sentence, never an
+    internal error nor a false "insufficient funds"; the money moved once."""
+    await bank.configure_guild(GUILD, claim_approval_limit=10)
+    # another held claim, so that for the first half the claims account holds more than the
+    # raced one (a second decision then met the check constraint), for the second half not
+    # (it met a false "insufficient funds")
+    kept = await cash_out(bank, db, 100, BOB, 500)
+    other = await open_database(database_url)
+    banks = (bank, Bank(other))
+    treasury, paid, done = await bank.balance(GUILD, None), 0, []
+    try:
+        for race in range(RACES):
+            amount = 11 + race
+            if race == RACES // 2:
+                await bank.approve_claim(GUILD, kept, ADMIN)
+            held = await cash_out(bank, db, race + 1, ALICE, amount)
+            treasury -= amount  # the welcome stake came from the treasury
+            answers = await asyncio.gather(
+                _decide(banks[0], pair[0], held, ADMIN), _decide(banks[1], pair[1], held, ADMIN + 1)
+            )
+            assert sorted(answers, key=lambda a: a == "claim_decided") in (
+                [pair[0], "claim_decided"],
+                [pair[1], "claim_decided"],
+            ), answers
+            (decided,) = [a for a in answers if a != "claim_decided"]
+            done.append(decided)
+            if decided == "approve":
+                paid += amount
+            else:
+                treasury += amount
+            assert await bank.balance(GUILD, ALICE) == paid
+            assert await bank.balance(GUILD, None) == treasury
+    finally:
+        await other.close()
+    statuses = await fetchall(db, "SELECT id, status FROM bank_claims ORDER BY id")
+    want = {"approve": "paid", "reject": "rejected"}
+    assert [s for i, s in statuses if i != kept] == [want[d] for d in done]
+    assert dict(statuses)[kept] == "paid"
+    kinds = await fetchall(
+        db, "SELECT kind, COUNT(*) FROM bank_entries WHERE idem_key LIKE 'claim_%' GROUP BY kind"
+    )
+    assert dict(kinds) == {
+        k: n
+        for k, n in (
+            ("claim_paid", done.count("approve") + 1),
+            ("admin_adjust", done.count("reject")),
+        )
+        if n
+    }

@@ -141,10 +141,10 @@ async def test_own_funds_only_once_the_welcome_stake_is_spent(simcord_env):
     bank = service(env).bank
     res = await bob.member.slash(thread, "table top-up", amount=50)
     assert res.ephemeral
-    assert res.response.content == t("illegal.top_up_too_early", "en", stack=100, min=1)
+    assert res.response.content == t("illegal.top_up_too_early", "en", stack=100, min=10)
     assert res.response.content == (
         "You can add your own funds only once the welcome stake is spent: "
-        "your stack (100) must be below the minimum bet (1)."
+        "your stack (100) must be below the minimum bet (10)."
     )
     await bob.member.slash(thread, "table leave")  # no forfeit asked yet: nothing moved
     stacks = {s["player"]: s["stack"] for s in table.game.public_view()["seats"]}
@@ -200,7 +200,7 @@ async def test_a_player_at_zero_is_told_privately_and_may_top_up(simcord_env, se
     res = await bob.member.slash(thread, "table top-up", amount=30)
     assert res.ephemeral and res.response.content == t("move.done.ok", "fr")
     res = await bob.member.slash(thread, "table top-up", amount=30)  # 30 >= the minimum bet
-    assert res.response.content == t("illegal.top_up_too_early", "fr", stack=30, min=1)
+    assert res.response.content == t("illegal.top_up_too_early", "fr", stack=30, min=10)
     await alice.member.slash(thread, "bet", amount=10)
     await bob.member.slash(thread, "bet", amount=10)
     assert {s.player for s in table.game.seats} == {alice.id, bob.id}

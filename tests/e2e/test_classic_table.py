@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.i18n import t
 from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import (
     add_players,
@@ -79,8 +80,8 @@ async def test_full_classic_round_with_three_players(simcord_env):
 
 
 async def test_insurance_against_a_dealer_blackjack_nets_zero(simcord_env):
-    """RULES.md §1 step 4: an insured hand keeps its bet and its insurance, whatever the
-    bet's parity and even when it is a blackjack itself (no even money)."""
+    """RULES.md §1 steps 3-4: an insured hand keeps its bet and its insurance, whatever the
+    bet's parity (no even money); a blackjack is not offered insurance, and pushes."""
     env = simcord_env
     guild, _lobby, thread, table, (alice, bob) = await classic_table(env, "alice", "bob")
     # deal: alice 10♠ 9♥, bob A♥ K♠ (Black Jack), the dealer A♠ + hole K♦ (Black Jack)
@@ -90,15 +91,15 @@ async def test_insurance_against_a_dealer_blackjack_nets_zero(simcord_env):
     await bob.member.click(table_message(thread, table), label="Bet 20")
     text = embed_text(table_message(thread, table))
     assert "A♠ 🂠" in text and "K♦" not in text
+    refused = await bob.member.slash(thread, "insurance")
+    assert refused.ephemeral and refused.response.content == t("illegal.no_insurance_offered", "en")
     await alice.member.click(table_message(thread, table), label="Insurance")
-    assert f"<@{alice.id}> insured for 12" in embed_text(table_message(thread, table))
-    await bob.member.click(table_message(thread, table), label="Insurance")
     (summary,) = [m.content for m in thread.history() if "results" in (m.content or "")]
     lines = summary.splitlines()
     assert "Dealer: A♠ K♦ **21** · Black Jack" in lines[1]
     assert f"<@{alice.id}> 10♠ 9♥ **19** · insured: keeps the bet +0" in lines
-    assert f"<@{bob.id}> A♥ K♠ **21** · insured: keeps the bet +0" in lines
-    assert f"<@{alice.id}>: insurance +0" in lines and f"<@{bob.id}>: insurance +0" in lines
+    assert f"<@{bob.id}> A♥ K♠ **21** · push +0" in lines, lines
+    assert f"<@{alice.id}>: insurance +0" in lines and f"<@{bob.id}>: insurance" not in summary
     # the stacks did not move (the next round's bets are open)
     text = embed_text(table_message(thread, table))
     assert f"<@{alice.id}> · stack 200" in text and f"<@{bob.id}> · stack 100" in text

@@ -23,12 +23,23 @@ def db_path(database_url: str) -> str:
 
 
 async def seated_table(
-    env: Any, game: str, options: str, names: tuple[str, ...], top_up: int = 0, **join: Any
+    env: Any,
+    game: str,
+    options: str,
+    names: tuple[str, ...],
+    top_up: int = 0,
+    min_casino21_bet: int | None = None,
+    **join: Any,
 ) -> tuple[Any, Any, Any, Any]:
-    """A table of ``game`` opened by the first player, the others seated, started."""
+    """A table of ``game`` opened by the first player, the others seated, started (the
+    server's Casino 21 floor lowered first, to ``min_casino21_bet``)."""
     guild = env.create_guild()
     lobby = guild.create_text_channel("casino")
     players = add_players(env, guild, *names)
+    if min_casino21_bet is not None:  # bets where the bank-bust bonus matters
+        bank = env.bot.bank
+        await bank.ensure_guild(guild.id)
+        await bank.configure_guild(guild.id, min_casino21_bet=min_casino21_bet)
     await players[0].member.slash(lobby, "table open", game=game, options=options)
     thread = thread_of(lobby)
     table = table_of(env, thread)
@@ -75,7 +86,9 @@ async def test_casino21_float_cover_counts_the_bank_bust_bonus(simcord_env):
     env = simcord_env
     names = ("alice", "bob", "carol", "dave", "erin")
     options = "min_bet=2 max_bet=2 welcome_stake=0"
-    guild, thread, table, players = await seated_table(env, "casino21", options, names, buy_in=20)
+    guild, thread, table, players = await seated_table(
+        env, "casino21", options, names, buy_in=20, min_casino21_bet=2
+    )
     assert await float_of(env.bot.db, guild.id, table.id) == 20  # 4 rounds of the bonus, 5
     for p in players[:4]:  # each bet wins 1, or the bonus: 5
         res = await p.member.slash(thread, "bet", amount=2)

@@ -350,7 +350,7 @@ async def test_an_admin_rejects_a_held_claim_with_a_reason(simcord_env):
     assert boss.mention in posted and bob.member.mention in posted and "#1" in posted
     again = await boss.slash(lobby, "bank reject", claim_id=1, reason="twice")
     again_text = again.followups[-1].content if again.followups else again.response.content
-    assert again_text == t("bank.error.claim_not_held", "en"), again_text
+    assert again_text == t("bank.error.claim_decided", "en", claim_id=1), again_text
     collect = await bob.member.slash(lobby, "bank claim")
     assert "rien à encaisser" in (collect.response.content or ""), collect.response.content
     assert await bank.balance(guild.id, None) == treasury + 80

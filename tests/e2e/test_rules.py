@@ -31,10 +31,13 @@ async def test_rules_in_english_with_defaults(simcord_env):
     text = embed_text(res.response)
     assert "Rules — Casino 21" in text
     assert "welcome stake of 100" in text and "`welcome_stake=100`" in text
+    assert "`min_bet=10`" in text  # RULES.md section 2: the default minimum bet is 10
     assert "Options (defaults)" in text and "This table's options" not in text
     res = await alice.member.slash(lobby, "rules", game="blackjack")
     text = embed_text(res.response)
     assert "3:2" in text and "`decks=6`" in text and "`surrender=off`" in text
+    # what insurance does, not a payout it never makes (RULES.md section 1, step 3)
+    assert "an insured hand nets 0" in text and "not offered it" in text and "2:1" not in text
     # no game outside a table: a translated refusal
     res = await alice.member.slash(lobby, "rules")
     assert res.ephemeral and "Which game?" in res.response.content
@@ -55,6 +58,7 @@ async def test_rules_in_a_table_thread_show_its_options_in_french(simcord_env):
     table_part = text.split("Les options de cette table", 1)[1]
     assert "`decks=2`" in table_part and "`min_bet=5`" in table_part
     assert "3 pour 2" in text
+    assert "ne gagne ni ne perd" in text and "2 pour 1" not in text
     # another game asked for in the thread: only its defaults
     res = await bob.member.slash(thread, "rules", game="sept_et_demi")
     text = embed_text(res.response)

@@ -45,6 +45,12 @@ REFUSED = [
     ),
     (
         "casino21",
+        "min_bet=9",
+        "option_below_limit",
+        {"option": "min_bet", "value": 9, "limit": 10},
+    ),
+    (
+        "casino21",
         "wager_requirement=0",
         "wager_below_stake",
         {"value": 0, "other_value": 100},
@@ -107,23 +113,29 @@ async def test_admins_set_the_limits_with_bank_setup(simcord_env):
         max_welcome_stake=1000,
         max_guarantee_fund=2000,
         max_bank_bust_bonus=10,
+        min_casino21_bet=2,
     )
     text = answer(res)
-    limits = {"welcome": amount(1000, "en"), "fund": amount(2000, "en"), "bonus": amount(10, "en")}
+    limits = {
+        "welcome": amount(1000, "en"),
+        "fund": amount(2000, "en"),
+        "bonus": amount(10, "en"),
+        "min_bet": amount(2, "en"),
+    }
     assert t("bank.setup.limits", "en", **limits) in text
-    assert "welcome stake of at most 1,000" in text
+    assert "welcome stake of at most 1,000" in text and "minimum bet is at least 2" in text
     info = await service(env).bank.guild(guild.id)
-    assert (info.max_welcome_stake, info.max_guarantee_fund, info.max_bank_bust_bonus) == (
-        1000,
-        2000,
-        10,
-    )
-
+    assert (
+        info.max_welcome_stake,
+        info.max_guarantee_fund,
+        info.max_bank_bust_bonus,
+        info.min_casino21_bet,
+    ) == (1000, 2000, 10, 2)
     res = await alice.member.slash(
         lobby,
         "table open",
         game="casino21",
-        options="welcome_stake=1000 wager_requirement=1000 bank_bust_bonus=10",
+        options="welcome_stake=1000 wager_requirement=1000 bank_bust_bonus=10 min_bet=2",
     )
     assert answer(res).startswith("Your table is open"), answer(res)
     res = await alice.member.slash(
@@ -137,6 +149,12 @@ async def test_admins_set_the_limits_with_bank_setup(simcord_env):
     res = await alice.member.slash(lobby, "table open", game="casino21", here=True)
     assert answer(res) == t(
         "table.error.option_above_limit", "en", option="welcome_stake", value=100, limit=50
+    )
+    res = await alice.member.slash(
+        lobby, "table open", game="casino21", options="welcome_stake=50 min_bet=1", here=True
+    )
+    assert answer(res) == t(
+        "table.error.option_below_limit", "en", option="min_bet", value=1, limit=2
     )
     res = await alice.member.slash(
         lobby, "table open", game="casino21", options="welcome_stake=50", here=True

@@ -40,6 +40,7 @@ async def casino_world(env: Any) -> tuple[Any, Any, Player]:
     limits = {
         f"max_{name}": RICH for name in ("welcome_stake", "guarantee_fund", "bank_bust_bonus")
     }
+    limits["min_casino21_bet"] = 1
     res = await boss.slash(lobby, "bank setup", channel=lobby, **limits)  # allows any option
     assert res.ephemeral, res.response.content
     return guild, lobby, host

@@ -91,7 +91,7 @@ def test_default_options() -> None:
         "welcome_stake": 100,
         "wager_requirement": 100,
         "decks": 1,
-        "min_bet": 1,
+        "min_bet": 10,
         "max_bet": 100,
         "bank_bust_bonus": 5,
         "max_players": 8,
@@ -199,7 +199,7 @@ WIN_2 = "TS 9S TH 8H TD 7D"  # host 19, player 2 18, bank 17
 
 
 def test_early_leave_forfeits_welcome_stake_and_winnings() -> None:
-    t = Table(2, wager_requirement=200)
+    t = Table(2, wager_requirement=200, min_bet=1)
     ev = play(t, LOSE_2, {1: 1, 2: 100})  # the welcome stake is lost: stack 0
     assert t.stack(2) == 0
     told = [e for e in ev if e.kind == "stack_empty"]
@@ -237,7 +237,7 @@ def test_early_leave_after_losses_keeps_what_is_left() -> None:
 
 
 def test_leave_after_wagering_requirement_keeps_everything() -> None:
-    t = Table(2)
+    t = Table(2, min_bet=1)
     t.game.rig(["TS", "9S", "TH", "9H", "TD", "8D"])
     t.do(K.START, 1)
     t.do(K.BET, 1, amount=1)
@@ -290,7 +290,7 @@ def test_a_stack_at_zero_keeps_the_seat_until_the_bets_close() -> None:
 
 
 def test_a_stack_at_zero_topped_up_stays_in_the_game() -> None:
-    t = Table(2)
+    t = Table(2, min_bet=1)
     play(t, LOSE_2, {1: 1, 2: 100})
     t.game.rig(WIN_2.split())
     t.do(K.START, 1)
@@ -363,7 +363,7 @@ def test_golden_round_win_push_lose_with_rounding() -> None:
 def test_unrigged_round_is_verifiable() -> None:
     t = Table(1)
     t.do(K.START, 1)
-    t.do(K.BET, 1, amount=5)
+    t.do(K.BET, 1, amount=10)
     while t.game.phase is not Phase.BETWEEN_ROUNDS:
         t.do(K.TIMEOUT)
     dealt = t.last("dealt").data["cards"]
@@ -380,7 +380,7 @@ def test_new_deck_every_round_and_decks_option() -> None:
         t.do(K.START, 1)
         assert t.game.cards_left == 104
         commits.append(t.last("shuffle").data["commitment"])
-        t.do(K.BET, 1, amount=1)
+        t.do(K.BET, 1, amount=10)
         while t.game.phase is not Phase.BETWEEN_ROUNDS:
             t.do(K.TIMEOUT)
     assert len(set(commits)) == 3
@@ -539,7 +539,7 @@ def test_bank_aces_are_automatic() -> None:
     ],
 )
 def test_bank_bust_bonus(bonus: int | str, bet: int, gain: int, exact: str) -> None:
-    t = rigged(1, "TS 2S TD 6D 9C", bank_bust_bonus=bonus)  # 12 stands, bank 16 + 9
+    t = rigged(1, "TS 2S TD 6D 9C", bank_bust_bonus=bonus, min_bet=1)  # 12 stands, bank 16 + 9
     t.do(K.BET, 1, amount=bet)
     t.do(K.DRAW, 1, amount=0)
     assert t.last("bank_done").data == {"total": 25, "bust": True, "blackjack": False}
@@ -655,7 +655,7 @@ def test_join_during_first_turn_can_bet() -> None:
     t = rigged(1, "TS 4S TH 5H TD 7D")
     t.do(K.JOIN, 2)
     assert K.BET in t.game.legal_actions(2)
-    t.do(K.BET, 2, amount=3)
+    t.do(K.BET, 2, amount=13)
     assert t.game.phase is Phase.BETTING  # host has not bet yet
 
 

@@ -149,11 +149,8 @@ def test_close_mid_round_refunds_unsettled_stakes_only() -> None:
 DEALER_BLACKJACK_CASES = [
     (10, ["TS", "9H"], True, ("insured", 0), 0, 0),
     (11, ["TS", "9H"], True, ("insured", 0), 0, 0),  # odd bet: a stake of 5, still 0
-    (10, ["AH", "KS"], True, ("insured", 0), 0, 0),  # insured blackjack: no even money
-    (11, ["AH", "KS"], True, ("insured", 0), 0, 0),
     (10, ["TS", "9H"], False, ("loss", -10), None, -10),
     (11, ["TS", "9H"], False, ("loss", -11), None, -11),
-    (11, ["AH", "KS"], False, ("push", 0), None, 0),
 ]
 
 
@@ -224,6 +221,42 @@ def test_insurance_without_dealer_blackjack() -> None:
     assert s["dealer_total"] == 18  # soft 18 stands
     assert hand_results(s) == [("win", 10), ("loss", -21)]
     assert g.stacks == {1: 1010, 2: 1000 - 21 - 10}
+
+
+@pytest.mark.parametrize(
+    ("hole", "dealer_blackjack", "result"),
+    [("KD", True, ("push", 0)), ("7D", False, ("blackjack", 15))],
+)
+def test_a_blackjack_is_not_offered_insurance(
+    hole: str, dealer_blackjack: bool, result: tuple[str, int]
+) -> None:
+    """A player blackjack against a dealer ace: no insurance (it could only cost the
+    player: insured it nets 0 against a dealer blackjack, as it pushes uninsured); the
+    other player is asked, the blackjack's insurance is refused, and the round settles."""
+    g = table(players=(1, 2))
+    events = play_round(g, ["AH", "TS", "AS", "KS", "9H", hole, "5C"], {1: 10, 2: 10})
+    (offer,) = [e for e in events if e.kind == "insurance_offered"]
+    assert offer.data == {"players": [2]} and g.waiting == [2]
+    assert not g.legal_actions(1) & {K.INSURANCE, K.NO_INSURANCE}
+    before = g.to_dict()
+    with pytest.raises(IllegalAction) as err:
+        act(g, K.INSURANCE, 1)
+    assert err.value.code == "no_insurance_offered" and g.to_dict() == before
+    events = act(g, K.NO_INSURANCE, 2)
+    if not dealer_blackjack:
+        events += act(g, K.STAND, 2)
+    s = summary(events)
+    assert s["dealer_blackjack"] is dealer_blackjack and s["insurance"] == []
+    assert hand_results(s)[0] == result
+    assert g.stacks[1] == 1000 + result[1]
+
+
+def test_a_lone_blackjack_skips_the_insurance_phase() -> None:
+    g = table()
+    events = play_round(g, ["AH", "AS", "KS", "9D"], {1: 10})
+    assert "insurance_offered" not in kinds(events)
+    assert hand_results(summary(events)) == [("blackjack", 15)]  # peeked, no blackjack, paid
+    assert g.phase is Phase.BETWEEN_ROUNDS and g.stacks[1] == 1015
 
 
 def test_bet_of_one_cannot_insure() -> None:

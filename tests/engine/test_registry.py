@@ -57,6 +57,10 @@ def test_the_limits_on_casino_money_are_declared_with_the_options() -> None:
         ("casino21", "bank_bust_bonus"): "max_bank_bust_bonus",
         ("sept_et_demi", "guarantee_fund"): "max_guarantee_fund",
     }
+    floors = {
+        (key, s.name): s.floor for key, spec in GAMES.items() for s in spec.options if s.floor
+    }
+    assert floors == {("casino21", "min_bet"): "min_casino21_bet"}
     floors = [(s.name, s.open_at_least) for spec in GAMES.values() for s in spec.options]
     assert [f for f in floors if f[1]] == [
         ("wager_requirement", ("welcome_stake", "wager_below_stake"))

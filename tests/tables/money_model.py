@@ -74,7 +74,7 @@ TREASURIES = (1_500, 300, 5_000, 0)  # a mixed world's treasury at the start
 MINTS = (100, 1_000, 5_000)  # what an admin adds to it, now and then
 
 # Table options each example may open with (the last ones of casino21 and sept_et_demi
-# are above the default server limits, so the service must refuse them).
+# are beyond the default server limits, so the service must refuse them).
 OPTIONS: dict[str, tuple[str, ...]] = {
     "classic": (
         "",
@@ -86,11 +86,12 @@ OPTIONS: dict[str, tuple[str, ...]] = {
         "",
         "bank_bust_bonus=half",
         "welcome_stake=40 wager_requirement=60",
-        "min_bet=5 max_bet=40",
+        "min_bet=10 max_bet=40",
         "wager_requirement=150 auto_next=off",
         "welcome_stake=101",
         "bank_bust_bonus=6",
         "welcome_stake=100 wager_requirement=20",
+        "min_bet=5 max_bet=40",
     ),
     "sept_et_demi": (
         "",

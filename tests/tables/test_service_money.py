@@ -34,6 +34,7 @@ async def test_a_refused_first_table_leaves_the_guild_set_up(service, db):
     [
         ("casino21", "welcome_stake=101", "option_above_limit"),
         ("casino21", "bank_bust_bonus=6", "option_above_limit"),
+        ("casino21", "min_bet=9", "option_below_limit"),
         ("casino21", "welcome_stake=50 wager_requirement=49", "wager_below_stake"),
         ("sept_et_demi", "guarantee_fund=501", "option_above_limit"),
     ],
@@ -55,4 +56,7 @@ async def test_options_at_the_guild_limits_are_accepted(service, db):
     await open_game(service, "sept_et_demi", "guarantee_fund=500", channel=3)
     await service.bank.configure_guild(GUILD, max_welcome_stake=1000)
     await open_game(service, "casino21", "welcome_stake=1000 wager_requirement=1000", channel=4)
-    assert len(service.open_tables()) == 4
+    await open_game(service, "casino21", "min_bet=10", channel=5)
+    await service.bank.configure_guild(GUILD, min_casino21_bet=1)
+    await open_game(service, "casino21", "min_bet=1", channel=6)
+    assert len(service.open_tables()) == 6

@@ -8,7 +8,8 @@ Money: every stake (a bet, an insurance, a double or a split) goes seat -> pot. 
 hand loses at once; a surrender gets floor(bet/2) back; a settled hand gets its stake back
 (REFUND) plus its winnings from the house (PAYOUT, rounded down, the exact figure in
 ``Money.exact``), or loses it to the house. Against a dealer blackjack an insured hand gets
-both stakes back (net 0, no even money). A stack at 0 stays seated until a top-up.
+both stakes back (net 0, no even money); a blackjack is not offered insurance. A stack at
+0 stays seated until a top-up.
 
 Fairness: the next shoe's seed (the spare) is committed as soon as a shoe goes in use, so
 a shoe that runs out mid-round is replaced by one committed before the round (its seed is
@@ -433,10 +434,14 @@ class BlackjackGame(TableGame[Seat]):
                 hand.status = "blackjack"
                 events.append(Event("blackjack", player=hand.player, data={"hand": i}))
         if up.rank is Rank.ACE:
+            # a blackjack is not offered insurance: insured it nets 0 against a dealer
+            # blackjack, as it pushes uninsured, and loses the stake otherwise
             asked = [
                 h.player
                 for h in self.hands
-                if h.bet >= 2 and self._seat_of[h.player].stack >= h.bet // 2
+                if h.status != "blackjack"
+                and h.bet >= 2
+                and self._seat_of[h.player].stack >= h.bet // 2
             ]
             if asked:
                 self.phase = Phase.INSURANCE

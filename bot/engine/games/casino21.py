@@ -91,7 +91,8 @@ CASINO21_OPTIONS: tuple[OptionSpec, ...] = (
         min=1,
         max=MAX_DECKS,
     ),
-    *bet_options(1, 100, _MONEY_MAX),
+    # a fixed bank-bust bonus of 5 on bets of 1 paid players ~+54 % of their stakes
+    *bet_options(10, 100, _MONEY_MAX, floor="min_casino21_bet"),
     OptionSpec(
         "bank_bust_bonus",
         OptionKind.INT,
@@ -124,7 +125,7 @@ class Casino21Options(GameOptions):
     welcome_stake: int = 100
     wager_requirement: int = 100
     decks: int = 1
-    min_bet: int = 1
+    min_bet: int = 10
     max_bet: int = 100
     bank_bust_bonus: int | str = 5  # a fixed amount, or "half" (half the bet)
     max_players: int = MAX_PLAYERS

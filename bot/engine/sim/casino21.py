@@ -198,7 +198,10 @@ class Casino21Simulator(Simulator):
         return None if args.players <= 8 else "--players must be 1-8"
 
     def run(self, args: argparse.Namespace) -> dict[str, Any]:
-        options = {**picked(args, "decks", "bank_bust_bonus"), "max_bet": max(args.bet, 100)}
+        # the table takes the simulated bet, below the default minimum too (the figures of
+        # a bet of 1 show why the default is 10)
+        bets = {"min_bet": min(args.bet, 10), "max_bet": max(args.bet, 100)}
+        options = {**picked(args, "decks", "bank_bust_bonus"), **bets}
         given = picked(args, "rounds", "seed", "players", "bet", threshold="strategy")
         return simulate(**given, options=options)
 

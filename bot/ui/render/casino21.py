@@ -199,8 +199,8 @@ class Renderer(GameRenderer):
         return out
 
     def bet_ladder(self, low: int) -> tuple[int, ...]:
-        """10, 25, 50 at the default 1-100 range (1, 2, 5 would be too small to matter)."""
-        return (10, 25, 50) if low == 1 else super().bet_ladder(low)
+        """10, 25, 50 from a minimum of 10 or less (1, 2, 5 would be too small to matter)."""
+        return (10, 25, 50) if low <= 10 else super().bet_ladder(low)
 
     # ----------------------------------------------------------------- announcements
     def announce(self, ctx: Ctx, event: Event) -> str:
