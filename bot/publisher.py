@@ -25,7 +25,7 @@ from bot import perms
 from bot.bank_channel import BankChannel
 from bot.dms import DirectMessages
 from bot.engine.base import ROUND_SETTLED, Event, Visibility
-from bot.engine.events import MoneyKind
+from bot.engine.events import ROUND_STARTED, MoneyKind
 from bot.i18n import t
 from bot.prefs import Prefs
 from bot.tables import GAMES, Outcome, Table, TableError, TableService
@@ -54,6 +54,7 @@ MESSAGE_CHECK_AGE = 3600.0
 # far: an admin's role change can take minutes, a channel locked on purpose days, and each
 # refused call counts toward Discord's 10,000 invalid requests per 10 minutes
 REPAIR_BACKOFF = (0.0, 15.0, 30.0, 60.0, 120.0, 300.0, 600.0)
+NEWS_KEPT = 3  # changes the table message says at once (older ones are in the thread)
 
 
 class EmbedsDropped(Exception):
@@ -83,11 +84,14 @@ async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> N
 
 
 def render(
-    table: Table, note: str | None = None, closing: list[Event] | None = None
+    table: Table,
+    note: str | None = None,
+    closing: list[Event] | None = None,
+    news: list[str] | None = None,
 ) -> tuple[discord.Embed, TableButtons | None]:
-    """The table message's embed and buttons, in the table's language; a closed table's
-    says so, with its standings (from ``closing``, the events that closed it), and has no
-    buttons."""
+    """The table message's embed and buttons, in the table's language (``news``: the
+    latest changes, under its status line); a closed table's says so, with its standings
+    (from ``closing``, the events that closed it), and has no buttons."""
     locale = table.settings.locale
     renderer = renderer_for(table.game_key)
     if not table.is_open:
@@ -95,7 +99,7 @@ def render(
         ctx = Ctx(table, locale, note=note)
         return fit_embed(renderer.closed_embed(ctx, closing or [])), None
     # the buttons drawn again only when they changed (issue 27)
-    ctx = Ctx(table, locale, note=note, cached=render_cache.ENABLED)
+    ctx = Ctx(table, locale, note=note, news=tuple(news or ()), cached=render_cache.ENABLED)
     embed = fit_embed(renderer.embed(ctx))  # card pictures are long: stay within limits
     rows = renderer.button_rows(ctx)
     return embed, None if rows is None else rows.build(table.id, table.version)
@@ -137,6 +141,8 @@ class Publisher:
         self._dm_warned: set[tuple[int, int]] = set()  # (table, user) told to use /hand
         # the events that closed a table, until its message shows them (its standings)
         self._closing: dict[int, list[Event]] = {}
+        # table -> the latest changes its message says (seats, timers...), until a new round
+        self.news: dict[int, list[str]] = {}
         self.seen_at: dict[int, float] = {}  # table -> when its message was last seen there
         self.restored = False
 
@@ -154,7 +160,8 @@ class Publisher:
         """Edit the public table message to the table's current state."""
         if table.message_id is None:
             return
-        embed, view = render(table, self.note(table, note), self._closing.get(table.id))
+        closing, news = self._closing.get(table.id), self.news.get(table.id)
+        embed, view = render(table, self.note(table, note), closing, news)
         partial = self.channel(table).get_partial_message(table.message_id)
         message = await partial.edit(embed=embed, view=view)
         if not message.embeds:
@@ -400,7 +407,7 @@ class Publisher:
     async def post_table_message(self, table: Table, home: Any = None) -> bool:
         """Post the table message of a table that has none, in ``home`` (its channel by
         default); a table whose thread is gone is closed. True when posted."""
-        embed, view = render(table)
+        embed, view = render(table, news=self.news.get(table.id))
         target = home if home is not None else self.channel(table)
         try:
             if view is None:
@@ -501,17 +508,26 @@ class Publisher:
         """After a commit: the table message, the interaction's answer (``answer``, else
         the move's), DMs, summaries."""
         table = outcome.table
+        events = outcome.events
         if not table.is_open:  # its message shows the standings the closing events give
-            self._closing[table.id] = outcome.events
-        shown = False
+            self._closing[table.id] = events
+        actor = interaction.user.id if interaction is not None else None
+        self.note_changes(table, events, actor)
+        # results first, then the next deal: the private cards of a round that started
+        # after the last one settled go out after its summary
+        cut = max((i for i, e in enumerate(events) if e.kind == ROUND_SETTLED), default=-1) + 1
+        first = events[:cut] if cut else events
+        shown = told = False  # told: the actor's first private events are in their answer
         left = None  # a player who left reads what became of their stack
         if interaction is not None:
             renderer = renderer_for(table.game_key)
             ctx = Ctx(table, locale or table.settings.locale)
-            left = answer or renderer.left_text(ctx, outcome.events, interaction.user.id)
+            left = answer or renderer.left_text(ctx, events, interaction.user.id)
         if interaction is not None and from_table_message and not interaction.response.is_done():
             shown = await self._show_in_response(interaction, table)
         if not shown:
+            if left is None and interaction is not None and not interaction.response.is_done():
+                left, told = await self.outcome_answer(outcome, interaction, locale, first)
             await self._show_by_rest(table, interaction, locale, move, left)
         elif left is not None and interaction is not None:
             await reply(interaction, left)
@@ -519,11 +535,9 @@ class Publisher:
         # The player has their answer: let other tables' moves answer before this one's
         # DMs and announcements (it also lets SimCord see the move settle at once).
         await asyncio.sleep(0)
-        # results first, then the next deal: the private cards of a round that started
-        # after the last one settled go out after its summary
-        events = outcome.events
-        cut = max((i for i, e in enumerate(events) if e.kind == ROUND_SETTLED), default=-1) + 1
-        await self.deliver_private(outcome, interaction, locale, events[:cut] if cut else None)
+        await self.deliver_private(
+            outcome, interaction, locale, first if cut else None, skip=actor if told else None
+        )
         await self.announce(outcome, actor=interaction.user.id if interaction else None)
         if cut:
             await self.deliver_private(outcome, interaction, locale, events[cut:])
@@ -533,9 +547,40 @@ class Publisher:
             self.locked.discard(table.id)
             await self.archive(table)
 
+    def note_changes(self, table: Table, events: list[Event], actor: int | None) -> None:
+        """Keep the changes of a batch for the table message (the last few, since the
+        round began: a new round starts them afresh)."""
+        if not table.is_open:
+            self.news.pop(table.id, None)
+            return
+        renderer = renderer_for(table.game_key)
+        lines = renderer.change_lines(Ctx(table, table.settings.locale), events, actor)
+        if any(e.kind == ROUND_STARTED for e in events):
+            self.news.pop(table.id, None)
+        if lines:
+            self.news[table.id] = [*self.news.get(table.id, []), *lines][-NEWS_KEPT:]
+
+    async def outcome_answer(
+        self,
+        outcome: Outcome,
+        interaction: discord.Interaction,
+        locale: str | None,
+        events: list[Event],
+    ) -> tuple[str | None, bool]:
+        """The answer to a command's move: what it did to its player (their cards
+        included: nobody else reads it), and True when their private events of
+        ``events`` are in it; (None, False) when there is nothing to say but "done"."""
+        table, player = outcome.table, interaction.user.id
+        ctx = Ctx(table, locale or table.settings.locale)
+        renderer = renderer_for(table.game_key)
+        own = renderer.private_lines(ctx, events, player)
+        lines = [*renderer.move_answer(ctx, outcome.events, player), *own]
+        return ("\n".join(lines) if lines else None), bool(own)
+
     async def _show_in_response(self, interaction: discord.Interaction, table: Table) -> bool:
         """A click on the table message: its response edits the message itself."""
-        embed, view = render(table, self.note(table, None), self._closing.get(table.id))
+        closing, news = self._closing.get(table.id), self.news.get(table.id)
+        embed, view = render(table, self.note(table, None), closing, news)
         try:
             await interaction.response.edit_message(embed=embed, view=view)
         except discord.HTTPException:  # committed anyway: edit by REST or repair later
@@ -573,13 +618,16 @@ class Publisher:
         interaction: discord.Interaction | None,
         locale: str | None,
         events: list[Event] | None = None,
+        *,
+        skip: int | None = None,
     ) -> None:
         """Send each player their private events (of ``events``, default all the outcome's):
-        the actor's in the answer to their interaction, the others' one DM each."""
+        the actor's in the answer to their interaction, the others' one DM each; none to
+        ``skip`` (the answer to their command already said them)."""
         table = outcome.table
         by_player: dict[int, list[Event]] = {}
         for event in outcome.events if events is None else events:
-            if event.visibility is Visibility.PRIVATE and event.player is not None:
+            if event.visibility is Visibility.PRIVATE and event.player not in (None, skip):
                 by_player.setdefault(event.player, []).append(event)
         if not by_player:
             return
@@ -665,6 +713,10 @@ class Publisher:
         try:
             for text in texts:
                 await channel.send(fit_content(text), allowed_mentions=NO_PINGS)
+            notice = renderer.host_notice(ctx, outcome.events)
+            if notice is not None:  # a new post: the new host must know (an edit never pings)
+                mentions = discord.AllowedMentions(users=[discord.Object(notice[1])])
+                await channel.send(fit_content(notice[0]), allowed_mentions=mentions)
             if table.settings.pace == FORUM and table.is_open:
                 await self._ping(channel, ctx, outcome, actor)
         except discord.HTTPException:

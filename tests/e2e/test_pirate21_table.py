@@ -180,9 +180,9 @@ async def test_full_standard_game_three_players(simcord_env):
     await bob.member.slash(thread, "stand")
     await carol.member.slash(thread, "stand")
     res = await alice.member.slash(thread, "hit")
-    assert res.ephemeral
+    assert res.ephemeral and not res.followups  # one answer: the card drawn and the total
     assert seat(thread, table, alice) == f"▶ <@{alice.id}> · 🎩 dealer · 🪙 0 · {BACKS} 2♥"
-    assert "total **12**" in private_texts(alice, thread)[-1]
+    assert "You drew 2♥" in res.response.content and "total **12**" in res.response.content
     assert_never_public(thread, all_hidden(2))
     hand = await alice.member.click(table_message(thread, table), label="My cards")
     assert hand.ephemeral and "6♥ 4♦" in hand.response.content and "2♥" in hand.response.content
@@ -192,7 +192,8 @@ async def test_full_standard_game_three_players(simcord_env):
     assert f"<@{bob.id}>, <@{carol.id}> tie below 21" in r2 and "1 coin(s) stay in play" in r2
     t = text(thread, table)
     assert "Pot **2**" in t and "Treasure **7**" in t and "Void round" in t
-    check_dms(thread, players, 3, {"alice": 4, "bob": 3, "carol": 4})
+    # alice's /hit said her card in its answer, not in a message of its own
+    check_dms(thread, players, 3, {"alice": 3, "bob": 3, "carol": 4})
     assert_never_public(thread, all_hidden(3))
 
     # ---- round 3: bob (BlackJack) and carol tie at 21: 2 + 1 coins
@@ -209,7 +210,7 @@ async def test_full_standard_game_three_players(simcord_env):
     assert "Round 3 — showdown" in r3 and "⭐ BlackJack" in r3
     assert f"Tie at 21: <@{bob.id}> +2, <@{carol.id}> +1." in r3
     assert "Treasure 6 · pot 0" in r3
-    check_dms(thread, players, 4, {"alice": 5, "bob": 4, "carol": 6})
+    check_dms(thread, players, 4, {"alice": 4, "bob": 4, "carol": 6})
     assert_never_public(thread, all_hidden(4))
 
     # ---- round 4: carol alone with a BlackJack takes 2; the pile is empty: game over

@@ -27,7 +27,7 @@ from bot.engine.base import ROUND_SETTLED, ActionKind, Event, Phase
 from bot.engine.events import LEFT, ROUND_CANCELLED
 from bot.i18n import decimal
 from bot.ui.buttons import ButtonSpec
-from bot.ui.cards import card
+from bot.ui.cards import card, cards
 
 from .common import BLUE, GREY, Ctx, GameRenderer, mention, register, rounded, seat_sorted
 
@@ -278,6 +278,24 @@ class Renderer(GameRenderer):
         else:
             text = ctx.t("casino21.ping.draw", n=ctx.view.get("turn"), players=names)
         return text, players
+
+    # ----------------------------------------------------------------- answers
+    def answer_line(self, ctx: Ctx, e: Event) -> str | None:
+        """A draw says its cards and the hand's total (while the hand is still on the
+        table and its aces are valued); an ace to value says how."""
+        data = e.data
+        if e.kind == "drew":
+            drawn = list(data.get("cards", []))
+            seat = self._own_seat(ctx.view, e.player or 0)
+            valued = seat is not None and None not in seat.get("values", [None])
+            if valued and seat is not None and seat.get("cards") == list(data.get("hand", [])):
+                return self.drawn_line(ctx, drawn, seat.get("total"))
+            return ctx.t("answer.drew_only", cards=cards(drawn))
+        if e.kind == "ace_pending":
+            return ctx.t("answer.ace_pending", card=card(data.get("card")))
+        if e.kind == "ace_chosen" and not data.get("auto"):
+            return ctx.t("answer.ace_chosen", card=card(data.get("card")), value=data.get("value"))
+        return super().answer_line(ctx, e)
 
     # ----------------------------------------------------------------- DMs
     def private_lines(self, ctx: Ctx, events: list[Event], player: int) -> list[str]:

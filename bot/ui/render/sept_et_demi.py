@@ -356,6 +356,27 @@ class Renderer(GameRenderer):
             for r in result.get("ranking", [])
         ]
 
+    # ----------------------------------------------------------------- changes, answers
+    def change_lines(self, ctx: Ctx, events: list[Event], actor: int | None) -> list[str]:
+        """The common changes, and the bank standing when its timer ran out."""
+        out = super().change_lines(ctx, events, actor)
+        for e in events:
+            if e.kind == "bank_stand" and self.by_timer(e):
+                banker = mention(e.data.get("banker"))
+                out.append("⏱ " + ctx.t("news.timeout.bank", player=banker))
+        return out
+
+    def answer_line(self, ctx: Ctx, e: Event) -> str | None:
+        """The card a player showed (or showed instead of the new one), a bust's card."""
+        data = e.data
+        if e.kind in ("show", "swap"):
+            shown = cards([data.get("card")])
+            return ctx.t(f"answer.sept.{e.kind}", card=shown, total=half(data.get("shown_total")))
+        if e.kind == "bust":
+            drawn, total = cards([data.get("card")]), half(data.get("total"))
+            return ctx.t("answer.sept.bust", card=drawn, total=total, bet=data.get("bet"))
+        return super().answer_line(ctx, e)
+
     # ----------------------------------------------------------------- private
     def private_event(self, ctx: Ctx, e: Event) -> list[str]:
         """The DM: the card dealt face down, a new card drawn, the card hidden now."""
