@@ -280,6 +280,14 @@ class Renderer(GameRenderer):
         return text, players
 
     # ----------------------------------------------------------------- answers
+    def move_answer(self, ctx: Ctx, events: list[Event], player: int) -> list[str]:
+        """The common answer; the host who ended a turn reads that it is over."""
+        out = super().move_answer(ctx, events, player)
+        ended = [e for e in events if e.kind == "turn_ended" and e.data.get("by") == "host"]
+        if ended and player == ctx.table.game.host:
+            out.insert(0, ctx.t("answer.turn_ended", turn=ended[0].data.get("turn")))
+        return out
+
     def answer_line(self, ctx: Ctx, e: Event) -> str | None:
         """A draw says its cards and the hand's total (while the hand is still on the
         table and its aces are valued); an ace to value says how."""

@@ -358,12 +358,17 @@ class Renderer(GameRenderer):
 
     # ----------------------------------------------------------------- changes, answers
     def change_lines(self, ctx: Ctx, events: list[Event], actor: int | None) -> list[str]:
-        """The common changes, and the bank standing when its timer ran out."""
+        """The common changes, the bank standing when its timer ran out, and the bank
+        passing on after a round."""
         out = super().change_lines(ctx, events, actor)
         for e in events:
             if e.kind == "bank_stand" and self.by_timer(e):
-                banker = mention(e.data.get("banker"))
-                out.append("⏱ " + ctx.t("news.timeout.bank", player=banker))
+                who = mention(e.data.get("banker"))
+                out.append("⏱ " + ctx.t("news.timeout.bank", player=who))
+            elif e.kind == ROUND_SETTLED and ctx.table.is_open:
+                banker = ctx.view.get("banker")
+                if banker is not None and banker != e.data.get("banker"):
+                    out.append(f"{BANK} " + ctx.t("news.banker", player=mention(banker)))
         return out
 
     def answer_line(self, ctx: Ctx, e: Event) -> str | None:
