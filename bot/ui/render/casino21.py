@@ -20,7 +20,7 @@ Choices:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from bot.engine.base import ROUND_SETTLED, ActionKind, Event, Phase
@@ -288,22 +288,41 @@ class Renderer(GameRenderer):
             out.insert(0, ctx.t("answer.turn_ended", turn=ended[0].data.get("turn")))
         return out
 
-    def answer_line(self, ctx: Ctx, e: Event) -> str | None:
+    def answer_line(self, ctx: Ctx, e: Event, events: list[Event]) -> str | None:
         """A draw says its cards and the hand's total (while the hand is still on the
         table and its aces are valued); an ace to value says how."""
         data = e.data
-        if e.kind == "drew":
-            drawn = list(data.get("cards", []))
-            seat = self._own_seat(ctx.view, e.player or 0)
-            valued = seat is not None and None not in seat.get("values", [None])
-            if valued and seat is not None and seat.get("cards") == list(data.get("hand", [])):
-                return self.drawn_line(ctx, drawn, seat.get("total"))
-            return ctx.t("answer.drew_only", cards=cards(drawn))
+        if e.kind in ("dealt", "drew"):  # the two cards of a bet, the cards of a draw
+            drawn = cards(list(data.get("cards", [])))
+            key = "answer.cards" if e.kind == "dealt" else "answer.drew"
+            hand = list(data.get("hand", []))
+            total = self.hand_total(ctx, events, e.player or 0, lambda held: held == hand)
+            if total is None:  # an ace still to value
+                return ctx.t(key + "_only", cards=drawn)
+            return ctx.t(key, cards=drawn, total=total)
         if e.kind == "ace_pending":
             return ctx.t("answer.ace_pending", card=card(data.get("card")))
         if e.kind == "ace_chosen" and not data.get("auto"):
-            return ctx.t("answer.ace_chosen", card=card(data.get("card")), value=data.get("value"))
-        return super().answer_line(ctx, e)
+            ace = data.get("card")
+            total = self.hand_total(ctx, events, e.player or 0, lambda held: ace in held)
+            key = "answer.ace_chosen_only" if total is None else "answer.ace_chosen"
+            return ctx.t(key, card=card(ace), value=data.get("value"), total=total)
+        return super().answer_line(ctx, e, events)
+
+    def hand_total(
+        self, ctx: Ctx, events: list[Event], player: int, match: Callable[[list[str]], bool]
+    ) -> int | None:
+        """The total of a player's hand (the one whose cards ``match``) with its aces
+        valued: from the table, else (the round ended with the move) from the round's
+        summary; None while an ace waits."""
+        rows = [self._own_seat(ctx.view, player)]
+        for e in events:
+            if e.kind == ROUND_SETTLED:
+                rows += [r for r in e.data.get("results", []) if r.get("player") == player]
+        for row in rows:
+            if row and match(list(row.get("cards", []))) and None not in row.get("values", [None]):
+                return int(row["total"])
+        return None
 
     # ----------------------------------------------------------------- DMs
     def private_lines(self, ctx: Ctx, events: list[Event], player: int) -> list[str]:

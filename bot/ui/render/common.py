@@ -494,7 +494,7 @@ class GameRenderer:
             if drawn:
                 out.append(self.drawn_line(ctx, drawn, total))
                 drawn = []
-            line = self.answer_line(ctx, e)
+            line = self.answer_line(ctx, e, events)
             if line:
                 out.append(line)
         if drawn:
@@ -511,8 +511,9 @@ class GameRenderer:
         """The cards a move gave the player, with their total."""
         return ctx.t("answer.drew", cards=cards(drawn), total=total)
 
-    def answer_line(self, ctx: Ctx, e: Event) -> str | None:
-        """One of the player's own public events, as their answer says it."""
+    def answer_line(self, ctx: Ctx, e: Event, events: list[Event]) -> str | None:
+        """One of the player's own public events, as their answer says it (``events``:
+        the whole batch)."""
         data, kind = e.data, e.kind
         if kind == BET:
             return ctx.t("answer.bet", amount=data.get("amount"))

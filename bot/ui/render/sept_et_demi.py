@@ -371,7 +371,7 @@ class Renderer(GameRenderer):
                     out.append(f"{BANK} " + ctx.t("news.banker", player=mention(banker)))
         return out
 
-    def answer_line(self, ctx: Ctx, e: Event) -> str | None:
+    def answer_line(self, ctx: Ctx, e: Event, events: list[Event]) -> str | None:
         """The card a player showed (or showed instead of the new one), a bust's card."""
         data = e.data
         if e.kind in ("show", "swap"):
@@ -380,7 +380,7 @@ class Renderer(GameRenderer):
         if e.kind == "bust":
             drawn, total = cards([data.get("card")]), half(data.get("total"))
             return ctx.t("answer.sept.bust", card=drawn, total=total, bet=data.get("bet"))
-        return super().answer_line(ctx, e)
+        return super().answer_line(ctx, e, events)
 
     # ----------------------------------------------------------------- private
     def private_event(self, ctx: Ctx, e: Event) -> list[str]:
