@@ -25,7 +25,7 @@ from bot import perms
 from bot.bank_channel import BankChannel
 from bot.dms import DirectMessages
 from bot.engine.base import ROUND_SETTLED, Event, Visibility
-from bot.engine.events import ROUND_STARTED, MoneyKind
+from bot.engine.events import ROUND_REFUNDED, ROUND_STARTED, MoneyKind
 from bot.i18n import t
 from bot.prefs import Prefs
 from bot.tables import GAMES, Outcome, Table, TableError, TableService
@@ -457,6 +457,7 @@ class Publisher:
         are refunded, the stacks become claims, each player is told by DM and the bank
         channel gets an entry."""
         players = list(table.game.seated())
+        self.news.pop(table.id, None)
         try:
             outcome = await self.tables.close_table(table.id, None, "gone")
         except TableError:
@@ -527,7 +528,7 @@ class Publisher:
             shown = await self._show_in_response(interaction, table)
         if not shown:
             if left is None and interaction is not None and not interaction.response.is_done():
-                left, told = await self.outcome_answer(outcome, interaction, locale, first)
+                left, told = self.outcome_answer(outcome, interaction, locale, first)
             await self._show_by_rest(table, interaction, locale, move, left)
         elif left is not None and interaction is not None:
             await reply(interaction, left)
@@ -560,8 +561,8 @@ class Publisher:
         if lines:
             self.news[table.id] = [*self.news.get(table.id, []), *lines][-NEWS_KEPT:]
 
-    async def outcome_answer(
-        self,
+    @staticmethod
+    def outcome_answer(
         outcome: Outcome,
         interaction: discord.Interaction,
         locale: str | None,
@@ -709,6 +710,11 @@ class Publisher:
         ctx = Ctx(table, table.settings.locale)
         renderer = renderer_for(table.game_key)
         texts = renderer.public_posts(ctx, outcome.events)
+        if outcome.closed and "idle" in outcome.notes and texts:  # the idle timer closed it
+            minutes = max(1, round(table.settings.idle_timer / 60))
+            refunded = any(e.kind == ROUND_REFUNDED for e in outcome.events)
+            key = "news.closed_idle_refunded" if refunded else "news.closed_idle"
+            texts[0] = "⏱ " + ctx.t(key, minutes=minutes) + "\n" + texts[0]
         channel = self.channel(table)
         try:
             for text in texts:

@@ -163,3 +163,26 @@ async def test_the_bank_passing_on_is_said(simcord_env, lang):
     await alice.member.slash(thread, "stand")  # the bank's turn: it stands
     assert table.game.round == 2 and table.game.banker == bob.id
     assert passes in shown(thread, table)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+async def test_a_table_the_idle_timer_closed_says_why(simcord_env, lang):
+    env = simcord_env
+    options = "bet_seconds=7200 turn_seconds=7200"  # the idle timer fires first
+    thread, table, (alice, _bob) = await open_at(env, lang, "blackjack", "a", "b", options=options)
+    await alice.member.click(table_message(thread, table), label=t("move.start", lang))
+    await alice.member.slash(thread, "bet", amount=10)  # a round in play: refunded
+    await env.advance_time(table.settings.idle_timer + 1)
+    assert not table.is_open
+    minutes = table.settings.idle_timer // 60
+    said = "⏱ " + t("news.closed_idle_refunded", lang, minutes=minutes)
+    final = thread.history()[-1].content
+    assert final.startswith(said + "\n") and t("table.closed_title", lang) in final
+    assert sum(said in (m.content or "") for m in thread.history()) == 1
+
+
+async def test_a_table_closed_by_its_host_says_no_timer(simcord_env):
+    env = simcord_env
+    thread, _table, (alice, _bob) = await open_at(env, "en", "blackjack", "a", "b")
+    await alice.member.slash(thread, "table close")
+    assert not any("Nobody played" in (m.content or "") for m in thread.history())
