@@ -710,11 +710,9 @@ class Publisher:
         ctx = Ctx(table, table.settings.locale)
         renderer = renderer_for(table.game_key)
         texts = renderer.public_posts(ctx, outcome.events)
-        if outcome.closed and "idle" in outcome.notes and texts:  # the idle timer closed it
-            minutes = max(1, round(table.settings.idle_timer / 60))
-            refunded = any(e.kind == ROUND_REFUNDED for e in outcome.events)
-            key = "news.closed_idle_refunded" if refunded else "news.closed_idle"
-            texts[0] = "⏱ " + ctx.t(key, minutes=minutes) + "\n" + texts[0]
+        why = self.closing_line(outcome, ctx) if outcome.closed and texts else None
+        if why:  # said in the closing post itself: no call of its own
+            texts[0] = why + "\n" + texts[0]
         channel = self.channel(table)
         try:
             for text in texts:
@@ -727,6 +725,16 @@ class Publisher:
                 await self._ping(channel, ctx, outcome, actor)
         except discord.HTTPException:
             log.warning("could not post announcements in table %s", table.id, exc_info=True)
+
+    @staticmethod
+    def closing_line(outcome: Outcome, ctx: Ctx) -> str | None:
+        """Why a table closed when a timer did it, and the unfinished round's refund."""
+        refunded = any(e.kind == ROUND_REFUNDED for e in outcome.events)
+        if "idle" in outcome.notes:  # the idle timer
+            minutes = max(1, round(outcome.table.settings.idle_timer / 60))
+            key = "news.closed_idle_refunded" if refunded else "news.closed_idle"
+            return "⏱ " + ctx.t(key, minutes=minutes)
+        return "↩ " + ctx.t("news.refunded") if refunded else None
 
     @staticmethod
     async def _ping(

@@ -186,3 +186,27 @@ async def test_a_table_closed_by_its_host_says_no_timer(simcord_env):
     thread, _table, (alice, _bob) = await open_at(env, "en", "blackjack", "a", "b")
     await alice.member.slash(thread, "table close")
     assert not any("Nobody played" in (m.content or "") for m in thread.history())
+
+
+@pytest.mark.parametrize("lang", LANGS)
+async def test_a_top_up_a_void_round_and_a_refund_are_said(simcord_env, lang):
+    env = simcord_env
+    thread, table, (alice, bob) = await open_at(env, lang, "blackjack", "a", "b")
+    res = await bob.member.slash(thread, "table top-up", amount=50)
+    assert res.response.content == t("answer.topped_up", "en", amount=50, stack=250)
+    topped = news(lang, "news.topped_up", "💰", player=f"<@{bob.id}>", amount=50)
+    assert topped in shown(thread, table)
+    # nobody bets: the round is not played, and the table says so
+    await alice.member.click(table_message(thread, table), label=t("move.start", lang))
+    await env.advance_time(table.settings.bet_timer + 1)
+    void = news(lang, "news.round_cancelled", "∅", n=1)
+    assert table.game.phase is Phase.BETWEEN_ROUNDS and table.game.round == 1
+    assert void in shown(thread, table)
+    # the host closes the table in the middle of a round: its bets come back, said so
+    await alice.member.click(table_message(thread, table), label=t("move.next_round", lang))
+    assert void not in shown(thread, table)  # a new round
+    await alice.member.slash(thread, "bet", amount=10)
+    await alice.member.slash(thread, "table close")
+    final = thread.history()[-1].content
+    assert final.startswith("↩ " + t("news.refunded", lang) + "\n")
+    assert t("news.closed_idle", lang, minutes=30) not in final

@@ -20,6 +20,7 @@ from bot.engine.events import (
     HOST_CHANGED,
     JOINED,
     LEFT,
+    ROUND_CANCELLED,
     SAT_OUT,
     SHUFFLE,
     TOPPED_UP,
@@ -461,6 +462,10 @@ class GameRenderer:
         reshuffled = e.kind == SHUFFLE and int(e.data.get("number", 1)) > 1
         if reshuffled and not ctx.table.game.SHOE_PER_ROUND:
             return "🔀 " + ctx.t("news.reshuffled")
+        if e.kind == TOPPED_UP:
+            return "💰 " + ctx.t("news.topped_up", player=who, amount=e.data.get("amount"))
+        if e.kind == ROUND_CANCELLED:
+            return "∅ " + ctx.t("news.round_cancelled", n=e.data.get("round", "?"))
         if e.kind == "turn_ended" and self.by_timer(e):
             return "⏱ " + ctx.t("news.timeout.turn")
         return None
