@@ -70,7 +70,7 @@ async def test_casino21_house_cover_counts_the_bank_bust_bonus(simcord_env):
     await alice.member.click(table_message(thread, table), label="Start")
     await house_left_with(env, guild.id, 8)  # covers one bank-bust bonus (5), not two
     res = await alice.member.slash(thread, "bet", amount=2)  # wins 1, or the bonus: 5
-    assert res.response.content == t("answer.bet", "en", amount=2)
+    assert res.response.content.startswith(t("answer.bet", "en", amount=2) + "\n")
     res = await bob.member.slash(thread, "bet", amount=2)
     assert res.response.content == t("table.error.house_cannot_cover", "en", needed=10)
     await assert_audit_clean(env.bot.db)
