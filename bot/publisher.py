@@ -517,8 +517,7 @@ class Publisher:
         # results first, then the next deal: the private cards of a round that started
         # after the last one settled go out after its summary
         cut = max((i for i, e in enumerate(events) if e.kind == ROUND_SETTLED), default=-1) + 1
-        first = events[:cut] if cut else events
-        shown = told = False  # told: the actor's first private events are in their answer
+        shown = told = False  # told: the actor's private events are in their answer
         left = None  # a player who left reads what became of their stack
         if interaction is not None:
             renderer = renderer_for(table.game_key)
@@ -528,7 +527,7 @@ class Publisher:
             shown = await self._show_in_response(interaction, table)
         if not shown:
             if left is None and interaction is not None and not interaction.response.is_done():
-                left, told = self.outcome_answer(outcome, interaction, locale, first)
+                left, told = self.outcome_answer(outcome, interaction, locale)
             await self._show_by_rest(table, interaction, locale, move, left)
         elif left is not None and interaction is not None:
             await reply(interaction, left)
@@ -536,12 +535,11 @@ class Publisher:
         # The player has their answer: let other tables' moves answer before this one's
         # DMs and announcements (it also lets SimCord see the move settle at once).
         await asyncio.sleep(0)
-        await self.deliver_private(
-            outcome, interaction, locale, first if cut else None, skip=actor if told else None
-        )
-        await self.announce(outcome, actor=interaction.user.id if interaction else None)
+        skip = actor if told else None
+        await self.deliver_private(outcome, interaction, locale, events[:cut] or None, skip=skip)
+        await self.announce(outcome, actor=actor)
         if cut:
-            await self.deliver_private(outcome, interaction, locale, events[cut:])
+            await self.deliver_private(outcome, interaction, locale, events[cut:], skip=skip)
         # own funds added and forfeits, in the bank channel
         await self.bank_channel.table_outcome(outcome)
         if not table.is_open:  # after its summary: the thread becomes read-only history
@@ -563,18 +561,15 @@ class Publisher:
 
     @staticmethod
     def outcome_answer(
-        outcome: Outcome,
-        interaction: discord.Interaction,
-        locale: str | None,
-        events: list[Event],
+        outcome: Outcome, interaction: discord.Interaction, locale: str | None
     ) -> tuple[str | None, bool]:
-        """The answer to a command's move: what it did to its player (their cards
-        included: nobody else reads it), and True when their private events of
-        ``events`` are in it; (None, False) when there is nothing to say but "done"."""
+        """The answer to a command's move: what it did to its player, then their private
+        cards (nobody else reads it: the next round's deal too, after the results), and
+        True when those are in it; (None, False) when there is nothing to say but "done"."""
         table, player = outcome.table, interaction.user.id
         ctx = Ctx(table, locale or table.settings.locale)
         renderer = renderer_for(table.game_key)
-        own = renderer.private_lines(ctx, events, player)
+        own = renderer.private_lines(ctx, outcome.events, player)
         lines = [*renderer.move_answer(ctx, outcome.events, player), *own]
         return ("\n".join(lines) if lines else None), bool(own)
 

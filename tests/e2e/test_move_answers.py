@@ -161,3 +161,22 @@ async def test_sept_et_demi_moves_answer_once_with_the_private_card(simcord_env,
     # nobody got a DM for these moves, and no hidden card was shown
     assert {p.id: len(p.dms()) for p in (alice, bob, carol)} == dms
     assert_never_public(thread, ["2C"])  # bob's hidden card (the bank's is up: its turn)
+    # the banker's stand ends the round (bob's 5½ beats the bank's 4, carol's bust paid
+    # it): her net, then her hidden card of round 2 (the bank passes to bob), one answer
+    table.game.rig(["7S", "2H", "5D"])
+    assert await answer(alice, thread, "stand") == "\n".join(
+        [
+            t("answer.sept.bank_stand", lang, total="**4**"),
+            t("answer.round_net", lang, n=1, net="+10"),
+            t("sept.dm.deal", lang, round=2, card="2♥", total="2"),
+        ]
+    )
+    assert table.game.round == 2 and table.game.banker == bob.id
+    # carol's card of round 2 is no answer of hers: it goes by DM, as before
+    assert {p.id: len(p.dms()) for p in (alice, bob)} == {
+        alice.id: dms[alice.id],
+        bob.id: dms[bob.id],
+    }
+    (dealt,) = carol.dms()[dms[carol.id] :]
+    assert "7♠" in dealt.content and "2♥" not in dealt.content
+    assert_never_public(thread, ["2H", "7S"])  # round 2's hidden cards (2♣ shown at the end)

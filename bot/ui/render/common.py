@@ -537,8 +537,7 @@ class GameRenderer:
             return ctx.t(f"answer.{kind}", **{k: v for k, v in data.items() if k != "hand"})
         return None
 
-    @staticmethod
-    def round_net(data: Any, player: int) -> int | None:
+    def round_net(self, data: Any, player: int) -> int | None:
         """A player's net for a settled round, from its summary (None: not in it)."""
         rows = data.get("net") or data.get("results") or []
         nets = [

@@ -371,6 +371,28 @@ class Renderer(GameRenderer):
                     out.append(f"{BANK} " + ctx.t("news.banker", player=mention(banker)))
         return out
 
+    def move_answer(self, ctx: Ctx, events: list[Event], player: int) -> list[str]:
+        """The banker's own moves (the bank's cards, public), then the common answer."""
+        out: list[str] = []
+        for e in events:
+            if e.data.get("banker") != player or e.kind not in ("bank_hit", "bank_stand"):
+                continue
+            total = half(e.data.get("total"))
+            if e.kind == "bank_hit":
+                drawn = cards([e.data.get("card")])
+                out.append(ctx.t("answer.sept.bank_hit", card=drawn, total=total))
+                if int(e.data.get("total", 0)) > SEPT_ET_DEMI:
+                    out.append(ctx.t("answer.sept.bank_bust"))
+            elif not self.by_timer(e):
+                out.append(ctx.t("answer.sept.bank_stand", total=total))
+        return out + super().move_answer(ctx, events, player)
+
+    def round_net(self, data: Any, player: int) -> int | None:
+        """A player's net, or the banker's: what the bank took and paid."""
+        if data.get("banker") == player:
+            return int(data.get("banker_net", 0))
+        return super().round_net(data, player)
+
     def answer_line(self, ctx: Ctx, e: Event, events: list[Event]) -> str | None:
         """The card a player showed (or showed instead of the new one), a bust's card."""
         data = e.data
