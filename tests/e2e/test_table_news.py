@@ -210,3 +210,21 @@ async def test_a_top_up_a_void_round_and_a_refund_are_said(simcord_env, lang):
     final = thread.history()[-1].content
     assert final.startswith("↩ " + t("news.refunded", lang) + "\n")
     assert t("news.closed_idle", lang, minutes=30) not in final
+
+
+@pytest.mark.parametrize("lang", LANGS)
+async def test_a_casino21_turn_the_timer_ended_is_said(simcord_env, lang):
+    env = simcord_env
+    thread, table, (alice, bob) = await open_at(env, lang, "casino21", "a", "b")
+    # alice 10♠ 9♥, bob 5♣ 10♦, the bank 6♦ + hole K♣, then 8♣: 24
+    table.game.rig(["TS", "9H", "5C", "TD", "6D", "KC", "8C"])
+    await alice.member.click(table_message(thread, table), label=t("move.start", lang))
+    await alice.member.slash(thread, "bet", amount=10)
+    await bob.member.slash(thread, "bet", amount=10)
+    await alice.member.slash(thread, "draw", count=0)
+    assert table.game.round == 1
+    await env.advance_time(table.settings.turn_timer + 1)  # bob never draws
+    assert table.game.round == 2  # the bank played, the next round began
+    text = shown(thread, table)
+    assert news(lang, "news.timeout.turn", "⏱") in text
+    assert news(lang, "news.timeout.stand", "⏱", players=f"<@{bob.id}>") in text
