@@ -553,9 +553,15 @@ class Publisher:
             self.news.pop(table.id, None)
             return
         renderer = renderer_for(table.game_key)
+        kinds = renderer.news_kinds  # most moves have none of them: nothing to draw
+        said = False
+        for e in events:
+            if e.kind == ROUND_STARTED:
+                self.news.pop(table.id, None)
+            said = said or e.kind in kinds
+        if not said:
+            return
         lines = renderer.change_lines(Ctx(table, table.settings.locale), events, actor)
-        if any(e.kind == ROUND_STARTED for e in events):
-            self.news.pop(table.id, None)
         if lines:
             self.news[table.id] = [*self.news.get(table.id, []), *lines][-NEWS_KEPT:]
 

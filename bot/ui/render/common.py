@@ -418,6 +418,11 @@ class GameRenderer:
         "no_insurance": "no_insurance",
     }
 
+    #: the event kinds :meth:`change_lines` may say something about
+    news_kinds: frozenset[str] = frozenset(
+        {JOINED, LEFT, SHUFFLE, TOPPED_UP, ROUND_CANCELLED, "turn_ended", *TIMED_OUT}
+    )
+
     def change_lines(self, ctx: Ctx, events: list[Event], actor: int | None) -> list[str]:
         """The table message's lines for the changes of a batch a player needs to see
         (seats taken and freed, a removal, timers that played, a reshuffle); kinds that

@@ -357,6 +357,8 @@ class Renderer(GameRenderer):
         ]
 
     # ----------------------------------------------------------------- changes, answers
+    news_kinds = GameRenderer.news_kinds | {"bank_stand", ROUND_SETTLED}
+
     def change_lines(self, ctx: Ctx, events: list[Event], actor: int | None) -> list[str]:
         """The common changes, the bank standing when its timer ran out, and the bank
         passing on after a round."""
