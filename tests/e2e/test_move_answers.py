@@ -161,13 +161,17 @@ async def test_sept_et_demi_moves_answer_once_with_the_private_card(simcord_env,
     # nobody got a DM for these moves, and no hidden card was shown
     assert {p.id: len(p.dms()) for p in (alice, bob, carol)} == dms
     assert_never_public(thread, ["2C"])  # bob's hidden card (the bank's is up: its turn)
-    # the banker's stand ends the round (bob's 5½ beats the bank's 4, carol's bust paid
-    # it): her net, then her hidden card of round 2 (the bank passes to bob), one answer
+    # the banker draws 3♣ for the bank (7), then stands: the round ends (the bank's 7 beats
+    # bob's 5½, carol's bust paid it): her net, then her hidden card of round 2 (the bank
+    # passes to bob), one answer
+    table.game.rig(["3C"])
+    drew = await answer(alice, thread, "hit")
+    assert drew == t("answer.sept.bank_hit", lang, card="3♣", total="**7**")
     table.game.rig(["7S", "2H", "5D"])
     assert await answer(alice, thread, "stand") == "\n".join(
         [
-            t("answer.sept.bank_stand", lang, total="**4**"),
-            t("answer.round_net", lang, n=1, net="+10"),
+            t("answer.sept.bank_stand", lang, total="**7**"),
+            t("answer.round_net", lang, n=1, net="+30"),
             t("sept.dm.deal", lang, round=2, card="2♥", total="2"),
         ]
     )
