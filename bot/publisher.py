@@ -26,7 +26,7 @@ from bot import perms
 from bot.bank_channel import BankChannel
 from bot.dms import DirectMessages
 from bot.engine.base import ROUND_SETTLED, Event, Visibility
-from bot.engine.events import MoneyKind
+from bot.engine.events import ROUND_REFUNDED, ROUND_STARTED, MoneyKind
 from bot.i18n import t
 from bot.prefs import Prefs
 from bot.tables import GAMES, Outcome, Table, TableError, TableService
@@ -55,6 +55,7 @@ MESSAGE_CHECK_AGE = 3600.0
 # far: an admin's role change can take minutes, a channel locked on purpose days, and each
 # refused call counts toward Discord's 10,000 invalid requests per 10 minutes
 REPAIR_BACKOFF = (0.0, 15.0, 30.0, 60.0, 120.0, 300.0, 600.0)
+NEWS_KEPT = 3  # changes the table message says at once (older ones are in the thread)
 
 
 @dataclass(slots=True)
@@ -95,11 +96,14 @@ async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> N
 
 
 def render(
-    table: Table, note: str | None = None, closing: list[Event] | None = None
+    table: Table,
+    note: str | None = None,
+    closing: list[Event] | None = None,
+    news: list[str] | None = None,
 ) -> tuple[discord.Embed, TableButtons | None]:
-    """The table message's embed and buttons, in the table's language; a closed table's
-    says so, with its standings (from ``closing``, the events that closed it), and has no
-    buttons."""
+    """The table message's embed and buttons, in the table's language (``news``: the
+    latest changes, under its status line); a closed table's says so, with its standings
+    (from ``closing``, the events that closed it), and has no buttons."""
     locale = table.settings.locale
     renderer = renderer_for(table.game_key)
     if not table.is_open:
@@ -107,7 +111,7 @@ def render(
         ctx = Ctx(table, locale, note=note)
         return fit_embed(renderer.closed_embed(ctx, closing or [])), None
     # the buttons drawn again only when they changed (issue 27)
-    ctx = Ctx(table, locale, note=note, cached=render_cache.ENABLED)
+    ctx = Ctx(table, locale, note=note, news=tuple(news or ()), cached=render_cache.ENABLED)
     embed = fit_embed(renderer.embed(ctx))  # card pictures are long: stay within limits
     rows = renderer.button_rows(ctx)
     return embed, None if rows is None else rows.build(table.id, table.version)
@@ -150,6 +154,8 @@ class Publisher:
         self._dm_warned: set[tuple[int, int]] = set()  # (table, user) told to use /hand
         # the events that closed a table, until its message shows them (its standings)
         self._closing: dict[int, list[Event]] = {}
+        # table -> the latest changes its message says (seats, timers...), until a new round
+        self.news: dict[int, list[str]] = {}
         self.seen_at: dict[int, float] = {}  # table -> when its message was last seen there
         self.restored = False
 
@@ -167,7 +173,8 @@ class Publisher:
         """Edit the public table message to the table's current state."""
         if table.message_id is None:
             return
-        embed, view = render(table, self.note(table, note), self._closing.get(table.id))
+        closing, news = self._closing.get(table.id), self.news.get(table.id)
+        embed, view = render(table, self.note(table, note), closing, news)
         partial = self.channel(table).get_partial_message(table.message_id)
         message = await partial.edit(embed=embed, view=view)
         if not message.embeds:
@@ -423,7 +430,7 @@ class Publisher:
     async def post_table_message(self, table: Table, home: Any = None) -> bool:
         """Post the table message of a table that has none, in ``home`` (its channel by
         default); a table whose thread is gone is closed. True when posted."""
-        embed, view = render(table)
+        embed, view = render(table, news=self.news.get(table.id))
         target = home if home is not None else self.channel(table)
         try:
             if view is None:
@@ -473,6 +480,7 @@ class Publisher:
         are refunded, the stacks become claims, each player is told by DM and the bank
         channel gets an entry."""
         players = list(table.game.seated())
+        self.news.pop(table.id, None)
         try:
             outcome = await self.tables.close_table(table.id, None, "gone")
         except TableError:
@@ -524,21 +532,29 @@ class Publisher:
         """After a commit: the table message, the interaction's answer (``answer``, else
         the move's), DMs, summaries."""
         table = outcome.table
+        events = outcome.events
         if not table.is_open:  # its message shows the standings the closing events give
-            self._closing[table.id] = outcome.events
-        roll = self._start_roll(table, outcome.events)  # a round's end: a new table message
-        shown = False
+            self._closing[table.id] = events
+        actor = interaction.user.id if interaction is not None else None
+        self.note_changes(table, events, actor)
+        roll = self._start_roll(table, events)  # a round's end: a new table message
+        # results first, then the next deal: the private cards of a round that started
+        # after the last one settled go out after its summary
+        cut = max((i for i, e in enumerate(events) if e.kind == ROUND_SETTLED), default=-1) + 1
+        shown = told = False  # told: the actor's private events are in their answer
         left = None  # a player who left reads what became of their stack
         if interaction is not None:
             renderer = renderer_for(table.game_key)
             ctx = Ctx(table, locale or table.settings.locale)
-            left = answer or renderer.left_text(ctx, outcome.events, interaction.user.id)
+            left = answer or renderer.left_text(ctx, events, interaction.user.id)
         if interaction is not None and from_table_message and not interaction.response.is_done():
             if roll is not None:
                 shown = roll.edited = await self._summary_in_response(interaction, roll)
             else:
                 shown = await self._show_in_response(interaction, table)
         if not shown:
+            if left is None and interaction is not None and not interaction.response.is_done():
+                left, told = self.outcome_answer(outcome, interaction, locale)
             await self._show_by_rest(table, interaction, locale, move, left, edit=roll is None)
         elif left is not None and interaction is not None:
             await reply(interaction, left)
@@ -546,19 +562,15 @@ class Publisher:
         # The player has their answer: let other tables' moves answer before this one's
         # DMs and announcements (it also lets SimCord see the move settle at once).
         await asyncio.sleep(0)
-        # results first, then the next deal: the private cards of a round that started
-        # after the last one settled go out after its summary
-        events = outcome.events
-        cut = max((i for i, e in enumerate(events) if e.kind == ROUND_SETTLED), default=-1) + 1
-        await self.deliver_private(outcome, interaction, locale, events[:cut] if cut else None)
-        actor = interaction.user.id if interaction else None
+        skip = actor if told else None
+        await self.deliver_private(outcome, interaction, locale, events[:cut] or None, skip=skip)
         if roll is not None:
             await self._roll(table, roll)
             await self.announce(outcome, actor=actor, texts=[])  # the forum ping
         else:
             await self.announce(outcome, actor=actor)
         if cut:
-            await self.deliver_private(outcome, interaction, locale, events[cut:])
+            await self.deliver_private(outcome, interaction, locale, events[cut:], skip=skip)
         # own funds added and forfeits, in the bank channel
         await self.bank_channel.table_outcome(outcome)
         if not table.is_open:  # after its summary: the thread becomes read-only history
@@ -635,9 +647,43 @@ class Publisher:
         elif table.version != version:  # moved meanwhile
             await self.refresh(table)
 
+    def note_changes(self, table: Table, events: list[Event], actor: int | None) -> None:
+        """Keep the changes of a batch for the table message (the last few, since the
+        round began: a new round starts them afresh)."""
+        if not table.is_open:
+            self.news.pop(table.id, None)
+            return
+        renderer = renderer_for(table.game_key)
+        kinds = renderer.news_kinds  # most moves have none of them: nothing to draw
+        said = False
+        for e in events:
+            if e.kind == ROUND_STARTED:
+                self.news.pop(table.id, None)
+            said = said or e.kind in kinds
+        if not said:
+            return
+        lines = renderer.change_lines(Ctx(table, table.settings.locale), events, actor)
+        if lines:
+            self.news[table.id] = [*self.news.get(table.id, []), *lines][-NEWS_KEPT:]
+
+    @staticmethod
+    def outcome_answer(
+        outcome: Outcome, interaction: discord.Interaction, locale: str | None
+    ) -> tuple[str | None, bool]:
+        """The answer to a command's move: what it did to its player, then their private
+        cards (nobody else reads it: the next round's deal too, after the results), and
+        True when those are in it; (None, False) when there is nothing to say but "done"."""
+        table, player = outcome.table, interaction.user.id
+        ctx = Ctx(table, locale or table.settings.locale)
+        renderer = renderer_for(table.game_key)
+        own = renderer.private_lines(ctx, outcome.events, player)
+        lines = [*renderer.move_answer(ctx, outcome.events, player), *own]
+        return ("\n".join(lines) if lines else None), bool(own)
+
     async def _show_in_response(self, interaction: discord.Interaction, table: Table) -> bool:
         """A click on the table message: its response edits the message itself."""
-        embed, view = render(table, self.note(table, None), self._closing.get(table.id))
+        closing, news = self._closing.get(table.id), self.news.get(table.id)
+        embed, view = render(table, self.note(table, None), closing, news)
         try:
             await interaction.response.edit_message(embed=embed, view=view)
         except discord.HTTPException:  # committed anyway: edit by REST or repair later
@@ -680,13 +726,16 @@ class Publisher:
         interaction: discord.Interaction | None,
         locale: str | None,
         events: list[Event] | None = None,
+        *,
+        skip: int | None = None,
     ) -> None:
         """Send each player their private events (of ``events``, default all the outcome's):
-        the actor's in the answer to their interaction, the others' one DM each."""
+        the actor's in the answer to their interaction, the others' one DM each; none to
+        ``skip`` (the answer to their command already said them)."""
         table = outcome.table
         by_player: dict[int, list[Event]] = {}
         for event in outcome.events if events is None else events:
-            if event.visibility is Visibility.PRIVATE and event.player is not None:
+            if event.visibility is Visibility.PRIVATE and event.player not in (None, skip):
                 by_player.setdefault(event.player, []).append(event)
         if not by_player:
             return
@@ -768,16 +817,34 @@ class Publisher:
         it is (a new message: edits never ping)."""
         table = outcome.table
         ctx = Ctx(table, table.settings.locale)
+        renderer = renderer_for(table.game_key)
         if texts is None:
-            texts = renderer_for(table.game_key).public_posts(ctx, outcome.events)
+            texts = renderer.public_posts(ctx, outcome.events)
+            why = self.closing_line(outcome, ctx) if outcome.closed and texts else None
+            if why:  # said in the closing post itself: no call of its own
+                texts[0] = why + "\n" + texts[0]
         channel = self.channel(table)
         try:
             for text in texts:
                 await channel.send(fit_content(text), allowed_mentions=NO_PINGS)
+            notice = renderer.host_notice(ctx, outcome.events)
+            if notice is not None:  # a new post: the new host must know (an edit never pings)
+                mentions = discord.AllowedMentions(users=[discord.Object(notice[1])])
+                await channel.send(fit_content(notice[0]), allowed_mentions=mentions)
             if table.settings.pace == FORUM and table.is_open:
                 await self._ping(channel, ctx, outcome, actor)
         except discord.HTTPException:
             log.warning("could not post announcements in table %s", table.id, exc_info=True)
+
+    @staticmethod
+    def closing_line(outcome: Outcome, ctx: Ctx) -> str | None:
+        """Why a table closed when a timer did it, and the unfinished round's refund."""
+        refunded = any(e.kind == ROUND_REFUNDED for e in outcome.events)
+        if "idle" in outcome.notes:  # the idle timer
+            minutes = max(1, round(outcome.table.settings.idle_timer / 60))
+            key = "news.closed_idle_refunded" if refunded else "news.closed_idle"
+            return "⏱ " + ctx.t(key, minutes=minutes)
+        return "↩ " + ctx.t("news.refunded") if refunded else None
 
     @staticmethod
     async def _ping(

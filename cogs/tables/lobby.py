@@ -393,7 +393,7 @@ class Lobby(commands.Cog):
     async def table_status(self, interaction: discord.Interaction) -> None:
         """The table's current state, ephemeral."""
         table = table_here(self.bot, interaction)
-        embed, _view = render(table)
+        embed, _view = render(table, news=self.bot.publisher.news.get(table.id))
         locale = await self.bot.locale_for(interaction)
         values = table_values_text(GAMES[table.game_key].options, table.options(), table.settings)
         add_fields(embed, [(t("rules.field.table_options", locale), values)])

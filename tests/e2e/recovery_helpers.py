@@ -37,9 +37,10 @@ async def click_move(member: Any, message: discord.Message, move: str) -> Any:
 
 
 def fresh_render(env: Any, table: Table) -> tuple[dict[str, Any], list[str]]:
-    """The embed dict and button custom_ids a fresh render of the committed state gives
-    (its cards as text, as tests read the messages: tests/card_markup.py)."""
-    embed, view = render(table)
+    """The embed dict and button custom_ids a fresh render of the committed state gives,
+    with the latest changes the publisher keeps for the table (its cards as text, as
+    tests read the messages: tests/card_markup.py)."""
+    embed, view = render(table, news=env.bot.publisher.news.get(table.id))
     ids = [] if view is None else view.custom_ids
     return readable_embed(env, embed.to_dict()), ids
 

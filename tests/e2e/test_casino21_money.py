@@ -177,8 +177,9 @@ async def test_a_player_at_zero_is_told_privately_and_may_top_up(simcord_env, se
     before = len(bob.dms())
     if settled_by == "bob":
         res = await lose_everything(thread, table, alice, bob)
-        # told in the answer to his own click, not by DM (issue 36)
-        told = [m.content for m in res.followups if m.ephemeral]
+        # told in the answer to his own command, not by DM (issue 36), nor twice
+        assert not res.followups
+        told = [res.response.content]
         assert not bob.dms()[before:]
     else:  # bob's turn times out: no click of his, a DM
         table.game.rig(["9S", "8H", "TH", "5D", "TC", "8C"])
@@ -198,7 +199,8 @@ async def test_a_player_at_zero_is_told_privately_and_may_top_up(simcord_env, se
     assert not any("stack is empty" in (m.content or "") for m in thread.history())
 
     res = await bob.member.slash(thread, "table top-up", amount=30)
-    assert res.ephemeral and res.response.content == t("move.done.ok", "fr")
+    topped = t("answer.topped_up", "fr", amount=30, stack=30)
+    assert res.ephemeral and res.response.content == topped
     res = await bob.member.slash(thread, "table top-up", amount=30)  # 30 >= the minimum bet
     assert res.response.content == t("illegal.top_up_too_early", "fr", stack=30, min=10)
     await alice.member.slash(thread, "bet", amount=10)

@@ -46,7 +46,7 @@ async def test_a_permission_error_keeps_the_table_and_tells_the_host_once(simcor
     version, dms_before = table.version, len(alice.dms())
     deny_bot(env, lobby_id, "view_channel")  # a role change: the bot sees nothing there
     res = await alice.member.slash(thread, "stand")  # committed; the edit gets a 403
-    assert res.ephemeral and res.response.content == t("move.done.ok", "en")
+    assert res.ephemeral and res.response.content == t("answer.stand", "en")
     assert [f.content for f in res.followups] == [t("move.render_later", "en")]
     live = service(env).table_in(thread.id)
     assert live is table and table.is_open and table.version == version + 1

@@ -88,7 +88,8 @@ async def split_everything(env: Any) -> tuple[Any, Any, list[Any]]:
     for p in players:
         for _ in range(3):
             res = await p.member.slash(thread, "split")
-            assert reply(res) == t("move.done.ok", "fr") and table.game.to_act == p.id
+            assert reply(res).startswith(t("answer.split", "fr", bet=10))
+            assert table.game.to_act == p.id
         for _ in range(3 if p is players[-1] else 4):
             await p.member.slash(thread, "stand")
     return thread, table, players

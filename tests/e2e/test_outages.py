@@ -145,7 +145,7 @@ async def test_injected_5xx_and_429_lose_and_repeat_nothing(simcord_env, db_path
     env.inject_error("PATCH", edits, status=500, times=1)
     env.inject_error("PATCH", edits, status=429, message="You are being rate limited.", times=1)
     res = await bob.member.slash(thread, "bet", amount=10)
-    assert res.ephemeral and res.response.content == "Bet placed."
+    assert res.ephemeral and res.response.content.startswith("Bet placed: 10.")
     assert [(f.content, f.ephemeral) for f in res.followups] == [
         (t("move.render_later", "en"), True)
     ]

@@ -96,20 +96,31 @@ def all_hidden(rnd: int) -> list[str]:
     return [c for cards in HIDDEN[rnd].values() for c in cards]
 
 
-def check_dms(thread: Any, players: dict[str, Player], rnd: int, counts: dict[str, int]) -> None:
-    """Each player's private messages (DMs, the answers to their own clicks) hold exactly
-    their own cards of this round, never the others' (nor their totals)."""
+def check_dms(
+    thread: Any,
+    players: dict[str, Player],
+    rnd: int,
+    counts: dict[str, int],
+    answers: dict[str, list[str]] | None = None,
+) -> None:
+    """Each player's private messages (DMs, the answers to their own clicks, ``answers``:
+    those to their own commands) hold exactly their own cards of this round, never the
+    others' (nor their totals)."""
     for name, p in players.items():
-        texts = private_texts(p, thread)
+        said = (answers or {}).get(name, [])
+        texts = [*private_texts(p, thread), *said]
         assert len(texts) == counts[name], (name, texts)
         mine = card_texts(HIDDEN[rnd][name])
         deal = [t for t in texts if f"(round {rnd})" in t]
         assert len(deal) == 1, (name, texts)
         assert all(c in deal[0] for c in mine), deal[0]
-        assert deal[0].startswith("Your hidden cards")  # what changed first
-        if deal[0] in [m.content for m in p.dms()]:  # a DM ends with the table and its link
+        if deal[0] in said:  # the answer to their own command: its move, then the cards
+            assert "Your hidden cards" in deal[0] and "https://" not in deal[0]
+        elif deal[0] in [m.content for m in p.dms()]:  # a DM ends with the table and its link
+            assert deal[0].startswith("Your hidden cards")  # what changed first
             assert deal[0].splitlines()[-1].startswith("**Pirate 21 — Tortuga** https://")
         else:  # the answer to their own click, under the table: neither
+            assert deal[0].startswith("Your hidden cards")
             assert "Tortuga" not in deal[0] and "https://" not in deal[0]
         everything = "\n".join(texts)
         for r in range(1, rnd + 1):
@@ -184,19 +195,24 @@ async def test_full_standard_game_three_players(simcord_env):
     await bob.member.slash(thread, "stand")
     await carol.member.slash(thread, "stand")
     res = await alice.member.slash(thread, "hit")
-    assert res.ephemeral
+    assert res.ephemeral and not res.followups  # one answer: the card drawn and the total
     assert seat(thread, table, alice) == f"▶ <@{alice.id}> · 🎩 dealer · 🪙 0 · {BACKS} 2♥"
-    assert "total **12**" in private_texts(alice, thread)[-1]
+    assert "You drew 2♥" in res.response.content and "total **12**" in res.response.content
     assert_never_public(thread, all_hidden(2))
     hand = await alice.member.click(table_message(thread, table), label="My cards")
     assert hand.ephemeral and "6♥ 4♦" in hand.response.content and "2♥" in hand.response.content
-    await alice.member.slash(thread, "stand")
+    stood = await alice.member.slash(thread, "stand")  # ends round 2: one answer, with
+    assert not stood.followups  # her cards of round 3 after her stand
+    assert stood.response.content.startswith("You stand.\nYour hidden cards")
+    assert "(round 3)" in stood.response.content
     r2 = announcements(thread, table)[-1]
     assert "Round 2 — showdown" in r2 and "⚖️ Void round" in r2
     assert f"<@{bob.id}>, <@{carol.id}> tie below 21" in r2 and "1 coin(s) stay in play" in r2
     t = text(thread, table)
     assert "Pot **2**" in t and "Treasure **7**" in t and "Void round" in t
-    check_dms(thread, players, 3, {"alice": 4, "bob": 3, "carol": 4})
+    # alice's /hit said her card in its answer, her /stand her next deal
+    answers = {"alice": [stood.response.content]}
+    check_dms(thread, players, 3, {"alice": 3, "bob": 3, "carol": 4}, answers)
     assert_never_public(thread, all_hidden(3))
 
     # ---- round 3: bob (BlackJack) and carol tie at 21: 2 + 1 coins
@@ -213,7 +229,7 @@ async def test_full_standard_game_three_players(simcord_env):
     assert "Round 3 — showdown" in r3 and "⭐ BlackJack" in r3
     assert f"Tie at 21: <@{bob.id}> +2, <@{carol.id}> +1." in r3
     assert "Treasure 6 · pot 0" in r3
-    check_dms(thread, players, 4, {"alice": 5, "bob": 4, "carol": 6})
+    check_dms(thread, players, 4, {"alice": 4, "bob": 4, "carol": 6}, answers)
     assert_never_public(thread, all_hidden(4))
 
     # ---- round 4: carol alone with a BlackJack takes 2; the pile is empty: game over

@@ -171,9 +171,12 @@ async def test_full_game_three_players_three_rounds(simcord_env):
     assert_never_public(thread, ["2C", "5H", "4D"])
     await click(bob, thread, table, STAND)
     # carol by commands: /hit, /show, /stand
-    assert (await carol.member.slash(thread, "hit")).ephemeral
-    assert "2♦" in private_texts(carol, thread)[-1] and "**7**" in private_texts(carol, thread)[-1]
-    assert "Card shown." in (await carol.member.slash(thread, "show")).response.content
+    dms = len(carol.dms())
+    hit = await carol.member.slash(thread, "hit")  # one answer, the card drawn in it
+    assert hit.ephemeral and not hit.followups and len(carol.dms()) == dms
+    assert "2♦" in hit.response.content and "**7**" in hit.response.content
+    shown = (await carol.member.slash(thread, "show")).response.content
+    assert shown == "You show 2♦: your shown cards total **2**."
     assert (await carol.member.slash(thread, "stand")).ephemeral
     # the bank's turn: its card is public now, Carte ! / Servi for alice only
     t = text(thread, table)
@@ -245,9 +248,11 @@ async def test_full_game_three_players_three_rounds(simcord_env):
     assert "Your hidden card is now **5♠**" in private_texts(alice, thread)[-1]
     await click(alice, thread, table, STAND)
     await click(bob, thread, table, HIT)  # 7♦: 7½, hidden; Q♥ shown
-    assert (await bob.member.slash(thread, "hide")).ephemeral
+    hid = await bob.member.slash(thread, "hide")  # one answer: what he showed, what he hides
+    assert hid.ephemeral and not hid.followups
     assert "Q♥" in seat_line(thread, table, bob)
-    assert "7♦" in private_texts(bob, thread)[-1] and "7½" in private_texts(bob, thread)[-1]
+    assert hid.response.content.startswith("You show Q♥ and hide the new card")
+    assert "Your hidden card is now **7♦** · your total: **7½**" in hid.response.content
     assert_never_public(thread, ["5S", "7D", "7C"])
     await click(bob, thread, table, STAND)
     assert "7♣ · **7**" in text(thread, table)
@@ -276,9 +281,9 @@ async def test_full_game_three_players_three_rounds(simcord_env):
     # DMs: each player got their own cards, nobody else's
     # by DM or in the answer to their own click
     assert len(private_texts(alice, thread)) == 4  # deal r2, deal r3, 5♠ drawn, hidden 5♠
-    # r1: deal, 2♣, hidden 2♣, K♥; r3: deal, 7♦, hidden 7♦
-    assert len(private_texts(bob, thread)) == 7
-    assert len(private_texts(carol, thread)) == 4  # r1: deal, 2♦; r2: deal, J♦
+    # r1: deal, 2♣, hidden 2♣, K♥; r3: deal, 7♦ (his /hide's answer said the hidden 7♦)
+    assert len(private_texts(bob, thread)) == 6
+    assert len(private_texts(carol, thread)) == 3  # r1: deal (her /hit's answer: 2♦); r2: deal, J♦
     assert_dms_private(
         thread,
         players,
@@ -396,7 +401,7 @@ async def test_majority_vote_stops_the_game(simcord_env):
     again = await bob.member.slash(thread, "table vote-stop")
     assert again.ephemeral and "already voted" in again.response.content
     res = await carol.member.slash(thread, "table vote-stop")
-    assert "Your vote to stop is counted." in res.response.content
+    assert "Your vote to stop is counted (2/2)." in res.response.content
     t = text(thread, table)
     assert "Votes to stop: 2 (majority: 2)" in t
     assert "the game ends after this round" in t

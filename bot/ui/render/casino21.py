@@ -20,14 +20,14 @@ Choices:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from bot.engine.base import ROUND_SETTLED, ActionKind, Event, Phase
 from bot.engine.events import LEFT, ROUND_CANCELLED
 from bot.i18n import decimal
 from bot.ui.buttons import ButtonSpec
-from bot.ui.cards import card
+from bot.ui.cards import card, cards
 
 from .common import BLUE, GREY, Ctx, GameRenderer, mention, register, rounded, seat_sorted
 
@@ -289,6 +289,51 @@ class Renderer(GameRenderer):
         else:
             text = ctx.t("casino21.ping.draw", n=ctx.view.get("turn"), players=names)
         return text, players
+
+    # ----------------------------------------------------------------- answers
+    def move_answer(self, ctx: Ctx, events: list[Event], player: int) -> list[str]:
+        """The common answer; the host who ended a turn reads that it is over."""
+        out = super().move_answer(ctx, events, player)
+        ended = [e for e in events if e.kind == "turn_ended" and e.data.get("by") == "host"]
+        if ended and player == ctx.table.game.host:
+            out.insert(0, ctx.t("answer.turn_ended", turn=ended[0].data.get("turn")))
+        return out
+
+    def answer_line(self, ctx: Ctx, e: Event, events: list[Event]) -> str | None:
+        """A draw says its cards and the hand's total (while the hand is still on the
+        table and its aces are valued); an ace to value says how."""
+        data = e.data
+        if e.kind in ("dealt", "drew"):  # the two cards of a bet, the cards of a draw
+            drawn = cards(list(data.get("cards", [])))
+            key = "answer.cards" if e.kind == "dealt" else "answer.drew"
+            hand = list(data.get("hand", []))
+            total = self.hand_total(ctx, events, e.player or 0, lambda held: held == hand)
+            if total is None:  # an ace still to value
+                return ctx.t(key + "_only", cards=drawn)
+            return ctx.t(key, cards=drawn, total=total)
+        if e.kind == "ace_pending":
+            return ctx.t("answer.ace_pending", card=card(data.get("card")))
+        if e.kind == "ace_chosen" and not data.get("auto"):
+            ace = data.get("card")
+            total = self.hand_total(ctx, events, e.player or 0, lambda held: ace in held)
+            key = "answer.ace_chosen_only" if total is None else "answer.ace_chosen"
+            return ctx.t(key, card=card(ace), value=data.get("value"), total=total)
+        return super().answer_line(ctx, e, events)
+
+    def hand_total(
+        self, ctx: Ctx, events: list[Event], player: int, match: Callable[[list[str]], bool]
+    ) -> int | None:
+        """The total of a player's hand (the one whose cards ``match``) with its aces
+        valued: from the table, else (the round ended with the move) from the round's
+        summary; None while an ace waits."""
+        rows = [self._own_seat(ctx.view, player)]
+        for e in events:
+            if e.kind == ROUND_SETTLED:
+                rows += [r for r in e.data.get("results", []) if r.get("player") == player]
+        for row in rows:
+            if row and match(list(row.get("cards", []))) and None not in row.get("values", [None]):
+                return int(row["total"])
+        return None
 
     # ----------------------------------------------------------------- DMs
     def private_lines(self, ctx: Ctx, events: list[Event], player: int) -> list[str]:

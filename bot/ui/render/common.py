@@ -10,12 +10,22 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from operator import itemgetter
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import discord
 
 from bot.engine.base import ROUND_SETTLED, SEED_REVEALED, ActionKind, Event, Phase, Visibility
-from bot.engine.events import LEFT, ROUND_CANCELLED
+from bot.engine.events import (
+    BET,
+    HOST_CHANGED,
+    JOINED,
+    LEFT,
+    ROUND_CANCELLED,
+    SAT_OUT,
+    SHUFFLE,
+    TOPPED_UP,
+    VOTED_STOP,
+)
 from bot.engine.registry import GAMES
 from bot.i18n import t
 from bot.tables.models import Table
@@ -49,6 +59,7 @@ class Ctx:
     table: Table
     locale: str
     note: str | None = None  # a line shown at the top (e.g. "the croupier is back")
+    news: tuple[str, ...] = ()  # the latest changes at the table, under the status line
     _view: dict[str, Any] | None = field(default=None, repr=False)
     # draw the buttons from the table's last render when they did not change (``cache``)
     cached: bool = False
@@ -128,6 +139,7 @@ class GameRenderer:
         if ctx.note:
             lines.append(f"*{ctx.note}*")
         lines.append(self.status_line(ctx))
+        lines.extend(ctx.news)
         lines.extend(self.body(ctx))
         embed.description = fit_text("\n".join(line for line in lines if line), DESCRIPTION)
         add_fields(embed, self.fields(ctx))  # a long seat list goes on in more fields
@@ -404,6 +416,149 @@ class GameRenderer:
         else:
             key = "move.left.stack" if keep else "move.left.nothing"
         return ctx.t(key, amount=keep, forfeit=forfeit)
+
+    # ----------------------------------------------------------------- changes
+    #: a timer's move for a player, by event kind: the words that say what it did
+    TIMED_OUT: ClassVar[dict[str, str]] = {
+        "stand": "stand",
+        "stood": "stand",
+        SAT_OUT: "sat_out",
+        "no_insurance": "no_insurance",
+    }
+
+    #: the event kinds :meth:`change_lines` may say something about
+    news_kinds: frozenset[str] = frozenset(
+        {JOINED, LEFT, SHUFFLE, TOPPED_UP, ROUND_CANCELLED, "turn_ended", *TIMED_OUT}
+    )
+
+    def change_lines(self, ctx: Ctx, events: list[Event], actor: int | None) -> list[str]:
+        """The table message's lines for the changes of a batch a player needs to see
+        (seats taken and freed, a removal, timers that played, a reshuffle); kinds that
+        get a message of their own are not said twice. ``actor``: who made the move."""
+        out: list[str] = []
+        timed: dict[str, list[int]] = {}
+        for e in events:
+            if e.visibility is not Visibility.PUBLIC or e.kind in self.announced:
+                continue
+            what = self.TIMED_OUT.get(e.kind)
+            if what and e.player is not None and self.by_timer(e):
+                timed.setdefault(what, []).append(e.player)
+                continue
+            line = self.change_line(ctx, e, actor)
+            if line:
+                out.append(line)
+        for what, players in timed.items():
+            who = ", ".join(mention(p) for p in dict.fromkeys(players))
+            out.append("⏱ " + ctx.t(f"news.timeout.{what}", players=who))
+        return out
+
+    @staticmethod
+    def by_timer(e: Event) -> bool:
+        """True when a timer made this move (each game marks it its own way)."""
+        data = e.data
+        return bool(data.get("timeout")) or "timeout" in (data.get("auto"), data.get("by"))
+
+    def change_line(self, ctx: Ctx, e: Event, actor: int | None) -> str | None:
+        """One change's line (None: nothing to say about this event)."""
+        who = mention(e.player)
+        if e.kind == JOINED:
+            return "🪑 " + ctx.t("news.joined", player=who)
+        if e.kind == LEFT:
+            reason = e.data.get("reason")
+            if reason == "empty_stack":
+                return "🚪 " + ctx.t("news.out_of_chips", player=who)
+            if reason != "leave":  # the close says it in its standings
+                return None
+            kicked = actor is not None and actor != e.player
+            return "🚪 " + ctx.t("news.kicked" if kicked else "news.left", player=who)
+        # a fresh deck every round says nothing
+        reshuffled = e.kind == SHUFFLE and int(e.data.get("number", 1)) > 1
+        if reshuffled and not ctx.table.game.SHOE_PER_ROUND:
+            return "🔀 " + ctx.t("news.reshuffled")
+        if e.kind == TOPPED_UP:
+            return "💰 " + ctx.t("news.topped_up", player=who, amount=e.data.get("amount"))
+        if e.kind == ROUND_CANCELLED:
+            return "∅ " + ctx.t("news.round_cancelled", n=e.data.get("round", "?"))
+        if e.kind == "turn_ended" and self.by_timer(e):
+            return "⏱ " + ctx.t("news.timeout.turn")
+        return None
+
+    def host_notice(self, ctx: Ctx, events: list[Event]) -> tuple[str, int] | None:
+        """The post that tells a new host they host the table (and pings them), when the
+        host changed in this batch of an open table."""
+        change = next((e for e in reversed(events) if e.kind == HOST_CHANGED), None)
+        if change is None or change.player is None or not ctx.table.is_open:
+            return None
+        return "👑 " + ctx.t("news.host", player=mention(change.player)), change.player
+
+    # ----------------------------------------------------------------- answers
+    def move_answer(self, ctx: Ctx, events: list[Event], player: int) -> list[str]:
+        """What a player's own move did, for the ephemeral answer to their command (their
+        public events; the publisher adds their private cards)."""
+        out: list[str] = []
+        drawn: list[str] = []
+        total: Any = None
+        hand: Any = None
+        for e in events:
+            if e.visibility is not Visibility.PUBLIC or e.player != player:
+                continue
+            if e.kind == "card" and "total" in e.data:
+                if drawn and e.data.get("hand") != hand:
+                    out.append(self.drawn_line(ctx, drawn, total))
+                    drawn = []
+                drawn.append(str(e.data["card"]))
+                total, hand = e.data["total"], e.data.get("hand")
+                continue
+            if drawn:
+                out.append(self.drawn_line(ctx, drawn, total))
+                drawn = []
+            line = self.answer_line(ctx, e, events)
+            if line:
+                out.append(line)
+        if drawn:
+            out.append(self.drawn_line(ctx, drawn, total))
+        for e in events:
+            if e.kind == ROUND_SETTLED:
+                net = self.round_net(e.data, player)
+                if net is not None:
+                    rnd = e.data.get("round", "?")
+                    out.append(ctx.t("answer.round_net", n=rnd, net=f"{net:+d}"))
+        return out
+
+    def drawn_line(self, ctx: Ctx, drawn: list[str], total: Any) -> str:
+        """The cards a move gave the player, with their total."""
+        return ctx.t("answer.drew", cards=cards(drawn), total=total)
+
+    def answer_line(self, ctx: Ctx, e: Event, events: list[Event]) -> str | None:
+        """One of the player's own public events, as their answer says it (``events``:
+        the whole batch)."""
+        data, kind = e.data, e.kind
+        if kind == BET:
+            return ctx.t("answer.bet", amount=data.get("amount"))
+        if kind == SAT_OUT:
+            return ctx.t("answer.sat_out")
+        if kind in ("stand", "stood"):
+            total = data.get("total")
+            return ctx.t("answer.stand") if total is None else ctx.t("answer.stand_on", total=total)
+        if kind == "bust":
+            return ctx.t("answer.bust", total=data.get("total_text", data.get("total")))
+        if kind == TOPPED_UP:
+            return ctx.t("answer.topped_up", amount=data.get("amount"), stack=data.get("stack"))
+        if kind == VOTED_STOP:
+            return ctx.t("answer.vote", votes=data.get("votes"), needed=data.get("needed"))
+        if kind in ("double", "split", "surrender", "insurance", "no_insurance"):
+            return ctx.t(f"answer.{kind}", **{k: v for k, v in data.items() if k != "hand"})
+        return None
+
+    def round_net(self, data: Any, player: int) -> int | None:
+        """A player's net for a settled round, from its summary (None: not in it)."""
+        rows = data.get("net") or data.get("results") or []
+        nets = [
+            int(r["net"])
+            for r in rows
+            if isinstance(r, dict) and r.get("player") == player and "net" in r
+        ]
+        return sum(nets) if nets else None
 
     # ----------------------------------------------------------------- private
     def private_lines(self, ctx: Ctx, events: list[Event], player: int) -> list[str]:

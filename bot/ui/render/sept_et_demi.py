@@ -361,6 +361,56 @@ class Renderer(GameRenderer):
             for r in result.get("ranking", [])
         ]
 
+    # ----------------------------------------------------------------- changes, answers
+    news_kinds = GameRenderer.news_kinds | {"bank_stand", ROUND_SETTLED}
+
+    def change_lines(self, ctx: Ctx, events: list[Event], actor: int | None) -> list[str]:
+        """The common changes, the bank standing when its timer ran out, and the bank
+        passing on after a round."""
+        out = super().change_lines(ctx, events, actor)
+        for e in events:
+            if e.kind == "bank_stand" and self.by_timer(e):
+                who = mention(e.data.get("banker"))
+                out.append("⏱ " + ctx.t("news.timeout.bank", player=who))
+            elif e.kind == ROUND_SETTLED and ctx.table.is_open:
+                banker = ctx.view.get("banker")
+                if banker is not None and banker != e.data.get("banker"):
+                    out.append(f"{BANK} " + ctx.t("news.banker", player=mention(banker)))
+        return out
+
+    def move_answer(self, ctx: Ctx, events: list[Event], player: int) -> list[str]:
+        """The banker's own moves (the bank's cards, public), then the common answer."""
+        out: list[str] = []
+        for e in events:
+            if e.data.get("banker") != player or e.kind not in ("bank_hit", "bank_stand"):
+                continue
+            total = half(e.data.get("total"))
+            if e.kind == "bank_hit":
+                drawn = cards([e.data.get("card")])
+                out.append(ctx.t("answer.sept.bank_hit", card=drawn, total=total))
+                if int(e.data.get("total", 0)) > SEPT_ET_DEMI:
+                    out.append(ctx.t("answer.sept.bank_bust"))
+            elif not self.by_timer(e):
+                out.append(ctx.t("answer.sept.bank_stand", total=total))
+        return out + super().move_answer(ctx, events, player)
+
+    def round_net(self, data: Any, player: int) -> int | None:
+        """A player's net, or the banker's: what the bank took and paid."""
+        if data.get("banker") == player:
+            return int(data.get("banker_net", 0))
+        return super().round_net(data, player)
+
+    def answer_line(self, ctx: Ctx, e: Event, events: list[Event]) -> str | None:
+        """The card a player showed (or showed instead of the new one), a bust's card."""
+        data = e.data
+        if e.kind in ("show", "swap"):
+            shown = cards([data.get("card")])
+            return ctx.t(f"answer.sept.{e.kind}", card=shown, total=half(data.get("shown_total")))
+        if e.kind == "bust":
+            drawn, total = cards([data.get("card")]), half(data.get("total"))
+            return ctx.t("answer.sept.bust", card=drawn, total=total, bet=data.get("bet"))
+        return super().answer_line(ctx, e, events)
+
     # ----------------------------------------------------------------- private
     def private_event(self, ctx: Ctx, e: Event) -> list[str]:
         """The DM: the card dealt face down, a new card drawn, the card hidden now."""
