@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from bot.engine.base import Action, ActionKind
+from typing import Any
+
+from bot.engine.base import Action, ActionKind, IllegalAction, TableGame
+from bot.engine.errors import NOT_SEATED
 
 from .errors import TableError
 
@@ -44,3 +47,19 @@ def build_action(move: str, player: int, arg: int | None = None) -> Action:
         value=arg if field == "value" else None,
         confirm=move == "leave_confirm",
     )
+
+
+REBET_FACTORS = (1, 2)  # "Same bet" and "Rebet ×2"
+
+
+def rebet_action(game: TableGame[Any], player: int, factor: int | None) -> Action:
+    """The bet of ``player``'s last round times ``factor`` ("Same bet", "Rebet ×2"): a
+    plain BET, logged and replayed as one, and checked as one (stack, range, phase)."""
+    if factor not in REBET_FACTORS:
+        raise TableError("unknown_move", move="rebet")
+    seat = game.seat_of(player)
+    if seat is None:
+        raise IllegalAction(NOT_SEATED)
+    if not seat.last_bet:
+        raise TableError("no_last_bet")
+    return Action(ActionKind.BET, player, amount=seat.last_bet * factor)

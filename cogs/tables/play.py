@@ -10,7 +10,7 @@ from bot.engine.base import IllegalAction
 from bot.errors import WrongChannel
 from bot.publisher import reply
 from bot.tables import Outcome, Table, TableError
-from bot.tables.moves import build_action
+from bot.tables.moves import build_action, rebet_action
 from bot.ui.buttons import ButtonSpec, build_buttons
 from bot.ui.errors import refusal_text
 from bot.ui.limits import fit_content
@@ -18,7 +18,9 @@ from bot.ui.render import Ctx, renderer_for
 from bot.ui.wording import t_or
 
 # moves refused outside the bets with the same words in every game: "Bets are closed."
-BETTING_MOVES = frozenset({"bet", "sit_out", "bet_modal"})
+BETTING_MOVES = frozenset({"bet", "sit_out", "bet_modal", "rebet"})
+# a "Same bet" / "Rebet ×2" the stack or the range refuses: said with the amount it made
+REBET_REFUSALS = frozenset({"insufficient_stack", "bet_out_of_range"})
 
 
 def table_here(bot: CroupierBot, interaction: discord.Interaction) -> Table:
@@ -64,7 +66,11 @@ async def run_move(
             bot.publisher.dms.retry(user)  # closed DMs are tried again at a new table
             outcome = await bot.tables.join(table_id, user, arg, interaction.id)
         else:
-            action = build_action(move, target if target is not None else user, arg)
+            player = target if target is not None else user
+            if move == "rebet":  # the player's last bet (x2), played as a plain bet
+                action = rebet_action(bot.tables.get(table_id).game, player, arg)
+            else:
+                action = build_action(move, player, arg)
             outcome = await bot.tables.act(
                 table_id, user, action, interaction_id=interaction.id, seen_version=seen_version
             )
@@ -75,6 +81,8 @@ async def run_move(
             await refuse(interaction, TableError("join_between_rounds"), locale)
         elif move in BETTING_MOVES and exc.code == "wrong_phase":  # the same in every game
             await refuse(interaction, IllegalAction("not_betting"), locale)
+        elif move == "rebet" and exc.code in REBET_REFUSALS:  # name the bet the click made
+            await refuse(interaction, TableError(f"rebet_{exc.code}", **exc.params), locale)
         else:
             await refuse(interaction, exc, locale)
         return None

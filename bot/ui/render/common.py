@@ -104,6 +104,15 @@ def rounded(exact: object) -> bool:
         return True
 
 
+def rebets(ctx: Ctx) -> bool:
+    """Whether "Same bet" and "Rebet ×2" are offered: in the bets, while someone the bets
+    wait for bet last round (the others' clicks are refused, saying why)."""
+    game = ctx.table.game
+    if ctx.phase is not Phase.BETTING:
+        return False
+    return any(s.last_bet for s in game.seats if s.player in game.waiting)
+
+
 def mention(user_id: int | None) -> str:
     """A user mention (renders as a name in embeds, pings nobody there)."""
     return f"<@{user_id}>" if user_id is not None else "—"
@@ -242,7 +251,8 @@ class GameRenderer:
             kinds |= KIND_BITS[kind]
         seated = (len(game.seated()), len(view.get("seats") or ()))
         # the game's options, not the view's copy of them: the key is kept with the table
-        return (ctx.phase, table.is_open, kinds, seated, game.options, view.get("max_draw"))
+        options, most = game.options, view.get("max_draw")
+        return (ctx.phase, table.is_open, kinds, seated, options, most, rebets(ctx))
 
     def buttons(self, ctx: Ctx) -> list[ButtonSpec]:
         """Move buttons for what any seated player may do now."""
@@ -270,6 +280,9 @@ class GameRenderer:
         """Buttons for the game's own moves (rows 1-3)."""
         out: list[ButtonSpec] = []
         if ActionKind.BET in kinds:
+            if rebets(ctx):
+                out.append(ButtonSpec("rebet", ctx.t("move.rebet_same"), GREEN, arg=1, row=0))
+                out.append(ButtonSpec("rebet", ctx.t("move.rebet_double"), GREEN, arg=2, row=0))
             out.extend(self.bet_buttons(ctx))
         if ActionKind.SIT_OUT in kinds:
             out.append(ButtonSpec("sit_out", ctx.t("move.sit_out"), GREY, row=1))
