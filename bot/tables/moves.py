@@ -14,6 +14,9 @@ MOVES: dict[str, tuple[ActionKind, str | None]] = {
     "start": (ActionKind.START, None),
     "leave": (ActionKind.LEAVE, None),
     "leave_confirm": (ActionKind.LEAVE, None),
+    # leave, then the stack's claim paid into the balance where it needs no approval
+    "leave_collect": (ActionKind.LEAVE, None),
+    "leave_collect_confirm": (ActionKind.LEAVE, None),
     "bet": (ActionKind.BET, "amount"),
     "sit_out": (ActionKind.SIT_OUT, None),
     "hit": (ActionKind.HIT, None),
@@ -32,6 +35,9 @@ MOVES: dict[str, tuple[ActionKind, str | None]] = {
     "top_up": (ActionKind.TOP_UP, "amount"),
 }
 
+COLLECT_MOVES = frozenset({"leave_collect", "leave_collect_confirm"})
+CONFIRMED = frozenset({"leave_confirm", "leave_collect_confirm"})  # a forfeit accepted
+
 
 def build_action(move: str, player: int, arg: int | None = None) -> Action:
     """The engine action for ``move`` by ``player`` with its numeric argument."""
@@ -45,7 +51,7 @@ def build_action(move: str, player: int, arg: int | None = None) -> Action:
         player,
         amount=arg if field == "amount" else None,
         value=arg if field == "value" else None,
-        confirm=move == "leave_confirm",
+        confirm=move in CONFIRMED,
     )
 
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
 import pytest
 
 from bot.i18n import t
+from bot.ui.render import bank as fmt
 from tests.bank_audit import assert_audit_clean
-from tests.e2e.helpers import add_players, classic_table, table_message
+from tests.e2e.helpers import add_players, answer_text, classic_table, table_message
 
 
 def labels(message: Any) -> list[str]:
@@ -93,3 +95,102 @@ async def test_rebet_double_is_a_bet_of_twice_the_last(simcord_env: Any) -> None
     assert table.game.bets == {alice.id: 10, bob.id: 40}
     assert table.game.stacks == {alice.id: 200, bob.id: 80}
     assert table.game.phase.value == "playing"  # the bets closed: dealt as for any bet
+
+
+def admin_of(env: Any, guild: Any) -> Any:
+    """A member with Manage Server."""
+    role = guild.create_role("admin", permissions=discord.Permissions(manage_guild=True))
+    return guild.add_member(env.create_user("boss"), roles=[role])
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+async def test_leave_and_collect_pays_the_stack_into_the_balance(
+    simcord_env: Any, locale: str
+) -> None:
+    env = simcord_env
+    guild, lobby, thread, table, (_, bob) = await classic_table(env, "alice", "bob", buy_in=150)
+    bank_channel = guild.create_text_channel("bank")
+    await admin_of(env, guild).slash(lobby, "bank setup", channel=bank_channel)
+    bank = env.bot.bank
+    assert await bank.balance(guild.id, bob.id) == 850
+    await bob.member.slash(thread, "language", language=locale)
+    collect = t("move.leave_collect", "en")  # the table speaks its opener's language
+    assert labels(table_message(thread, table))[-2:] == ["Leave", collect]
+    res = await bob.member.click(table_message(thread, table), label=collect)
+    paid = t(
+        "move.collect.paid",
+        locale,
+        amount=fmt.amount(150, locale),
+        balance=fmt.amount(1000, locale),
+    )
+    assert answer_text(res) == paid
+    news = bank_channel.history()[-1].content  # as /bank claim posts it
+    assert news == f"🏦 <@{bob.id}> collects {fmt.amount(150, 'en')} at the bank (claim #1)."
+    assert bob.id not in table.game.stacks
+    assert await bank.balance(guild.id, bob.id) == 1000
+    assert await bank.claims(guild.id, bob.id) == []
+    # the plain Leave still leaves a claim for /bank claim
+    await bob.member.slash(thread, "table join", buy_in=100)
+    res = await bob.member.click(table_message(thread, table), label="Leave")
+    assert answer_text(res) == t("move.left.stack", locale, amount=100)  # (no currency there)
+    assert [c.amount for c in await bank.claims(guild.id, bob.id)] == [100]
+    await assert_audit_clean(env.bot.db)
+
+
+async def test_leave_and_collect_over_the_approval_limit_waits_for_an_admin(
+    simcord_env: Any,
+) -> None:
+    env = simcord_env
+    guild, lobby, thread, table, (_, bob) = await classic_table(env, "alice", "bob", buy_in=80)
+    await admin_of(env, guild).slash(lobby, "bank setup", channel=lobby, claim_approval_limit=50)
+    res = await bob.member.click(table_message(thread, table), label="Leave and collect")
+    want = " ".join(
+        [t("move.collect.left", "en"), t("move.collect.held", "en", amount=fmt.amount(80, "en"))]
+    )
+    assert answer_text(res) == want
+    bank = env.bot.bank
+    assert await bank.balance(guild.id, bob.id) == 920  # nothing paid without the admin
+    assert [(c.amount, c.status) for c in await bank.claims(guild.id, bob.id)] == [(80, "held")]
+    await assert_audit_clean(env.bot.db)
+
+
+async def test_pirate21_has_no_leave_and_collect(simcord_env: Any) -> None:
+    env = simcord_env
+    guild = env.create_guild()
+    lobby = guild.create_text_channel("casino")
+    (alice,) = add_players(env, guild, "alice")
+    await alice.member.slash(lobby, "table open", game="pirate21")
+    thread = lobby.threads[-1]
+    table = env.bot.tables.table_in(thread.id)
+    assert "Leave and collect" not in labels(table_message(thread, table))  # coins, no money
+
+
+async def test_leave_and_collect_asks_before_a_forfeit(
+    simcord_env: Any,
+) -> None:
+    env = simcord_env
+    guild = env.create_guild()
+    lobby = guild.create_text_channel("casino")
+    alice, bob = add_players(env, guild, "alice", "bob")
+    await alice.member.slash(lobby, "table open", game="casino21", options="auto_next=off")
+    thread = lobby.threads[-1]
+    table = env.bot.tables.table_in(thread.id)
+    await bob.member.slash(thread, "table join")  # a welcome stake of 100
+    table.game.rig(["9S", "8H", "TH", "9D", "TC", "7C"])
+    await alice.member.slash(thread, "table start")
+    await alice.member.slash(thread, "bet", amount=10)
+    await bob.member.slash(thread, "bet", amount=50)  # 19 against 17: +25
+    for p in (alice, bob):
+        await p.member.slash(thread, "draw", count=0)
+    assert table.game.stacks[bob.id] == 125
+    bank = env.bot.bank
+    res = await bob.member.click(table_message(thread, table), label="Leave and collect")
+    want = t("illegal.forfeit_needs_confirmation", "en", requirement=100, forfeit=125, keep=0)
+    assert res.ephemeral and res.response.content == want  # asked first: nothing moved
+    assert bob.id in table.game.stacks
+    res = await bob.member.click(res.response.message, label=t("move.leave_confirm", "en"))
+    assert res.response.content == t("move.left.forfeit_all", "en", forfeit=125, amount=0)
+    assert bob.id not in table.game.stacks
+    assert await bank.spendable(guild.id, bob.id) == 1000  # the welcome stake was never his
+    assert await bank.claims(guild.id, bob.id) == []
+    await assert_audit_clean(env.bot.db)

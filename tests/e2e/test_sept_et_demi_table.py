@@ -114,7 +114,7 @@ async def test_full_game_three_players_three_rounds(simcord_env):
         assert await bank.balance(guild.id, p.id) == 800
     lobby_text = text(thread, table)
     assert "Le Tapis" in lobby_text and "Buy-in 200" in lobby_text
-    assert labels(thread, table) == ["Join", "Start", "Leave"]
+    assert labels(thread, table) == ["Join", "Start", "Leave", "Leave and collect"]
     treasury = await bank.balance(guild.id, None)
 
     # ---------------------------------------------------------------- round 1: alice banks

@@ -273,8 +273,16 @@ class GameRenderer:
         if ActionKind.VOTE_STOP in kinds:
             specs.append(ButtonSpec("vote_stop", ctx.t("move.vote_stop"), GREY, row=4))
         if ctx.phase in (Phase.LOBBY, Phase.BETWEEN_ROUNDS):
-            specs.append(ButtonSpec("leave", ctx.t("move.leave"), GREY, row=4))
+            specs.extend(self.leave_buttons(ctx))
         return specs
+
+    def leave_buttons(self, ctx: Ctx) -> list[ButtonSpec]:
+        """Leave (the stack becomes a claim at the bank), and at a money table Leave and
+        collect (the claim paid into the balance at once where it needs no approval)."""
+        out = [ButtonSpec("leave", ctx.t("move.leave"), GREY, row=4)]
+        if ctx.table.game.MONEY:
+            out.append(ButtonSpec("leave_collect", ctx.t("move.leave_collect"), GREY, row=4))
+        return out
 
     def move_buttons(self, ctx: Ctx, kinds: set[ActionKind]) -> list[ButtonSpec]:
         """Buttons for the game's own moves (rows 1-3)."""
