@@ -194,3 +194,46 @@ async def test_leave_and_collect_asks_before_a_forfeit(
     assert await bank.spendable(guild.id, bob.id) == 1000  # the welcome stake was never his
     assert await bank.claims(guild.id, bob.id) == []
     await assert_audit_clean(env.bot.db)
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+async def test_a_second_table_is_asked_about_first(simcord_env: Any, locale: str) -> None:
+    env = simcord_env
+    guild = env.create_guild()
+    lobby = guild.create_text_channel("casino")
+    alice, bob = add_players(env, guild, "alice", "bob")
+    await alice.member.slash(lobby, "language", language=locale)
+    await alice.member.slash(lobby, "table open", game="blackjack")
+    first = lobby.threads[-1]
+    # the same host again: a question, nothing opened yet
+    res = await alice.member.slash(lobby, "table open", game="casino21")
+    asked = t("table.second.ask_one", locale, tables=f"<#{first.id}>", count=1)
+    assert res.ephemeral and res.response.content == asked
+    go, cancel = t("table.second.open", locale), t("table.second.cancel", locale)
+    assert labels(res.response.message) == [go, cancel]
+    assert len(lobby.threads) == 1
+    done = await alice.member.click(res.response.message, label=cancel)
+    assert done.response.content == t("table.second.cancelled", locale)
+    (question,) = [m for m in lobby.history(viewer=alice.member) if m.id == res.response.id]
+    assert labels(question) == [] and len(lobby.threads) == 1  # its buttons went
+    # asked again, opened anyway: the table the command asked for
+    res = await alice.member.slash(lobby, "table open", game="casino21", name="Deux")
+    done = await alice.member.click(res.response.message, label=go)
+    assert done.response.content == t("table.second.opening", locale)
+    second = lobby.threads[-1]
+    assert len(lobby.threads) == 2 and second.name == "Deux"
+    table = env.bot.tables.table_in(second.id)
+    assert table is not None and table.game_key == "casino21" and table.host_id == alice.id
+    opened = t("table.opened", locale, where=second.mention)
+    assert [m.content for m in done.followups] == [opened]
+    # two tables now; a question left unanswered expires
+    res = await alice.member.slash(lobby, "table open", game="blackjack")
+    links = f"<#{first.id}>, <#{second.id}>"
+    assert res.response.content == t("table.second.ask_many", locale, tables=links, count=2)
+    await env.advance_time(301)
+    mine = [m for m in lobby.history(viewer=alice.member) if m.id == res.response.id]
+    assert mine[0].content == t("table.second.expired", locale)
+    assert labels(mine[0]) == [] and len(lobby.threads) == 2
+    # another player is not asked
+    res = await bob.member.slash(lobby, "table open", game="blackjack")
+    assert len(lobby.threads) == 3
