@@ -237,3 +237,23 @@ async def test_a_second_table_is_asked_about_first(simcord_env: Any, locale: str
     # another player is not asked
     res = await bob.member.slash(lobby, "table open", game="blackjack")
     assert len(lobby.threads) == 3
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+async def test_bank_top_counts_balances_and_says_so(simcord_env: Any, locale: str) -> None:
+    env = simcord_env
+    guild, lobby, _, _, (alice, bob) = await classic_table(env, "alice", "bob", buy_in=300)
+    (carol,) = add_players(env, guild, "carol")
+    await carol.member.slash(lobby, "language", language=locale)
+    await carol.member.slash(lobby, "bank balance")  # an account of 1,000
+    res = await carol.member.slash(lobby, "bank top")
+    (embed,) = res.response.embeds
+    assert not res.ephemeral
+    # alice and bob sit with 200 and 300: their balances, 800 and 700, rank them
+    want = [
+        t("bank.top.line", locale, rank=1, user=f"<@{carol.id}>", amount=fmt.amount(1000, locale)),
+        t("bank.top.line", locale, rank=2, user=f"<@{alice.id}>", amount=fmt.amount(800, locale)),
+        t("bank.top.line", locale, rank=3, user=f"<@{bob.id}>", amount=fmt.amount(700, locale)),
+    ]
+    assert embed.description.splitlines() == want
+    assert embed.footer.text == t("bank.top.balances_only", locale)
