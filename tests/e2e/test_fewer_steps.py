@@ -11,7 +11,8 @@ import pytest
 from bot.i18n import t
 from bot.ui.render import bank as fmt
 from tests.bank_audit import assert_audit_clean
-from tests.e2e.helpers import add_players, answer_text, classic_table, table_message
+from tests.e2e.helpers import add_players, answer_text, classic_table, table_message, table_of
+from tests.e2e.recovery_helpers import restart
 
 
 def labels(message: Any) -> list[str]:
@@ -95,6 +96,22 @@ async def test_rebet_double_is_a_bet_of_twice_the_last(simcord_env: Any) -> None
     assert table.game.bets == {alice.id: 10, bob.id: 40}
     assert table.game.stacks == {alice.id: 200, bob.id: 80}
     assert table.game.phase.value == "playing"  # the bets closed: dealt as for any bet
+
+
+async def test_the_last_bet_survives_a_restart(simcord_env: Any, db_path: str) -> None:
+    env = simcord_env
+    _, _, thread, table, (alice, bob) = await classic_table(env, "alice", "bob")
+    table.game.rig(["TH", "TC", "TD", "9S", "9C", "8H"])
+    await alice.member.click(table_message(thread, table), label="Start")
+    await alice.member.click(table_message(thread, table), label="Bet 10")
+    await bob.member.click(table_message(thread, table), label="Bet 20")
+    for p in (alice, bob):
+        await p.member.click(table_message(thread, table), label=t("move.stand", "en"))
+    await restart(env, db_path)
+    table = table_of(env, thread)
+    assert "Same bet" in labels(table_message(thread, table))
+    await bob.member.click(table_message(thread, table), label="Same bet")
+    assert table.game.bets == {bob.id: 20}
 
 
 def admin_of(env: Any, guild: Any) -> Any:
