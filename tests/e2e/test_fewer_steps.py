@@ -256,6 +256,19 @@ async def test_a_second_table_is_asked_about_first(simcord_env: Any, locale: str
     assert len(lobby.threads) == 3
 
 
+async def test_a_table_kept_over_a_restart_is_asked_about(simcord_env: Any, db_path: str) -> None:
+    env = simcord_env
+    guild = env.create_guild()
+    lobby = guild.create_text_channel("casino")
+    (alice,) = add_players(env, guild, "alice")
+    await alice.member.slash(lobby, "table open", game="blackjack")
+    first = lobby.threads[-1]
+    await restart(env, db_path)  # a new process: the table comes back from its row
+    res = await alice.member.slash(lobby, "table open", game="blackjack")
+    asked = t("table.second.ask_one", "en", tables=f"<#{first.id}>", count=1)
+    assert res.response.content == asked and len(lobby.threads) == 1
+
+
 @pytest.mark.parametrize("locale", ["en", "fr"])
 async def test_bank_top_counts_balances_and_says_so(simcord_env: Any, locale: str) -> None:
     env = simcord_env
