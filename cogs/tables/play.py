@@ -174,24 +174,26 @@ async def collect(
         return None, None
     if receipt is None and not held:  # paid meanwhile by a /bank claim: the usual answer
         return None, None
+    forfeit = int(left.data.get("forfeit", 0))
+    return collected_text(locale, currency, receipt, forfeit, held), receipt
+
+
+def collected_text(
+    locale: str, currency: str, receipt: ClaimReceipt | None, forfeit: int, held: int
+) -> str:
+    """What a "Leave and collect" did: paid (and the new balance), the welcome stake the
+    casino took back, what waits for an admin."""
     money = functools.partial(fmt.amount, locale=locale, currency=currency)
     if receipt is not None:
-        parts = [
-            t(
-                "move.collect.paid",
-                locale,
-                amount=money(receipt.total),
-                balance=money(receipt.balance),
-            )
-        ]
+        paid, balance = money(receipt.total), money(receipt.balance)
+        parts = [t("move.collect.paid", locale, amount=paid, balance=balance)]
     else:
         parts = [t("move.collect.left", locale)]
-    forfeit = int(left.data.get("forfeit", 0))
     if forfeit:
         parts.append(t("move.collect.forfeit", locale, forfeit=money(forfeit)))
     if held:
         parts.append(t("move.collect.held", locale, amount=money(held)))
-    return " ".join(parts), receipt
+    return " ".join(parts)
 
 
 async def announce_collected(bot: CroupierBot, guild_id: int, receipt: ClaimReceipt) -> None:
