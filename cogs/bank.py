@@ -328,6 +328,9 @@ class BankCog(commands.Cog, name="Bank"):
             description="\n".join(lines),
             colour=discord.Colour.gold(),
         )
+        # balances only: a stack on a table holds the casino's welcome stakes and moves
+        # with every hand; said, so nobody reads a seated player as poorer than they are
+        embed.set_footer(text=t("bank.top.balances_only", loc))
         await self.reply(interaction, embed=embed, ephemeral=False)
 
     @bank_group.command(

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, ClassVar, Generic, Self, TypeVar, cast
@@ -141,17 +141,23 @@ def probe_action(
 @dataclass(slots=True)
 class Seat:
     """A seated player: the stack (money, or a game's points), this round's bet (shown at
-    the seat) and ``in_pot``, the part of the pot still staked by the player (a settled
-    stake has left it). A game subclasses it for its own per-seat state."""
+    the seat), ``in_pot``, the part of the pot still staked by the player (a settled
+    stake has left it), and ``last_bet``, the bet of the round before (0: none; the
+    table's "Same bet" repeats it). A game subclasses it for its own per-seat state."""
 
     player: int
     stack: int = 0
     bet: int = 0
     in_pot: int = 0
+    # keyword-only: the subclasses' fields keep their places in their constructors
+    last_bet: int = field(default=0, kw_only=True)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form (a subclass adds its fields: ``{**Seat.to_dict(self), ...}``)."""
-        return {"player": self.player, "stack": self.stack, "bet": self.bet, "in_pot": self.in_pot}
+        out = {"player": self.player, "stack": self.stack, "bet": self.bet, "in_pot": self.in_pot}
+        if self.last_bet:  # absent when 0: the snapshots of before read the same
+            out["last_bet"] = self.last_bet
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
@@ -882,7 +888,7 @@ class TableGame(Generic[S]):
         """A new round: its number, no bets, nobody waited for yet."""
         self.round += 1
         for s in self.seats:
-            s.bet = 0
+            s.last_bet, s.bet = s.bet, 0
         self.waiting = []
         self.sequential = False
 
@@ -1251,6 +1257,7 @@ class TableGame(Generic[S]):
         self.round = int(data["round"])
         for d in data["seats"]:
             s = self.SEAT.from_dict(d)
+            s.last_bet = int(d.get("last_bet", 0))
             self.seats.append(s)
             self._seat_of[s.player] = s
         self._places = [int(p) for p in data.get("places", ())]

@@ -478,6 +478,21 @@ class TableService:
             self._build(table_id)
         return list(self._tables.values())
 
+    def hosted_by(self, guild_id: int, user_id: int) -> list[Table]:
+        """The open tables of a guild that ``user_id`` opened or now hosts, oldest first
+        (only that guild's tables are built, if a start left them pending)."""
+        for table_id, (row, _) in list(self._pending.items()):
+            if row["guild_id"] == guild_id:
+                self._build(table_id)
+        mine = [
+            table
+            for table in self._tables.values()
+            if table.guild_id == guild_id
+            and table.is_open
+            and user_id in (table.host_id, table.game.host)
+        ]
+        return sorted(mine, key=lambda table: table.id)
+
     def table_in(self, channel_id: int) -> Table | None:
         """The open table living in this channel or thread, if any."""
         table_id = self._by_channel.get(channel_id)

@@ -4,6 +4,7 @@ kick|status``."""
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import discord
@@ -18,12 +19,13 @@ from bot.i18n import normalize, t
 from bot.publisher import NO_PINGS, render
 from bot.tables import GAMES, Table
 from bot.tables.games import all_options
-from bot.tables.models import SETTINGS
+from bot.tables.models import SETTINGS, TableSettings
 from bot.ui.limits import add_fields, fit_content, fit_embed
 from bot.ui.options import suggest, table_values_text
 from bot.ui.translator import _, game_choices
 
 from .play import refuse, run_move, table_here
+from .second_table import SecondTable, question
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +36,21 @@ THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
 # characters of /table open's ``options``: every option of a game written out takes ~280;
 # Discord's client refuses more, so no refusal ever repeats thousands of them (issue 36)
 OPTIONS_MAX = 500
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A table ``/table open`` checked: where it opens, its settings and options, how."""
+
+    target: Any
+    settings: TableSettings
+    options: dict[str, Any]
+    game: str
+    name: str
+    intro: str | None
+    here: bool
+    tags: list[discord.ForumTag]
+    locale: str  # the host's language, for the answers
 
 
 def is_manager(interaction: discord.Interaction, table: Table) -> bool:
@@ -232,17 +249,35 @@ class Lobby(commands.Cog):
         except UserError as exc:
             await refuse(interaction, exc, locale)
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        opening = Opening(
+            target, settings, engine_options, game, table_name, intro, here, tags, locale
+        )
+        mine = self.bot.tables.hosted_by(interaction.guild.id, interaction.user.id)
+        if mine:  # asked first: a second table is rarely meant
+            view = SecondTable(interaction, locale, lambda click: self.open_in(click, opening))
+            text = question(mine, locale)
+            await interaction.response.send_message(text, view=view, ephemeral=True)
+            return
+        await self.open_in(interaction, opening)
+
+    async def open_in(self, interaction: discord.Interaction, opening: Opening) -> None:
+        """Open the table ``/table open`` checked (``interaction``: the command's, or the
+        click that confirmed a second table, answered already)."""
+        assert interaction.guild is not None
+        game, settings, engine_options = opening.game, opening.settings, opening.options
+        locale = opening.locale
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
         self.bot.publisher.dms.retry(interaction.user.id)  # a new table: DMs tried again
         home, created = await make_home(
             interaction,
-            target,
+            opening.target,
             game=game,
-            name=table_name,
-            intro=intro,
-            here=here,
+            name=opening.name,
+            intro=opening.intro,
+            here=opening.here,
             locale=locale,
-            tags=tags,
+            tags=opening.tags,
         )
         # all or nothing: the message first (a table is never stored without one), then
         # the table; if either fails, the thread made for it and the message go away

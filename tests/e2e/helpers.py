@@ -143,3 +143,16 @@ async def classic_table(
         res = await p.member.slash(thread, "table join", buy_in=buy_in)
         assert res.ephemeral and res.response.content == t("move.done.join", "en")
     return guild, lobby, thread, table, players
+
+
+async def open_anyway(member: Any, channel: Any, **kwargs: Any) -> Any:
+    """``/table open`` by a host who may have a table open already: the question that
+    asks first is answered "Open anyway" (the result is then that click's)."""
+    res = await member.slash(channel, "table open", **kwargs)
+    message = res.response.message if res.response is not None else None
+    go = t("table.second.open", "en")
+    if message is not None and any(
+        c.label == go for row in message.components for c in row.children
+    ):
+        return await member.click(message, label=go)
+    return res

@@ -18,6 +18,7 @@ from tests.e2e.helpers import (
     add_players,
     classic_table,
     embed_text,
+    open_anyway,
     service,
     table_message,
 )
@@ -356,7 +357,7 @@ async def test_a_command_for_another_games_move_names_this_games_commands(simcor
     guild, _lobby, thread, table, players = await classic_table(env, "alice", "bob")
     alice, bob = players
     lobby21 = guild.create_text_channel("casino21")
-    await alice.member.slash(lobby21, "table open", game="casino21")
+    await open_anyway(alice.member, lobby21, game="casino21")  # her second table
     thread21 = lobby21.threads[-1]
     table21 = service(env).table_in(thread21.id)
     assert table21 is not None

@@ -115,7 +115,7 @@ async def test_full_game_three_players_three_rounds(simcord_env):
         assert await bank.balance(guild.id, p.id) == 800
     lobby_text = text(thread, table)
     assert "Le Tapis" in lobby_text and "Buy-in 200" in lobby_text
-    assert labels(thread, table) == ["Join", "Start", "Leave"]
+    assert labels(thread, table) == ["Join", "Start", "Leave", "Leave and collect"]
     treasury = await casino_money(env.bot.db, guild.id)
 
     # ---------------------------------------------------------------- round 1: alice banks
@@ -217,7 +217,13 @@ async def test_full_game_three_players_three_rounds(simcord_env):
     assert_never_public(thread, ["7S", "6C", "3C"])
 
     # ---------------------------------------------------------------- round 2: bob banks
-    assert labels(thread, table)[:4] == ["Bet 1", "Bet 28", "Bet 57", "Bet 115"]
+    # carol bet 30 last round: "Same bet" for her; bob now holds the bank and may not bet
+    assert labels(thread, table)[:6] == [
+        *("Same bet", "Rebet ×2"),
+        *("Bet 1", "Bet 28", "Bet 57", "Bet 115"),
+    ]
+    refused = await click(bob, thread, table, "Same bet")
+    assert refused.ephemeral and refused.response.content == "The banker does not bet."
     assert (await carol.member.slash(thread, "bet", amount=50)).ephemeral
     assert (await alice.member.slash(thread, "bet", amount=20)).ephemeral
     await click(carol, thread, table, HIT)  # J♦: 7½

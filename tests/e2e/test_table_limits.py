@@ -10,7 +10,7 @@ from bot.bank.models import DEFAULT_TREASURY
 from bot.i18n import t
 from bot.ui.render.bank import amount
 from tests.bank_audit import assert_audit_clean, entry_count
-from tests.e2e.helpers import add_players, service
+from tests.e2e.helpers import add_players, open_anyway, service
 
 
 def admin_of(env, guild, name="boss"):
@@ -138,26 +138,27 @@ async def test_admins_set_the_limits_with_bank_setup(simcord_env):
         options="welcome_stake=1000 wager_requirement=1000 bank_bust_bonus=10 min_bet=2",
     )
     assert answer(res).startswith("Your table is open"), answer(res)
-    res = await alice.member.slash(
-        lobby, "table open", game="sept_et_demi", options="guarantee_fund=2001", here=True
+    # her second table: asked first (tests/e2e/test_fewer_steps.py), opened anyway
+    res = await open_anyway(
+        alice.member, lobby, game="sept_et_demi", options="guarantee_fund=2001", here=True
     )
     assert answer(res) == t(
         "table.error.option_above_limit", "en", option="guarantee_fund", value=2001, limit=2000
     )
     # lowered again: the next table is refused, the open one keeps its options
     await boss.slash(lobby, "bank setup", channel=bank_channel, max_welcome_stake=50)
-    res = await alice.member.slash(lobby, "table open", game="casino21", here=True)
+    res = await open_anyway(alice.member, lobby, game="casino21", here=True)
     assert answer(res) == t(
         "table.error.option_above_limit", "en", option="welcome_stake", value=100, limit=50
     )
-    res = await alice.member.slash(
-        lobby, "table open", game="casino21", options="welcome_stake=50 min_bet=1", here=True
+    res = await open_anyway(
+        alice.member, lobby, game="casino21", options="welcome_stake=50 min_bet=1", here=True
     )
     assert answer(res) == t(
         "table.error.option_below_limit", "en", option="min_bet", value=1, limit=2
     )
-    res = await alice.member.slash(
-        lobby, "table open", game="casino21", options="welcome_stake=50", here=True
+    res = await open_anyway(
+        alice.member, lobby, game="casino21", options="welcome_stake=50", here=True
     )
     assert answer(res).startswith("Your table is open"), answer(res)
     await assert_audit_clean(env.bot.db)

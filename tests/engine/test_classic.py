@@ -775,3 +775,20 @@ def test_default_options_and_round_trip() -> None:
     assert BlackjackOptions.from_dict(json.loads(json.dumps(o.to_dict()))) == o
     with pytest.raises(InvalidOptions):
         BlackjackGame(BlackjackOptions(decks=0))
+
+
+def test_a_new_round_keeps_each_seat_s_last_bet_through_a_snapshot() -> None:
+    g = table((1, 2))
+    g.rig(["TH", "TC", "TD", "9S", "8H"])
+    act(g, K.START, 1)
+    act(g, K.BET, 1, amount=30)
+    act(g, K.SIT_OUT, 2)
+    act(g, K.STAND, 1)
+    act(g, K.START, 1)
+    assert [(s.bet, s.last_bet) for s in g.seats] == [(0, 30), (0, 0)]
+    stored = json.loads(json.dumps(g.to_dict()))
+    assert [s.get("last_bet") for s in stored["seats"]] == [30, None]  # 0 is not written
+    back = BlackjackGame.from_dict(stored)
+    assert [s.last_bet for s in back.seats] == [30, 0]
+    del stored["seats"][0]["last_bet"]  # a snapshot from before: no last bet
+    assert BlackjackGame.from_dict(stored).seats[0].last_bet == 0

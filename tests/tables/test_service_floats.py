@@ -45,12 +45,14 @@ async def entries(db, table_id: int) -> list[tuple[str, str]]:
         ("classic", "max_bet=100 max_hands=2 blackjack_pays=6:5", FLOAT_ROUNDS * 400, 400),
         # half of 100 and a newcomer's welcome stake; the welcome stakes of 8 seats
         ("casino21", "", FLOAT_ROUNDS * (50 + 100) + 8 * 100, 150),
-        ("casino21", "bank_bust_bonus=5 max_bet=4 welcome_stake=0", FLOAT_ROUNDS * 5, 5),
+        ("casino21", "bank_bust_bonus=5 min_bet=2 max_bet=4 welcome_stake=0", FLOAT_ROUNDS * 5, 5),
         ("sept_et_demi", "guarantee_fund=300", 300, 0),  # the fund, drawn once
         ("pirate21", "", 0, 0),  # the players pay each other
     ],
 )
 async def test_the_float_is_sized_from_the_options(service, db, game, text, target, low):
+    await service.ensure_guild(GUILD)
+    await service.bank.configure_guild(GUILD, min_casino21_bet=2)  # bets under 10 allowed
     table = await open_game(service, game, text)
     terms = float_terms(table.game)
     assert (terms.target, terms.low) == (target, low)

@@ -175,14 +175,16 @@ class Renderer(GameRenderer):
         """The common buttons, with Join (until the table is full) and Leave during a
         round too: a player who busted or sat out may leave at once, a newcomer may sit
         down for the next round (the engine refuses the others with a clear sentence)."""
-        specs = [b for b in super().buttons(ctx) if b.move not in ("join", "leave")]
+        specs = [
+            b for b in super().buttons(ctx) if b.move not in ("join", "leave", "leave_collect")
+        ]
         if ctx.phase is Phase.FINISHED or not ctx.table.is_open:
             return specs
         seats = ctx.view.get("seats") or []
         if len(seats) < int((ctx.view.get("options") or {}).get("max_players") or 8):
             specs.insert(0, ButtonSpec("join", ctx.t("move.join"), BLUE, row=0))
         if seats:
-            specs.append(ButtonSpec("leave", ctx.t("move.leave"), GREY, row=4))
+            specs.extend(self.leave_buttons(ctx))
         return specs
 
     def move_buttons(self, ctx: Ctx, kinds: set[ActionKind]) -> list[ButtonSpec]:

@@ -115,6 +115,15 @@ def rounded(exact: object) -> bool:
         return True
 
 
+def rebets(ctx: Ctx) -> bool:
+    """Whether "Same bet" and "Rebet ×2" are offered: in the bets, while someone the bets
+    wait for bet last round (the others' clicks are refused, saying why)."""
+    game = ctx.table.game
+    if ctx.phase is not Phase.BETTING:
+        return False
+    return any(s.last_bet for s in game.seats if s.player in game.waiting)
+
+
 def mention(user_id: int | None) -> str:
     """A user mention (renders as a name in embeds, pings nobody there)."""
     return f"<@{user_id}>" if user_id is not None else "—"
@@ -259,7 +268,8 @@ class GameRenderer:
             kinds |= KIND_BITS[kind]
         seated = (len(game.seated()), len(view.get("seats") or ()))
         # the game's options, not the view's copy of them: the key is kept with the table
-        return (ctx.phase, table.is_open, kinds, seated, game.options, view.get("max_draw"))
+        options, most = game.options, view.get("max_draw")
+        return (ctx.phase, table.is_open, kinds, seated, options, most, rebets(ctx))
 
     def buttons(self, ctx: Ctx) -> list[ButtonSpec]:
         """Move buttons for what any seated player may do now."""
@@ -280,13 +290,24 @@ class GameRenderer:
         if ActionKind.VOTE_STOP in kinds:
             specs.append(ButtonSpec("vote_stop", ctx.t("move.vote_stop"), GREY, row=4))
         if ctx.phase in (Phase.LOBBY, Phase.BETWEEN_ROUNDS):
-            specs.append(ButtonSpec("leave", ctx.t("move.leave"), GREY, row=4))
+            specs.extend(self.leave_buttons(ctx))
         return specs
+
+    def leave_buttons(self, ctx: Ctx) -> list[ButtonSpec]:
+        """Leave (the stack becomes a claim at the bank), and at a money table Leave and
+        collect (the claim paid into the balance at once where it needs no approval)."""
+        out = [ButtonSpec("leave", ctx.t("move.leave"), GREY, row=4)]
+        if ctx.table.game.MONEY:
+            out.append(ButtonSpec("leave_collect", ctx.t("move.leave_collect"), GREY, row=4))
+        return out
 
     def move_buttons(self, ctx: Ctx, kinds: set[ActionKind]) -> list[ButtonSpec]:
         """Buttons for the game's own moves (rows 1-3)."""
         out: list[ButtonSpec] = []
         if ActionKind.BET in kinds:
+            if rebets(ctx):
+                out.append(ButtonSpec("rebet", ctx.t("move.rebet_same"), GREEN, arg=1, row=0))
+                out.append(ButtonSpec("rebet", ctx.t("move.rebet_double"), GREEN, arg=2, row=0))
             out.extend(self.bet_buttons(ctx))
         if ActionKind.SIT_OUT in kinds:
             out.append(ButtonSpec("sit_out", ctx.t("move.sit_out"), GREY, row=1))
