@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.bank import Bank, audit, core
+from bot.bank import Bank, audit, proof
 from bot.db import Conn, migrate, open_database
 from bot.tables import TableService
 from tests.bank_audit import assert_audit_clean
@@ -173,7 +173,7 @@ async def check_snapshot(c: Conn) -> Counter[str]:
     """What must hold at every moment, in one snapshot (the other process writes on): a
     clean audit, no action twice, each table's row at most as new as its log (a closed
     one at its last move), closed tables holding nothing, the claims decided once."""
-    report = await core.audit(c, None)
+    report = (await proof.prove(c, None, True)).report  # the full proof, in this snapshot
     assert report.ok, report.format()
     row = await c.fetchone(
         "SELECT COUNT(*) FROM (SELECT table_id, version FROM table_actions"
