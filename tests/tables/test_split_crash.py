@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import signal
 import subprocess
 import sys
 import time
@@ -34,7 +33,7 @@ from bot.db import Conn, migrate, open_database
 from bot.tables import TableService
 from tests.bank_audit import assert_audit_clean
 from tests.conftest import NEEDS_PG
-from tests.e2e.test_crash_recovery import check_database
+from tests.e2e.test_crash_recovery import check_database, stop
 from tests.sql import fetchone
 from tests.tables.split_crash_child import ADMINS, CLAIM_LIMIT, GUILDS, PLAYERS, SHARD_COUNT
 
@@ -112,17 +111,6 @@ class Loop:
         self.moved += bool(set(new) - set(self.shards[who]))
         self.shards[who] = new
         self.start(who)
-
-
-def stop(child: subprocess.Popen[bytes]) -> str:
-    if child.poll() is None:
-        child.send_signal(signal.SIGKILL)
-    child.wait(10)
-    err = child.stderr.read().decode(errors="replace") if child.stderr else ""
-    for stream in (child.stdout, child.stderr):
-        if stream is not None:
-            stream.close()
-    return err
 
 
 async def prepare(url: str) -> None:
