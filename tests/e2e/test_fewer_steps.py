@@ -81,8 +81,9 @@ async def test_same_bet_and_rebet_double(simcord_env: Any, locale: str) -> None:
     await assert_audit_clean(env.bot.db)
 
 
-async def test_rebet_double_is_a_bet_of_twice_the_last(simcord_env: Any) -> None:
-    env = simcord_env
+async def one_round_bet_10_and_20(env: Any) -> tuple[Any, Any, tuple[Any, Any]]:
+    """A Black Jack table where alice bet 10 and bob 20 in round 1, both won (19 against
+    18): round 2's bets are open."""
     _, _, thread, table, (alice, bob) = await classic_table(env, "alice", "bob")
     table.game.rig(["TH", "TC", "TD", "9S", "9C", "8H"])
     await alice.member.click(table_message(thread, table), label="Start")
@@ -90,6 +91,12 @@ async def test_rebet_double_is_a_bet_of_twice_the_last(simcord_env: Any) -> None
     await bob.member.click(table_message(thread, table), label="Bet 20")
     for p in (alice, bob):
         await p.member.click(table_message(thread, table), label=t("move.stand", "en"))
+    return thread, table, (alice, bob)
+
+
+async def test_rebet_double_is_a_bet_of_twice_the_last(simcord_env: Any) -> None:
+    env = simcord_env
+    thread, table, (alice, bob) = await one_round_bet_10_and_20(env)
     assert table.game.stacks == {alice.id: 210, bob.id: 120}  # both 19 against 18
     await bob.member.click(table_message(thread, table), label="Rebet ×2")
     await alice.member.click(table_message(thread, table), label="Same bet")
@@ -100,13 +107,7 @@ async def test_rebet_double_is_a_bet_of_twice_the_last(simcord_env: Any) -> None
 
 async def test_the_last_bet_survives_a_restart(simcord_env: Any, db_path: str) -> None:
     env = simcord_env
-    _, _, thread, table, (alice, bob) = await classic_table(env, "alice", "bob")
-    table.game.rig(["TH", "TC", "TD", "9S", "9C", "8H"])
-    await alice.member.click(table_message(thread, table), label="Start")
-    await alice.member.click(table_message(thread, table), label="Bet 10")
-    await bob.member.click(table_message(thread, table), label="Bet 20")
-    for p in (alice, bob):
-        await p.member.click(table_message(thread, table), label=t("move.stand", "en"))
+    thread, table, (_alice, bob) = await one_round_bet_10_and_20(env)
     await restart(env, db_path)
     table = table_of(env, thread)
     assert "Same bet" in labels(table_message(thread, table))
