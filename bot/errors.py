@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from bot.engine.refusal import Refusal
 
-class UserError(Exception):
-    """A problem the user caused and can fix; answered ephemerally, never logged as a bug."""
+
+class UserError(Refusal):
+    """A problem the user caused and can fix; answered ephemerally, never logged as a bug.
+    Named by its catalog key (its ``code`` too)."""
 
     def __init__(self, key: str, **params: object) -> None:
-        super().__init__(key)
-        self.key = key
-        self.params = params
+        super().__init__(key, key, **params)
 
 
 class NotAllowed(UserError):

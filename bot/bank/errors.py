@@ -1,20 +1,24 @@
-"""Bank errors: each has a stable ``code`` the UI translates, and ``params`` for the message."""
+"""Bank errors: each has a stable ``code`` the UI translates, and ``params`` for the message.
+
+They are the engine's :class:`~bot.engine.refusal.Refusal` (the one refusal shape, standard
+library only): the bank imports that base, the db and the engine's money types, nothing
+else of the bot."""
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from bot.db.base import Conflict
+from bot.engine.refusal import Refusal
 
 
-class BankError(ValueError):
-    """A refused bank operation. Nothing was posted."""
+class BankError(Refusal):
+    """A refused bank operation. Nothing was posted. ``bank.error.<code>`` says it."""
 
-    code: ClassVar[str] = "bank_error"
+    code = "bank_error"  # each kind's own, read from the class too (``ALL_ERRORS``)
+    FALLBACKS = (("bank.error.generic", {}),)
 
     def __init__(self, message: str = "", **params: object) -> None:
-        super().__init__(message or self.code)
-        self.params = params
+        super().__init__(self.code, f"bank.error.{self.code}", **params)
+        self.args = (message or self.code,)
 
 
 class InvalidAmount(BankError):

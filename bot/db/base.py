@@ -24,8 +24,6 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Concatenate, NamedTuple, ParamSpec, Protocol, TypeAlias, TypeVar
 
-from bot.errors import UserError
-
 Row: TypeAlias = Any  # a row read by position (``row[0]``) or by column name (``row["id"]``)
 Params: TypeAlias = Sequence[object]
 P = ParamSpec("P")
@@ -44,10 +42,20 @@ class Conflict(Exception):
     transaction that sees it; SQLite, with one writer at a time, never meets it."""
 
 
-class Busy(UserError):
+class Busy(Exception):
     """A write could not begin in time: another process held the database's write lock
     past the bound (SQLite), or a row lock past ``lock_timeout`` (PostgreSQL). Nothing was
-    applied; the user is told to try again in a moment."""
+    applied; the user is told to try again in a moment. A refusal of the same shape as the
+    engine's ``Refusal`` (``code``, ``key``, ``params``) without importing it: ``bot/db``
+    imports nothing of the bot; ``bot/ui/errors.py`` translates it as one."""
+
+    code = "busy"
+    fallbacks: tuple[tuple[str, dict[str, object]], ...] = ()
+
+    def __init__(self, key: str = "db.busy", **params: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
 
 
 class Memo:

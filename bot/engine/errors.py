@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from .refusal import Fallback, Refusal
 
-class IllegalAction(ValueError):
+
+class IllegalAction(Refusal):
     """An action the rules do not allow now; ``code`` is a stable key the UI translates."""
 
+    FALLBACKS = (("illegal.generic", {}),)
+
     def __init__(self, code: str, **params: object) -> None:
-        super().__init__(code)
-        self.code = code
-        self.params = params
+        super().__init__(code, f"illegal.{code}", **params)
 
 
 #: ``refuse(code, **params)``: the refusal a check returns (not raises), built once per code
@@ -25,13 +27,24 @@ class IllegalAction(ValueError):
 refuse = lru_cache(maxsize=1024, typed=True)(IllegalAction)
 
 
-class InvalidOptions(ValueError):
+class InvalidOptions(Refusal):
     """Table options out of range; ``code`` and ``params`` describe the first problem."""
 
     def __init__(self, code: str, **params: object) -> None:
-        super().__init__(f"{code} {params}" if params else code)
-        self.code = code
-        self.params = params
+        super().__init__(code, f"options.{code}", **params)
+        self.args = (f"{code} {params}" if params else code,)
+
+    @property
+    def fallbacks(self) -> tuple[Fallback, ...]:
+        """``<option>_out_of_range`` with its bounds said by one sentence, else the code."""
+        generic: Fallback = ("options.generic", {})
+        code = self.code
+        if code.endswith("_out_of_range") and {"min", "max", "value"} <= self.params.keys():
+            return (
+                ("options.out_of_range", {"option": code.removesuffix("_out_of_range")}),
+                generic,
+            )
+        return (generic,)
 
 
 # The refusals every game shares (the base raises them).

@@ -27,6 +27,7 @@ from typing import Any, ClassVar, Self
 
 from .enums import FastEnum
 from .errors import InvalidOptions
+from .refusal import Fallback
 
 TRUE_WORDS = frozenset({"on", "true", "yes", "oui", "1", "vrai"})
 FALSE_WORDS = frozenset({"off", "false", "no", "non", "0", "faux"})
@@ -92,6 +93,15 @@ class OptionError(InvalidOptions):
             params.setdefault("option", spec.name)
         super().__init__(code, **params)
         self.spec = spec
+        if code == "unknown_option" and params.get("suggestion"):
+            self.key = "options.unknown_option_close"
+        elif code == "option_below_other" and params.get("factor", 1) != 1:
+            self.key = "options.option_below_other_times"
+
+    @property
+    def fallbacks(self) -> tuple[Fallback, ...]:
+        """The plain ``options.<code>`` sentence first, then those of any option refusal."""
+        return (("options." + self.code, {}), *super().fallbacks)
 
 
 def bet_options(

@@ -10,7 +10,7 @@ class TableError(UserError):
 
     def __init__(self, code: str, **params: object) -> None:
         super().__init__(f"table.error.{code}", **params)
-        self.code = code
+        self.code = code  # the key names the catalog sentence, the code the refusal
 
 
 class StaleTable(RuntimeError):

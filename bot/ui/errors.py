@@ -1,22 +1,26 @@
-"""Every refusal as one translated sentence: engine, bank, options and user errors.
+"""Every refusal as one translated sentence, by lookup: its catalog ``key`` if the catalog
+has it, else its fallbacks in order (the last said whatever).
 
-A refusal repeats what the user typed (an option's value, an unknown name...): each such
-value is cut to ``QUOTE`` characters, and the sentence fits a message (issue 36)."""
+Any :class:`~bot.engine.refusal.Refusal` (engine, options, bank, table, user errors) and
+the database's ``Busy`` (the same shape; ``bot/db`` imports nothing of the bot) are
+refusals; anything else is a bug. A refusal repeats what the user typed (an option's
+value, an unknown name...): each such value is cut to ``QUOTE`` characters, and the
+sentence fits a message (issue 36)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.bank import BankError
-from bot.engine.base import IllegalAction, InvalidOptions
-from bot.engine.options import OptionError
-from bot.errors import UserError
+from bot.db import Busy
+from bot.engine.options import OptionSpec, format_value
+from bot.engine.refusal import Fallback, Refusal
 from bot.i18n import has, t
 from bot.ui.limits import cut, fit_content
-from bot.ui.options import error_key, error_params
+from bot.ui.options import allowed_text
 
 QUOTE = 60  # characters of a typed value a refusal repeats
 TYPED = frozenset({"value", "other_value", "part", "option", "suggestion", "game"})
+REFUSALS = (Refusal, Busy)
 
 
 def _params(params: dict[str, Any]) -> dict[str, Any]:
@@ -31,37 +35,28 @@ def _params(params: dict[str, Any]) -> dict[str, Any]:
 
 def refusal_text(exc: BaseException, locale: str | None) -> str | None:
     """The sentence to show for a refusal, or None when ``exc`` is not one (a bug)."""
-    text = _refusal_text(exc, locale)
-    return None if text is None else fit_content(text)
+    if not isinstance(exc, REFUSALS):
+        return None
+    return fit_content(_refusal_text(exc, locale))
 
 
-def _refusal_text(exc: BaseException, locale: str | None) -> str | None:
-    if isinstance(exc, UserError):
-        return t(exc.key, locale, **_params(dict(exc.params)))
-    if isinstance(exc, IllegalAction):
-        key = f"illegal.{exc.code}"
+def _refusal_text(exc: Refusal | Busy, locale: str | None) -> str:
+    params = _params(dict(exc.params))
+    detail = ", ".join(f"{k}={v}" for k, v in params.items())
+    spec = getattr(exc, "spec", None)
+    if isinstance(spec, OptionSpec):  # a refused option: say what it takes
+        params["allowed"] = allowed_text(spec, locale)
+        params["example"] = format_value(spec, spec.default)
+    said: tuple[Fallback, ...] = ((exc.key, {}), *exc.fallbacks)
+    for key, extra in said[:-1]:
         if has(key):
-            return t(key, locale, **_params(dict(exc.params)))
-        return t("illegal.generic", locale, code=exc.code)
-    if isinstance(exc, OptionError):
-        key = error_key(exc)
-        if has(key):
-            return t(key, locale, **_params(error_params(exc, locale)))
-    if isinstance(exc, InvalidOptions):
-        key = f"options.{exc.code}"
-        params = _params(dict(exc.params))
-        if has(key):
-            return t(key, locale, **params)
-        if exc.code.endswith("_out_of_range") and {"min", "max", "value"} <= params.keys():
-            params.setdefault("option", exc.code.removesuffix("_out_of_range"))
-            return t("options.out_of_range", locale, **params)
-        detail = ", ".join(f"{k}={v}" for k, v in params.items())
-        return t("options.generic", locale, code=exc.code, detail=detail)
-    if isinstance(exc, BankError):
-        code = getattr(exc, "code", type(exc).__name__)
-        key = f"bank.error.{code}"
-        params = _params(dict(getattr(exc, "params", {}) or {}))
-        if has(key):
-            return t(key, locale, **params)
-        return t("bank.error.generic", locale, code=code)
-    return None
+            return t(key, locale, **_said(exc, extra, params, detail))
+    key, extra = said[-1]
+    return t(key, locale, **_said(exc, extra, params, detail))
+
+
+def _said(
+    exc: Refusal | Busy, extra: dict[str, object], params: dict[str, Any], detail: str
+) -> dict[str, Any]:
+    """A sentence's parameters: the fallback's, the refusal's own, its code and detail."""
+    return {"code": exc.code, "detail": detail, **extra, **params}

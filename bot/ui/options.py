@@ -61,29 +61,6 @@ def allowed_text(spec: OptionSpec, locale: str | None) -> str:
     return text
 
 
-def error_params(exc: OptionError, locale: str | None) -> dict[str, Any]:
-    """The parameters of an option refusal's message, with what the option takes."""
-    params = dict(exc.params)
-    spec = exc.spec
-    if spec is not None:
-        params["allowed"] = allowed_text(spec, locale)
-        params["example"] = format_value(spec, spec.default)
-    if exc.code == "unknown_option":
-        choices: Iterable[object] = params.get("choices", ())  # type: ignore[assignment]
-        params["choices"] = ", ".join(str(c) for c in choices)
-    return params
-
-
-def error_key(exc: OptionError) -> str:
-    """The catalog key of an option refusal."""
-    code = exc.code
-    if code == "unknown_option" and exc.params.get("suggestion"):
-        return "options.unknown_option_close"
-    if code == "option_below_other" and exc.params.get("factor", 1) != 1:
-        return "options.option_below_other_times"
-    return f"options.{code}"
-
-
 # --------------------------------------------------------------------------- reading
 
 

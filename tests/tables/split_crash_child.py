@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.bank import Bank, BankError
-from bot.db import Conn, open_database
+from bot.db import Busy, Conn, open_database
 from bot.engine.base import Action, ActionKind, IllegalAction, InvalidOptions
 from bot.engine.shuffle import seeded_entropy
 from bot.errors import UserError
@@ -46,7 +46,8 @@ PLAYERS = (11, 12, 13, 14, 15)
 ADMINS = (91, 92)
 CLAIM_LIMIT = 150  # claims above it wait for an admin (set up by the test)
 TABLES_PER_GUILD = 2
-REFUSALS = (IllegalAction, InvalidOptions, UserError, BankError, StaleTable)
+# Busy: another process holds the database (a UserError before issue 40, now its own)
+REFUSALS = (IllegalAction, InvalidOptions, UserError, BankError, Busy, StaleTable)
 NOT_MOVES = frozenset({K.JOIN, K.CLOSE, K.LEAVE, K.TOP_UP, K.VOTE_STOP, K.TIMEOUT})
 STEPS = (
     ("move", 20),
