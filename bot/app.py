@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.answer import answer
 from bot.bank import Bank
 from bot.bank_channel import BankChannel
 from bot.config import Settings
@@ -31,7 +32,6 @@ from bot.shards import layout_of
 from bot.tables import Table, TableService
 from bot.ui.card_emojis import CardEmojis
 from bot.ui.errors import refusal_text
-from bot.ui.limits import fit_content
 from bot.ui.translator import CroupierTranslator
 
 log = logging.getLogger("croupier")
@@ -233,25 +233,13 @@ class CroupierBot(commands.Bot):
             ref = secrets.token_hex(4)
             log.error("unexpected error (ref %s) in %s", ref, where, exc_info=original)
             text = t("error.unexpected", locale, ref=ref)
-        await send_ephemeral(interaction, text)
+        await answer(interaction, text)
 
 
 class ShardedCroupierBot(CroupierBot, commands.AutoShardedBot):
     """A bot of ``SHARD_COUNT`` shards: it connects as the shards it serves (all of them,
     or ``SHARD_IDS`` with the other processes on the same PostgreSQL), so Discord sends it
     only their guilds' events (and shard 0 the DMs)."""
-
-
-async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
-    """Reply ephemerally whether or not the interaction was already answered."""
-    text = fit_content(text)
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException:
-        log.warning("could not send an error reply", exc_info=True)
 
 
 def create_bot(

@@ -23,6 +23,7 @@ from typing import Any
 import discord
 
 from bot import perms
+from bot.answer import answer as reply  # the one answer (its ``answer`` is a text here)
 from bot.bank_channel import BankChannel
 from bot.dms import DirectMessages
 from bot.engine.base import ROUND_SETTLED, Event, Visibility
@@ -81,18 +82,6 @@ def is_gone(exc: discord.HTTPException) -> bool:
 def clock() -> float:
     """Seconds since the epoch on Discord's clock (SimCord's virtual clock in tests)."""
     return discord.utils.utcnow().timestamp()
-
-
-async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
-    """An ephemeral answer that never raises (the action is already committed)."""
-    try:
-        text = fit_content(text)
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True, **kwargs)
-        else:
-            await interaction.response.send_message(text, ephemeral=True, **kwargs)
-    except discord.HTTPException:
-        log.warning("could not answer interaction %s", interaction.id, exc_info=True)
 
 
 def render(

@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.answer import answers_refusals
 from bot.app import CroupierBot
 from bot.engine.cards import build_deck
 from bot.engine.shuffle import SEED_BYTES, commitment, verify
@@ -24,7 +25,6 @@ from bot.ui.help import help_sections
 from bot.ui.limits import fit_content, fit_embed
 from bot.ui.options import rules_lines, values_text
 from bot.ui.translator import _, game_choices
-from cogs.bank import answers_refusals
 
 LanguageChoice = Literal["fr", "en", "auto"]
 FIRST_CARDS = 20

@@ -6,13 +6,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.answer import refuse
 from bot.app import CroupierBot
 from bot.errors import UserError
 from bot.ui.amounts import MAX_TYPED, parse_whole
 from bot.ui.translator import _
 from bot.ui.wording import t_or
 
-from .play import refuse, run_move, table_here
+from .play import run_move, table_here
 
 
 class BetModal(discord.ui.Modal):

@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import perms
+from bot.answer import refuse
 from bot.app import CroupierBot
 from bot.bank import MAX_AMOUNT
 from bot.errors import NotAllowed, UserError
@@ -24,7 +25,7 @@ from bot.ui.limits import add_fields, fit_content, fit_embed
 from bot.ui.options import suggest, table_values_text
 from bot.ui.translator import _, game_choices
 
-from .play import refuse, run_move, table_here
+from .play import run_move, table_here
 from .second_table import SecondTable, question
 
 log = logging.getLogger(__name__)

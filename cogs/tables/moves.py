@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.answer import refuse
 from bot.app import CroupierBot
 from bot.publisher import table_link
 from bot.tables import TableError
@@ -19,7 +20,7 @@ from bot.ui.buttons import TEMPLATE, custom_id
 from bot.ui.translator import _
 
 from .bets import BetModal
-from .play import refuse, run_move, send_hand, table_here
+from .play import run_move, send_hand, table_here
 
 
 class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):

@@ -8,13 +8,13 @@ import logging
 
 import discord
 
+from bot.answer import answer, refuse
 from bot.app import CroupierBot
 from bot.bank.models import ClaimReceipt
 from bot.engine.base import IllegalAction
 from bot.engine.events import LEFT
 from bot.errors import WrongChannel
 from bot.i18n import t
-from bot.publisher import reply
 from bot.tables import Outcome, Table, TableError
 from bot.tables.moves import COLLECT_MOVES, build_action, rebet_action
 from bot.ui.buttons import ButtonSpec, build_buttons
@@ -38,17 +38,6 @@ def table_here(bot: CroupierBot, interaction: discord.Interaction) -> Table:
     if table is None:
         raise WrongChannel("table.error.no_table_here")
     return table
-
-
-async def refuse(interaction: discord.Interaction, exc: BaseException, locale: str) -> None:
-    """Answer a refusal ephemerally; re-raise anything that is not a refusal."""
-    text = refusal_text(exc, locale)
-    if text is None:
-        raise exc
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
 
 
 async def run_move(
@@ -136,7 +125,7 @@ async def confirm_leave(
     confirm = ButtonSpec(move, label, discord.ButtonStyle.danger)
     view = build_buttons(table_id, table.version, [confirm])
     assert view is not None
-    await reply(interaction, text, view=view)
+    await answer(interaction, text, view=view)
 
 
 async def send_hand(
