@@ -23,7 +23,7 @@ class Player:
     took: dict[tuple[int, int], int] = field(default_factory=dict)
 
     def choose(self, game: Any, player: int) -> tuple[str, int | None] | None:
-        """The move (name as in ``bot.tables.moves``, numeric argument) or None."""
+        """The move (name as in ``bot.tables.move_names``, numeric argument) or None."""
         kinds = game.legal_actions(player)
         rnd = int(getattr(game, "round", 0) or getattr(game, "rounds_played", 0) or 0)
         key = (player, rnd)

@@ -19,7 +19,7 @@ from bot.engine.registry import GAMES, AnyGame
 from bot.engine.shuffle import seeded_entropy
 from bot.engine.sim.cli import parser_for
 from bot.engine.sim.registry import SIMULATORS
-from bot.tables.moves import build_action
+from bot.tables.move_names import build_action
 
 from .drive import Player
 

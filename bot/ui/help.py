@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.engine.registry import AnyGame
 from bot.i18n import t
 from bot.tables.games import GAMES
-from bot.tables.moves import move_commands
+from bot.tables.move_names import move_commands
 
 #: what a reader can do outside a table, in the order a newcomer needs them
 ELSEWHERE = (

@@ -1,10 +1,12 @@
-"""Moves: the move commands (``/hit``, ``/stand``...), ``/hand``, and every click on a
-table message's buttons (one ``DynamicItem`` routes them, after a restart too)."""
+"""Moves: the move commands (``/hit``, ``/stand``..., made from the one table of move
+names, ``bot/tables/move_names.MOVES``), ``/hand``, and every click on a table message's
+buttons (one ``DynamicItem`` routes them, after a restart too)."""
 
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from collections.abc import Callable, Coroutine
+from typing import Any, Literal, cast
 
 import discord
 from discord import app_commands
@@ -15,8 +17,9 @@ from bot.app import CroupierBot
 from bot.publisher import table_link
 from bot.tables import TableError
 from bot.tables.games import GAMES
-from bot.tables.moves import MOVES, move_commands
+from bot.tables.move_names import MOVES, move_commands
 from bot.ui.buttons import TEMPLATE, custom_id
+from bot.ui.help import description_key
 from bot.ui.translator import _
 
 from .bets import BetModal
@@ -151,97 +154,6 @@ class Moves(commands.Cog):
             return
         await run_move(self.bot, interaction, table.id, move, arg)
 
-    @app_commands.command(name="hit", description=_("Hit: one more card", "cmd.hit.description"))
-    @app_commands.guild_only()
-    async def hit(self, interaction: discord.Interaction) -> None:
-        """One more card."""
-        await self.play(interaction, "hit")
-
-    @app_commands.command(
-        name="stand", description=_("Stand: stop drawing", "cmd.stand.description")
-    )
-    @app_commands.guild_only()
-    async def stand(self, interaction: discord.Interaction) -> None:
-        """Stand."""
-        await self.play(interaction, "stand")
-
-    @app_commands.command(
-        name="double", description=_("Double your bet, take one card", "cmd.double.description")
-    )
-    @app_commands.guild_only()
-    async def double(self, interaction: discord.Interaction) -> None:
-        """Double down."""
-        await self.play(interaction, "double")
-
-    @app_commands.command(name="split", description=_("Split a pair", "cmd.split.description"))
-    @app_commands.guild_only()
-    async def split(self, interaction: discord.Interaction) -> None:
-        """Split."""
-        await self.play(interaction, "split")
-
-    @app_commands.command(
-        name="surrender",
-        description=_("Give up the hand for half the bet", "cmd.surrender.description"),
-    )
-    @app_commands.guild_only()
-    async def surrender(self, interaction: discord.Interaction) -> None:
-        """Surrender."""
-        await self.play(interaction, "surrender")
-
-    @app_commands.command(
-        name="end-turn", description=_("Casino 21: end the turn (host)", "cmd.endturn.description")
-    )
-    @app_commands.guild_only()
-    async def end_turn(self, interaction: discord.Interaction) -> None:
-        """The host ends the turn."""
-        await self.play(interaction, "end_turn")
-
-    @app_commands.command(
-        name="show", description=_("Sept et demi: show the new card", "cmd.show.description")
-    )
-    @app_commands.guild_only()
-    async def show(self, interaction: discord.Interaction) -> None:
-        """Show the new card."""
-        await self.play(interaction, "show")
-
-    @app_commands.command(
-        name="hide",
-        description=_(
-            "Sept et demi: hide the new card and show the hidden one", "cmd.hide.description"
-        ),
-    )
-    @app_commands.guild_only()
-    async def hide(self, interaction: discord.Interaction) -> None:
-        """Swap: hide the new card."""
-        await self.play(interaction, "swap")
-
-    @app_commands.command(
-        name="insurance",
-        description=_("Insure against a dealer Black Jack", "cmd.insurance.description"),
-    )
-    @app_commands.guild_only()
-    async def insurance(self, interaction: discord.Interaction, take: bool = True) -> None:
-        """Take (or decline) insurance."""
-        await self.play(interaction, "insurance" if take else "no_insurance")
-
-    @app_commands.command(
-        name="draw", description=_("Casino 21: draw several cards at once", "cmd.draw.description")
-    )
-    @app_commands.guild_only()
-    async def draw(
-        self, interaction: discord.Interaction, count: app_commands.Range[int, 0, 10]
-    ) -> None:
-        """Draw ``count`` cards (0 = stand)."""
-        await self.play(interaction, "draw", count)
-
-    @app_commands.command(
-        name="ace", description=_("Casino 21: value of your ace", "cmd.ace.description")
-    )
-    @app_commands.guild_only()
-    async def ace(self, interaction: discord.Interaction, value: Literal[1, 11]) -> None:
-        """Choose 1 or 11 for the ace just drawn."""
-        await self.play(interaction, "ace", value)
-
     @app_commands.command(
         name="hand",
         description=_("Your cards at this table (only you see it)", "cmd.hand.description"),
@@ -251,6 +163,62 @@ class Moves(commands.Cog):
         """Your private cards, ephemeral."""
         table = table_here(self.bot, interaction)
         await send_hand(self.bot, interaction, table, await self.bot.locale_for(interaction))
+
+
+# The move commands, made from ``MOVES`` (their names, descriptions and moves). A command
+# that takes an argument declares it here, in Discord's terms; the others take none.
+
+
+async def _insurance(self: Moves, interaction: discord.Interaction, take: bool = True) -> None:
+    """Take (or decline) insurance."""
+    await self.play(interaction, "insurance" if take else "no_insurance")
+
+
+async def _draw(
+    self: Moves, interaction: discord.Interaction, count: app_commands.Range[int, 0, 10]
+) -> None:
+    """Draw ``count`` cards (0 = stand)."""
+    await self.play(interaction, "draw", count)
+
+
+async def _ace(self: Moves, interaction: discord.Interaction, value: Literal[1, 11]) -> None:
+    """Choose 1 or 11 for the ace just drawn."""
+    await self.play(interaction, "ace", value)
+
+
+MoveCallback = Callable[..., Coroutine[Any, Any, None]]
+WITH_ARGUMENT: dict[str, MoveCallback] = {"insurance": _insurance, "draw": _draw, "ace": _ace}
+
+
+def _plain(move: str) -> MoveCallback:
+    async def command(self: Moves, interaction: discord.Interaction) -> None:
+        await self.play(interaction, move)
+
+    return command
+
+
+def move_command(name: str, move: str, about: str) -> app_commands.Command[Any, ..., None]:
+    """The slash command ``/name`` playing ``move`` (a method of the cog)."""
+    callback = WITH_ARGUMENT.get(name) or _plain(move)
+    callback.__name__ = name.replace("-", "_")
+    callback.__qualname__ = f"Moves.{callback.__name__}"  # a method: discord.py binds self
+    command: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name=name, description=_(about, description_key(name)), callback=cast(Any, callback)
+    )
+    return app_commands.guild_only()(command)
+
+
+def move_commands_of_moves() -> list[app_commands.Command[Any, ..., None]]:
+    """One command per command name of ``MOVES``, from its first move, in their order."""
+    first: dict[str, tuple[str, str]] = {}
+    for name, move in MOVES.items():
+        if move.command:
+            first.setdefault(move.command, (name, move.about))
+    return [move_command(command, name, about) for command, (name, about) in first.items()]
+
+
+# before ``/hand``, the cog's own method, as they were declared
+Moves.__cog_app_commands__ = [*move_commands_of_moves(), *Moves.__cog_app_commands__]
 
 
 async def setup(bot: CroupierBot) -> None:

@@ -16,7 +16,7 @@ from bot.engine.events import LEFT
 from bot.errors import WrongChannel
 from bot.i18n import t
 from bot.tables import Outcome, Table, TableError
-from bot.tables.moves import COLLECT_MOVES, build_action, rebet_action
+from bot.tables.move_names import COLLECT_MOVES, build_action, rebet_action
 from bot.ui.buttons import ButtonSpec, build_buttons
 from bot.ui.errors import refusal_text
 from bot.ui.limits import fit_content

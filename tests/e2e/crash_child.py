@@ -40,7 +40,7 @@ from bot.app import create_bot
 from bot.db import open_database
 from bot.engine.shuffle import seeded_entropy
 from bot.tables import GAMES
-from bot.tables.moves import MOVES
+from bot.tables.move_names import MOVES
 from tests.bank.ledger import table_escrow
 from tests.bank_audit import assert_audit_clean
 from tests.sql import fetchall
