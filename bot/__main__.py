@@ -7,7 +7,9 @@ import asyncio
 import sys
 from collections.abc import Callable
 
-from bot.config import ConfigError, load_settings
+from bot.cli import REFUSED
+from bot.config import load_settings
+from bot.errors import ConfigError
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -120,10 +122,10 @@ def _delegate(module: str) -> Callable[[list[str]], int]:
 # Subcommands that parse their own arguments.
 DELEGATED: dict[str, Callable[[list[str]], int]] = {
     "simulate": _delegate("bot.engine.sim"),
-    "audit": _delegate("bot.bank.audit"),
+    "audit": _delegate("bot.cli.audit"),
     "verify": _delegate("bot.engine.verify"),
     "rules-doc": _delegate("bot.engine.rules_doc"),
-    "import-sqlite": _delegate("bot.db.import_sqlite"),
+    "import-sqlite": _delegate("bot.cli.import_sqlite"),
 }
 
 
@@ -147,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     handlers = {None: _run, "run": _run, "migrate": _migrate, "backup": _backup}
     try:
         return handlers[args.command](args)
-    except ConfigError as exc:
+    except REFUSED as exc:
         print(exc, file=sys.stderr)
         return 2
 
