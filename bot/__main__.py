@@ -35,7 +35,7 @@ def _run(args: argparse.Namespace) -> int:
 
     if not is_postgres(url):
         claim(sqlite_path(url))  # held until the process ends (the bot's own claim shares it)
-    from bot.startup import explain
+    from bot.discord.startup import explain
 
     bot = create_bot(settings, settle_heap=True)
     try:

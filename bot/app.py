@@ -15,21 +15,21 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.bank import Bank
-from bot.bank_channel import BankChannel
 from bot.config import Settings
 from bot.db import Database, is_postgres, migrate, open_database, sqlite_path
 from bot.db.backups import Backups, default_folder
 from bot.db.check import check_open
 from bot.db.lock import ProcessLock, claim
+from bot.discord.bank_channel import BankChannel
+from bot.discord.card_emojis import CardEmojis
+from bot.discord.publisher import Publisher
+from bot.discord.scheduler import Scheduler, now
 from bot.engine.shuffle import Entropy, secure_entropy
 from bot.heap import settle_after_startup
 from bot.i18n import t
 from bot.prefs import Prefs
-from bot.publisher import Publisher
-from bot.scheduler import Scheduler, now
 from bot.shards import layout_of
 from bot.tables import Table, TableService
-from bot.ui.card_emojis import CardEmojis
 from bot.ui.errors import refusal_text
 from bot.ui.limits import fit_content
 from bot.ui.translator import CroupierTranslator
@@ -40,7 +40,7 @@ log = logging.getLogger("croupier")
 # DMs, threads and forum posts are REST calls. ``guilds`` keeps the guild and channel
 # cache that interactions resolve ``interaction.guild``/``channel`` from (GUILD_CREATE,
 # CHANNEL_*, THREAD_*). No message intent: a lost table message is noticed by the 404 of
-# its next edit (bot/publisher.py), not by MESSAGE_DELETE.
+# its next edit (bot/discord/publisher.py), not by MESSAGE_DELETE.
 INTENTS = discord.Intents(guilds=True)
 
 

@@ -7,7 +7,7 @@ run time and refuses with a translated sentence.
 
 The bank channel (the forum's "topic de banque", ``guild_settings.bank_channel_id``) gets
 the claim receipts, the admins' approvals, mints and burns: ``bot.bank_channel``
-(bot/bank_channel.py), which also posts the tables' own funds added and forfeits.
+(bot/discord/bank_channel.py), which also posts the tables' own funds added and forfeits.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ the acting player sees their new private cards as an ephemeral message, and ever
 sees theirs with ``/hand`` or the table's "My cards" button while viewing as that player.
 
 Cards: the bot uploads its card pictures as application emojis at start-up, as on
-Discord (``bot/ui/card_emojis.py``); SimCord keeps an emoji's name but not its image, so
+Discord (``bot/discord/card_emojis.py``); SimCord keeps an emoji's name but not its image, so
 the page is handed each picture's PNG (``card_assets``). ``--language fr`` makes every
 player choose French (``/language``), so the table and the answers are in French.
 

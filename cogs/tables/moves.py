@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import CroupierBot
-from bot.publisher import table_link
+from bot.discord.publisher import table_link
 from bot.tables import TableError
 from bot.tables.games import GAMES
 from bot.tables.moves import MOVES, move_commands

@@ -10,11 +10,11 @@ import discord
 
 from bot.app import CroupierBot
 from bot.bank.models import ClaimReceipt
+from bot.discord.publisher import reply
 from bot.engine.base import IllegalAction
 from bot.engine.events import LEFT
 from bot.errors import WrongChannel
 from bot.i18n import t
-from bot.publisher import reply
 from bot.tables import Outcome, Table, TableError
 from bot.tables.moves import COLLECT_MOVES, build_action, rebet_action
 from bot.ui.buttons import ButtonSpec, build_buttons
