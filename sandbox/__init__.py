@@ -377,7 +377,7 @@ async def running_sandbox(
     finally:
         # SimCord detaches the bot without closing it: close the database ourselves, or
         # its worker thread keeps the process alive after Ctrl-C.
-        if hasattr(bot, "db"):
+        if bot.has_services:
             await bot.db.close()
 
 
