@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.bank import BankError
+from bot.bank.errors import BankError
 from bot.engine.base import IllegalAction, InvalidOptions
 from bot.engine.options import OptionError
 from bot.errors import UserError
