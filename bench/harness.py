@@ -16,14 +16,14 @@ from typing import Any
 import discord
 
 from bot.bank import Bank
-from bot.bank_channel import BankChannel
 from bot.db import Database, migrate, open_database
+from bot.discord.bank_channel import BankChannel
+from bot.discord.publisher import Publisher
+from bot.discord.scheduler import now
 from bot.engine.base import ActionKind
 from bot.engine.registry import GAMES
 from bot.engine.shuffle import seeded_entropy
 from bot.prefs import Prefs
-from bot.publisher import Publisher
-from bot.scheduler import now
 from bot.tables import TableService
 
 GUILD = 1

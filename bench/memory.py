@@ -38,9 +38,9 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
+from bot.discord.publisher import render
 from bot.engine.base import Phase
 from bot.engine.registry import GAMES
-from bot.publisher import render
 
 from .drive import Player
 from .harness import click, next_click, open_tables, world

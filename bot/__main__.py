@@ -7,7 +7,9 @@ import asyncio
 import sys
 from collections.abc import Callable
 
-from bot.config import ConfigError, load_settings
+from bot.cli import REFUSED
+from bot.config import load_settings
+from bot.errors import ConfigError
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -33,7 +35,7 @@ def _run(args: argparse.Namespace) -> int:
 
     if not is_postgres(url):
         claim(sqlite_path(url))  # held until the process ends (the bot's own claim shares it)
-    from bot.startup import explain
+    from bot.discord.startup import explain
 
     bot = create_bot(settings, settle_heap=True)
     try:
@@ -120,10 +122,10 @@ def _delegate(module: str) -> Callable[[list[str]], int]:
 # Subcommands that parse their own arguments.
 DELEGATED: dict[str, Callable[[list[str]], int]] = {
     "simulate": _delegate("bot.engine.sim"),
-    "audit": _delegate("bot.bank.audit"),
+    "audit": _delegate("bot.cli.audit"),
     "verify": _delegate("bot.engine.verify"),
     "rules-doc": _delegate("bot.engine.rules_doc"),
-    "import-sqlite": _delegate("bot.db.import_sqlite"),
+    "import-sqlite": _delegate("bot.cli.import_sqlite"),
 }
 
 
@@ -147,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     handlers = {None: _run, "run": _run, "migrate": _migrate, "backup": _backup}
     try:
         return handlers[args.command](args)
-    except ConfigError as exc:
+    except REFUSED as exc:
         print(exc, file=sys.stderr)
         return 2
 

@@ -1,5 +1,6 @@
 """The bot object: start-up (database, migrations, services, cogs, command sync) and error
-replies. The services are typed attributes built in ``setup_hook``; cogs reach them there."""
+replies. The services are one typed object, :class:`Services`, built in ``setup_hook``;
+cogs reach them through the bot's properties (``bot.tables`` is ``bot.services.tables``)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import asyncio
 import dataclasses
 import logging
 import secrets
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -14,23 +16,23 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.answer import answer
 from bot.bank import Bank
-from bot.bank_channel import BankChannel
 from bot.config import Settings
 from bot.db import Database, is_postgres, migrate, open_database, sqlite_path
 from bot.db.backups import Backups, default_folder
 from bot.db.check import check_open
 from bot.db.lock import ProcessLock, claim
+from bot.discord.answer import answer
+from bot.discord.bank_channel import BankChannel
+from bot.discord.card_emojis import CardEmojis
+from bot.discord.publisher import Publisher
+from bot.discord.scheduler import Scheduler, now
 from bot.engine.shuffle import Entropy, secure_entropy
 from bot.heap import settle_after_startup
 from bot.i18n import t
 from bot.prefs import Prefs
-from bot.publisher import Publisher
-from bot.scheduler import Scheduler, now
 from bot.shards import layout_of
 from bot.tables import Table, TableService
-from bot.ui.card_emojis import CardEmojis
 from bot.ui.errors import refusal_text
 from bot.ui.translator import CroupierTranslator
 
@@ -40,12 +42,13 @@ log = logging.getLogger("croupier")
 # DMs, threads and forum posts are REST calls. ``guilds`` keeps the guild and channel
 # cache that interactions resolve ``interaction.guild``/``channel`` from (GUILD_CREATE,
 # CHANNEL_*, THREAD_*). No message intent: a lost table message is noticed by the 404 of
-# its next edit (bot/publisher.py), not by MESSAGE_DELETE.
+# its next edit (bot/discord/publisher.py), not by MESSAGE_DELETE.
 INTENTS = discord.Intents(guilds=True)
 
 
-class CroupierBot(commands.Bot):
-    """Croupier: the ``guilds`` intent only (see ``INTENTS``)."""
+@dataclass(frozen=True, slots=True)
+class Services:
+    """What ``setup_hook`` builds once the database is open and migrated."""
 
     db: Database  # one database for everything, user-wide settings included
     bank: Bank  # the only code that moves money
@@ -54,7 +57,11 @@ class CroupierBot(commands.Bot):
     bank_channel: BankChannel  # each guild's bank channel
     publisher: Publisher  # the table messages, DMs and announcements
     scheduler: Scheduler  # deadlines and the repair pass
-    card_emojis: CardEmojis  # the card pictures (built in setup_hook: needs the app id)
+    card_emojis: CardEmojis  # the card pictures (started in setup_hook: needs the app id)
+
+
+class CroupierBot(commands.Bot):
+    """Croupier: the ``guilds`` intent only (see ``INTENTS``)."""
 
     def __init__(
         self,
@@ -84,6 +91,7 @@ class CroupierBot(commands.Bot):
         # test processes start hundreds of bots and skip it
         self.settle_heap = settle_heap
         self._file_lock: ProcessLock | None = None
+        self._services: Services | None = None  # built by setup_hook
         self._warm_up: asyncio.Task[int] | None = None  # see TableService.warm_up
         self.tree.error(self.on_app_command_error)
 
@@ -92,60 +100,116 @@ class CroupierBot(commands.Bot):
         url = self.settings.database_url
         if not is_postgres(url):  # one process per SQLite file
             self._file_lock = claim(sqlite_path(url))
-        self.db = await open_database(url)
-        await check_open(self.db)  # damaged, or newer than this code: refused
-        applied = await migrate(self.db)
+        db = await open_database(url)
+        try:
+            await check_open(db)  # damaged, or newer than this code: refused
+            applied = await migrate(db)
+        except BaseException:
+            await db.close()  # no services hold it yet: close() would not see it
+            raise
         if applied:
             log.info("applied migrations: %s", ", ".join(applied))
         if self.layout.partial:
             log.info("shards %s of %d", self.layout.shard_ids, self.layout.shard_count)
-        await self._build_services()
+        await self.start_services(db)
         await self.tree.set_translator(CroupierTranslator())
         from cogs import EXTENSIONS
 
         for name in EXTENSIONS:
             await self.load_extension(name)
         self.scheduler.start()
-        # before on_ready re-renders the open tables; shard 0 uploads for all processes
-        self.card_emojis = CardEmojis(self, upload=self.layout.first)
-        await self.card_emojis.start()
+        await self.card_emojis.start()  # before on_ready re-renders the open tables
         if self.settle_heap:
             settle_after_startup()  # the open tables are loaded: keep them out of full GCs
         if self.sync_commands and self.layout.first:  # one process syncs for all
             await self._sync()
 
-    async def _build_services(self) -> None:
-        """The services, then the open tables loaded into memory."""
-        self.bank = Bank(self.db)
-        self.tables = TableService(
-            self.db,
-            self.bank,
-            clock=now,
-            entropy=self.entropy,
-            shards=self.layout.table_filter(),
+    async def start_services(self, db: Database) -> None:
+        """The services on ``db`` (open and migrated), then the open tables loaded into
+        memory; ``close()`` stops them and closes ``db``."""
+        bank = Bank(db)
+        tables = TableService(
+            db, bank, clock=now, entropy=self.entropy, shards=self.layout.table_filter()
         )
         # other processes may change a user's language: PostgreSQL reads it every time
-        self.prefs = Prefs(self.db, shared=self.db.dialect != "sqlite")
-        self.bank_channel = BankChannel(self, self.db, self.settings.default_locale)
-        self.publisher = Publisher(self, self.tables, self.prefs, self.bank_channel)
-        self.scheduler = Scheduler(self.tables, self.publisher, self._backups())
-        self.tables.wake = self.scheduler.rearm  # a table built at first use: its timers
+        prefs = Prefs(db, shared=db.dialect != "sqlite")
+        bank_channel = BankChannel(self, db, self.settings.default_locale)
+        publisher = Publisher(self, tables, prefs, bank_channel)
+        scheduler = Scheduler(tables, publisher, self._backups(db))
+        # shard 0 uploads the card pictures for all processes
+        card_emojis = CardEmojis(self, upload=self.layout.first)
+        self._services = Services(
+            db, bank, tables, prefs, bank_channel, publisher, scheduler, card_emojis
+        )
+        tables.wake = scheduler.rearm  # a table built at first use: its timers
         # a table another process wrote is re-rendered by the next repair pass
-        self.tables.reloaded.append(self._rerender)
-        await self.tables.load()  # each table is built at its first use, or after READY
+        tables.reloaded.append(self._rerender)
+        await tables.load()  # each table is built at its first use, or after READY
 
-    def _backups(self) -> Backups | None:
+    @property
+    def services(self) -> Services:
+        """The services (a RuntimeError before ``setup_hook`` built them)."""
+        if self._services is None:
+            raise RuntimeError("the bot's services are built in setup_hook")
+        return self._services
+
+    @property
+    def has_services(self) -> bool:
+        """Whether ``setup_hook`` built the services."""
+        return self._services is not None
+
+    @property
+    def db(self) -> Database:
+        """The one database."""
+        return self.services.db
+
+    @property
+    def bank(self) -> Bank:
+        """The bank."""
+        return self.services.bank
+
+    @property
+    def tables(self) -> TableService:
+        """The open tables."""
+        return self.services.tables
+
+    @property
+    def prefs(self) -> Prefs:
+        """Users' reply language."""
+        return self.services.prefs
+
+    @property
+    def bank_channel(self) -> BankChannel:
+        """Each guild's bank channel."""
+        return self.services.bank_channel
+
+    @property
+    def publisher(self) -> Publisher:
+        """The table messages, DMs and announcements."""
+        return self.services.publisher
+
+    @property
+    def scheduler(self) -> Scheduler:
+        """Deadlines and the repair pass."""
+        return self.services.scheduler
+
+    @property
+    def card_emojis(self) -> CardEmojis:
+        """The card pictures."""
+        return self.services.card_emojis
+
+    def _backups(self, db: Database) -> Backups | None:
         """The scheduled backups (BACKUP_EVERY; SQLite only: load_settings refuses it on
         PostgreSQL), or None."""
         every = self.settings.backup_every
-        if every is None or self.db.dialect != "sqlite":
+        if every is None or db.dialect != "sqlite":
             return None
         folder = self.settings.backup_dir
         return Backups(
-            self.db,
+            db,
             every=every,
             keep=self.settings.backup_keep,
-            folder=Path(folder) if folder else default_folder(self.db.path),
+            folder=Path(folder) if folder else default_folder(db.path),
             start=now(),
         )
 
@@ -156,7 +220,7 @@ class CroupierBot(commands.Bot):
     async def on_ready(self) -> None:
         """After a (re)start: warm the open tables up in the background, and re-render
         every one once, with a short note."""
-        if hasattr(self, "publisher"):
+        if self._services is not None:
             if self._warm_up is None:
                 self._warm_up = asyncio.create_task(self.tables.warm_up())
             await self.publisher.restore()
@@ -175,19 +239,18 @@ class CroupierBot(commands.Bot):
         """Stop the services, then the gateway, then the database."""
         if self._warm_up is not None:
             self._warm_up.cancel()
-        if hasattr(self, "card_emojis"):
-            await self.card_emojis.stop()
-        if hasattr(self, "scheduler"):
-            self.scheduler.stop()
-            self.publisher.close()
+        services = self._services
+        if services is not None:
+            await services.card_emojis.stop()
+            services.scheduler.stop()
+            services.publisher.close()
         await super().close()
-        if hasattr(self, "tables"):
+        if services is not None:
             try:  # the next start then replays no action log (a crash would)
-                await self.tables.save_snapshots()
+                await services.tables.save_snapshots()
             except Exception:
                 log.exception("could not save the tables' snapshots (the log stays)")
-        if hasattr(self, "db"):
-            await self.db.close()
+            await services.db.close()
         if self._file_lock is not None:
             self._file_lock.release()
             self._file_lock = None
@@ -196,7 +259,7 @@ class CroupierBot(commands.Bot):
         """The language to answer in: the user's choice, else Discord's locale (remembered
         for the DMs sent later with no interaction at hand), else the guild's default."""
         given = interaction.locale
-        if hasattr(self, "prefs"):
+        if self._services is not None:
             await self.prefs.seen(interaction.user.id, given)
             chosen = await self.prefs.locale(interaction.user.id)
             if chosen:

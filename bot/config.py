@@ -9,14 +9,12 @@ from typing import Any
 
 from dotenv import load_dotenv
 
+from bot.db import is_postgres
+from bot.errors import ConfigError
+
 DEFAULT_DATABASE_PATH = "data/croupier.sqlite3"
-POSTGRES = ("postgresql://", "postgres://")
 UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 LOCALES = ("en", "fr")
-
-
-class ConfigError(Exception):
-    """A setting is missing or wrong; the message is one sentence for the operator."""
 
 
 @dataclass(frozen=True)
@@ -97,7 +95,7 @@ def _shards(url: str) -> tuple[int, tuple[int, ...] | None]:
         ids = parse_shard_ids(listed, count)
     elif cluster:
         ids = cluster_ids(_whole("CLUSTER_INDEX", "0", 0), _whole("CLUSTER_COUNT", "1", 1), count)
-    if ids is not None and len(ids) < count and not url.startswith(POSTGRES):
+    if ids is not None and len(ids) < count and not is_postgres(url):
         raise ConfigError(
             "serving only some shards (SHARD_IDS, CLUSTER_INDEX) needs DATABASE_URL="
             "postgresql://...: an SQLite file is served by one process, which runs every shard."
@@ -110,7 +108,7 @@ def _backups(url: str) -> dict[str, Any]:
     every = os.environ.get("BACKUP_EVERY", "").strip().lower()
     if not every or every in ("0", "off"):
         return {}
-    if url.startswith(POSTGRES):
+    if is_postgres(url):
         raise ConfigError(
             "BACKUP_EVERY is for an SQLite database: back a PostgreSQL database up with "
             "PostgreSQL's own tools (pg_dump, or base backups with pg_basebackup)."

@@ -1,8 +1,13 @@
-"""Errors shown to users: each carries a message key the i18n catalog translates."""
+"""Errors shown to people: a user's carries a message key the i18n catalog translates;
+``ConfigError`` is one sentence for the operator."""
 
 from __future__ import annotations
 
 from bot.engine.refusal import Refusal
+
+
+class ConfigError(Exception):
+    """A setting is missing or wrong; the message is one sentence for the operator."""
 
 
 class UserError(Refusal):

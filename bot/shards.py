@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.config import ConfigError, Settings
+from bot.config import Settings
+from bot.errors import ConfigError
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:

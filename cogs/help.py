@@ -13,8 +13,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.answer import answers_refusals
 from bot.app import CroupierBot
+from bot.discord.answer import answers_refusals
 from bot.engine.cards import build_deck
 from bot.engine.shuffle import SEED_BYTES, commitment, verify
 from bot.errors import UserError

@@ -14,7 +14,7 @@ the acting player sees their new private cards as an ephemeral message, and ever
 sees theirs with ``/hand`` or the table's "My cards" button while viewing as that player.
 
 Cards: the bot uploads its card pictures as application emojis at start-up, as on
-Discord (``bot/ui/card_emojis.py``); SimCord keeps an emoji's name but not its image, so
+Discord (``bot/discord/card_emojis.py``); SimCord keeps an emoji's name but not its image, so
 the page is handed each picture's PNG (``card_assets``). ``--language fr`` makes every
 player choose French (``/language``), so the table and the answers are in French.
 
@@ -377,7 +377,7 @@ async def running_sandbox(
     finally:
         # SimCord detaches the bot without closing it: close the database ourselves, or
         # its worker thread keeps the process alive after Ctrl-C.
-        if hasattr(bot, "db"):
+        if bot.has_services:
             await bot.db.close()
 
 

@@ -2,7 +2,7 @@
 
 Writes one 128x128 PNG per card code the games use (52 cards, the jokers ``XS``/``XH``)
 and ``back.png`` (a face-down card) into ``bot/ui/assets/cards/``, the package data the
-bot uploads as its application emojis (``bot/ui/card_emojis.py``). The running bot never
+bot uploads as its application emojis (``bot/discord/card_emojis.py``). The running bot never
 imports Pillow: run this script (``pip install pillow``) only to change the design, and
 commit the PNGs. ``--sheet PATH`` also writes a contact sheet of every image at Discord's
 emoji sizes (22 px inline, 48 px alone) on its dark and light themes, to look at.

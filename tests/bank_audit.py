@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.bank.audit import audit
+from bot.bank import audit
 from bot.bank.models import AuditReport
 from bot.db import Conn, Database
 

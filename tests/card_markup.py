@@ -22,7 +22,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.ui.card_emojis import key_of
+from bot.discord.card_emojis import key_of
 from bot.ui.cards import BACK, card_text
 
 MARKUP = re.compile(r"<(a?):([A-Za-z0-9_]{2,32}):(\d{1,20})>")

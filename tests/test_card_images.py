@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 import struct
 
+from bot.discord.card_emojis import card_keys, key_of, load_faces
 from bot.engine.cards import DECKS
-from bot.ui.card_emojis import card_keys, key_of, load_faces
 
 PNG = b"\x89PNG\r\n\x1a\n"
 EMOJI_NAME = re.compile(r"^[A-Za-z0-9_]{2,32}$")

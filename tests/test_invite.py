@@ -1,11 +1,11 @@
-"""The README's invite asks for what the bot checks (bot/perms.py), no more, no less."""
+"""The README's invite asks for what the bot checks (bot/discord/perms.py), no more, no less."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from bot import perms
+from bot.discord import perms
 from bot.i18n import t
 
 README = Path(__file__).resolve().parents[1] / "README.md"

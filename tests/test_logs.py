@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, load_settings
+from bot.config import load_settings
+from bot.errors import ConfigError
 from bot.i18n import t
 from bot.logs import HIDDEN, TOKEN, setup_logging
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, load_settings
+from bot.config import load_settings
+from bot.errors import ConfigError
 from bot.shards import ShardLayout, layout_of, shard_of
 from tests.test_cli import run
 

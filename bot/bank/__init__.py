@@ -3,7 +3,8 @@
 The only code that moves money. ``Bank(db)`` is the service, the tables included: they
 post their moves' money with ``Bank.post_effects`` inside their own transaction.
 ``bot.bank.core`` holds the SQL it runs (functions of a :class:`~bot.db.Conn`);
-``bot.bank.audit`` proves the ledger, from its last checkpoint on (``bot.bank.proof``).
+``bot.bank.audit`` (``bot.bank.proof.run``) proves the ledger, from its last checkpoint on;
+``python -m bot audit`` (``bot.cli.audit``) runs it from the command line.
 
 Model (schema: bot/db/migrations/0002_bank.sql)
 - Accounts per guild: ``issuer`` (the other side of every mint/burn; its balance is
@@ -32,7 +33,6 @@ Model (schema: bot/db/migrations/0002_bank.sql)
   (``ClaimDecided``) and changes nothing.
 """
 
-from .audit import audit
 from .errors import (
     BankError,
     ClaimDecided,
@@ -61,6 +61,7 @@ from .models import (
     PostResult,
     Receipt,
 )
+from .proof import run as audit  # one consistent snapshot, its checkpoint when clean
 from .service import Bank
 
 __all__ = [

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Final
 
 from bot.db.base import Conn, LedgerBatch, Memo
-from bot.engine.base import Money, MoneyKind
+from bot.engine.events import Money, MoneyKind
 
 from .errors import (
     ClaimDecided,

@@ -1,4 +1,5 @@
-"""What a bank audit proves, from its last checkpoint on (see ``bot.bank.audit``).
+"""What a bank audit proves, from its last checkpoint on (``bot.bank.audit``; on the
+command line ``python -m bot audit``, :mod:`bot.cli.audit`).
 
 Over one guild or all of them, an audit proves:
 

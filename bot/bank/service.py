@@ -13,7 +13,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, Concatenate, ParamSpec, TypedDict, TypeVar, Unpack
 
 from bot.db import Conn, Database
-from bot.engine.base import Money
+from bot.engine.events import Money
 
 from . import core, proof
 from .models import (

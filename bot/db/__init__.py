@@ -4,7 +4,7 @@
 
 from pathlib import Path
 
-from .base import Busy, Conflict, Conn, Database, IntegrityError, Row, Waited
+from .base import Busy, Conflict, Conn, Database, IntegrityError, Row, Unusable, Waited
 from .migrate import MigrationError, SchemaTooNew, latest_level, migrate
 from .sqlite import SqliteDatabase
 
@@ -42,6 +42,7 @@ __all__ = [
     "Row",
     "SchemaTooNew",
     "SqliteDatabase",
+    "Unusable",
     "Waited",
     "is_postgres",
     "latest_level",

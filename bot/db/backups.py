@@ -1,6 +1,6 @@
 """Scheduled online backups of an SQLite database (``BACKUP_EVERY``, ``BACKUP_KEEP``).
 
-Off by default. The scheduler (bot/scheduler.py) calls :meth:`Backups.tick` on its loop;
+Off by default. The scheduler (bot/discord/scheduler.py) calls :meth:`Backups.tick` on its loop;
 the copy itself is SQLite's online backup API on the database's long-read thread, so the
 event loop goes on serving moves while it runs, and writers are never blocked (WAL). A
 copy is written under a temporary name and renamed when complete: a crash mid-copy leaves

@@ -36,6 +36,11 @@ class IntegrityError(Exception):
     this one; the message names the column or constraint, e.g. ``interaction_id``)."""
 
 
+class Unusable(Exception):
+    """This code will not use the database (damaged, newer than the code, or another
+    process's file): the message is one sentence for the operator (exit 2)."""
+
+
 class Conflict(Exception):
     """Raised by a write function that found a concurrent transaction's work in its way
     (two processes paying the same claims): PostgreSQL runs the function again, from a new

@@ -10,14 +10,12 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from bot.config import ConfigError
-
 from . import is_postgres, open_database, sqlite_path
-from .base import Conn, Database
+from .base import Conn, Database, Unusable
 from .migrate import SchemaTooNew, check_level
 
 
-class BadDatabase(ConfigError):
+class BadDatabase(Unusable):
     """The database cannot be used: the message is one sentence for the operator."""
 
 

@@ -14,7 +14,7 @@ import fcntl
 import os
 from pathlib import Path
 
-from bot.config import ConfigError
+from .base import Unusable
 
 _held: dict[str, tuple[int, int]] = {}  # lock file -> (descriptor, holders in this process)
 
@@ -61,11 +61,11 @@ class ProcessLock:
 
 
 def claim(database: str) -> ProcessLock:
-    """The bot's lock on its file, or a ConfigError that says another process has it."""
+    """The bot's lock on its file, or an Unusable that says another process has it."""
     try:
         return ProcessLock(database)
     except FileInUse:
-        raise ConfigError(
+        raise Unusable(
             f"{database} is in use by another Croupier process (it holds "
             f"{lock_path(database)}): stop it first; two processes on one file would play "
             "from stale tables."

@@ -2,7 +2,7 @@
 text (``A♠``, and ``🂠`` for a card face down).
 
 ``card`` is the one function every renderer calls. The pictures are the application's own
-emojis, installed at start-up by ``bot.ui.card_emojis.CardEmojis`` with ``use_faces``;
+emojis, installed at start-up by ``bot.discord.card_emojis.CardEmojis`` with ``use_faces``;
 a card without one (upload failed, or no bot running, as in unit tests) is written as
 text. ``card_text`` is always text (logs), and ``as_text`` turns a text written with
 pictures back into the text form (a message that would not fit Discord's limits with

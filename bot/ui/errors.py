@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.db import Busy
+from bot.db.base import Busy
 from bot.engine.options import OptionSpec, format_value
 from bot.engine.refusal import Fallback, Refusal
 from bot.i18n import has, t

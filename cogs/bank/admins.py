@@ -11,9 +11,9 @@ from typing import Any, cast
 import discord
 from discord import app_commands
 
-from bot.answer import answers_refusals
 from bot.bank.errors import TransferToBot
 from bot.bank.models import MAX_AMOUNT, ClaimLine
+from bot.discord.answer import answers_refusals
 from bot.i18n import t
 from bot.ui.limits import fit_content
 from bot.ui.render import bank as fmt

@@ -7,9 +7,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.answer import answer
 from bot.app import CroupierBot
 from bot.bank.models import MAX_AMOUNT
+from bot.discord.answer import answer
 from bot.errors import NotAllowed
 from bot.ui.translator import _
 

@@ -7,8 +7,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.answer import answers_refusals
 from bot.bank.errors import SelfTransfer, TransferToBot
+from bot.discord.answer import answers_refusals
 from bot.i18n import t
 from bot.ui.render import bank as fmt
 from bot.ui.translator import _

@@ -6,8 +6,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.answer import refuse
 from bot.app import CroupierBot
+from bot.discord.answer import refuse
 from bot.errors import UserError
 from bot.ui.amounts import MAX_TYPED, parse_whole
 from bot.ui.translator import _

@@ -11,13 +11,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import perms
-from bot.answer import refuse
 from bot.app import CroupierBot
 from bot.bank import MAX_AMOUNT
+from bot.discord import perms
+from bot.discord.answer import refuse
+from bot.discord.publisher import NO_PINGS, render
 from bot.errors import NotAllowed, UserError
 from bot.i18n import normalize, t
-from bot.publisher import NO_PINGS, render
 from bot.tables import GAMES, Table
 from bot.tables.games import all_options
 from bot.tables.models import SETTINGS, TableSettings

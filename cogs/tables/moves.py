@@ -12,9 +12,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.answer import refuse
 from bot.app import CroupierBot
-from bot.publisher import table_link
+from bot.discord.answer import refuse
+from bot.discord.publisher import table_link
 from bot.tables import TableError
 from bot.tables.games import GAMES
 from bot.tables.move_names import MOVES, move_commands

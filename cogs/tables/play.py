@@ -8,9 +8,9 @@ import logging
 
 import discord
 
-from bot.answer import answer, refuse
 from bot.app import CroupierBot
 from bot.bank.models import ClaimReceipt
+from bot.discord.answer import answer, refuse
 from bot.engine.base import IllegalAction
 from bot.engine.events import LEFT
 from bot.errors import WrongChannel

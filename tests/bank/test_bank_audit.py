@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bot.bank import Bank, audit
-from bot.bank.audit import main
+from bot.cli.audit import main
 from bot.db import Conn, Database, SqliteDatabase, migrate
 from tests.bank.ledger import leave_seat, sit_down
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from bot.bank import Bank
+from bot.cli.import_sqlite import main as cli_main
 from bot.db import migrate, open_database
-from bot.db.import_sqlite import main as cli_main
 from bot.engine.base import Action, ActionKind, Money, MoneyKind, claim, seat
 from bot.engine.shuffle import seeded_entropy
 from bot.tables import TableService

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError
-from bot.db.import_sqlite import main as import_main
+from bot.cli.import_sqlite import main as import_main
+from bot.db import Unusable
 from bot.db.lock import FileInUse, ProcessLock, claim
 from tests.test_cli import ROOT, run
 
@@ -70,7 +70,7 @@ def test_a_file_held_by_another_process_is_refused_until_it_ends(tmp_path: Path)
         assert in_use(database)
         with pytest.raises(FileInUse):
             ProcessLock(database)
-        with pytest.raises(ConfigError, match="in use by another Croupier process"):
+        with pytest.raises(Unusable, match="in use by another Croupier process"):
             claim(database)
     finally:
         holder.stop()

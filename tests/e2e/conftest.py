@@ -10,7 +10,7 @@ How it works (and why it cannot pass silently):
   hands, the hole card, the bank's face-down card, the rigged order...), of every seated
   player's ``private_view()`` and of the PRIVATE/HIDDEN events. A code of the engine state
   or of a private view that the public view does not show is *hidden* at that moment.
-- ``Publisher.publish`` (bot/publisher.py, every committed outcome goes through it) is
+- ``Publisher.publish`` (bot/discord/publisher.py, every committed outcome goes through it) is
   wrapped: after each publish, the table message as the channel now shows it and every
   new public message of the table's channel (announcements, pings, hints; ephemeral
   messages are private and skipped) are
@@ -322,7 +322,7 @@ def leak_scan(
     request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[LeakScan]:
     """Scan every public message of the test for cards shown before their reveal."""
-    from bot.publisher import Publisher
+    from bot.discord.publisher import Publisher
 
     scan = LeakScan()
     init = TableService.__init__

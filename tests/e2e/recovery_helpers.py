@@ -7,9 +7,9 @@ from typing import Any
 import discord
 
 from bot.app import create_bot
+from bot.discord.publisher import render
 from bot.engine.base import ActionKind, Phase
 from bot.engine.shuffle import seeded_entropy
-from bot.publisher import render
 from bot.tables import Table
 from tests.bank.ledger import table_escrow
 from tests.card_markup import readable_embed

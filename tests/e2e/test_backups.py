@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from bot.app import CroupierBot, create_bot
-from bot.config import ConfigError, Settings, load_settings
+from bot.config import Settings, load_settings
 from bot.db import latest_level
 from bot.engine.shuffle import seeded_entropy
+from bot.errors import ConfigError
 from tests.e2e.helpers import add_players, table_of, thread_of
 
 HOUR = 3600.0

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from bot.app import create_bot
+from bot.discord.card_emojis import RETRY_AFTER, CardEmojis, card_keys, load_faces
 from bot.engine.shuffle import seeded_entropy
 from bot.ui import cards
-from bot.ui.card_emojis import RETRY_AFTER, CardEmojis, card_keys, load_faces
 from tests.card_markup import CardsIn, raw_text
 from tests.e2e.helpers import add_players, embed_text, table_message, table_of, thread_of
 

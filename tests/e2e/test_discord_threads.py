@@ -10,9 +10,9 @@ from typing import Any
 
 import discord
 
-from bot import perms
+from bot.discord import perms
+from bot.discord.publisher import REPAIR_BACKOFF
 from bot.i18n import t
-from bot.publisher import REPAIR_BACKOFF
 from tests.bank_audit import assert_audit_clean
 from tests.e2e.discord_rules import exact_permissions, set_thread, tagged_forum, thread_state
 from tests.e2e.helpers import add_players, embed_text, service, table_message, table_of, thread_of
@@ -141,7 +141,7 @@ async def test_a_repair_that_keeps_failing_backs_off_and_is_logged_once(simcord_
     edits = f"/channels/{thread.id}/messages/{table.message_id}"
     before = len(requests(env, "PATCH", edits))
     env.inject_error("PATCH", edits, status=500, times=None)  # an edit refused every time
-    caplog.set_level(logging.DEBUG, logger="bot.publisher")
+    caplog.set_level(logging.DEBUG, logger="bot.discord.publisher")
     await alice.member.slash(thread, "stand")
     await env.advance_time(600)
     tries = len(requests(env, "PATCH", edits)) - before

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
+from bot.discord.publisher import render, table_link
 from bot.engine.base import Phase
 from bot.engine.registry import GAMES
 from bot.i18n import t
-from bot.publisher import render, table_link
 from tests.e2e.helpers import (
     add_players,
     answer_text,

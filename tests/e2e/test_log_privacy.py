@@ -27,10 +27,10 @@ from typing import Any
 import pytest
 
 from bot.app import create_bot
+from bot.discord.card_emojis import key_of
 from bot.engine.base import Visibility
 from bot.engine.shuffle import seeded_entropy
 from bot.logs import setup_logging
-from bot.ui.card_emojis import key_of
 from bot.ui.cards import card_text
 from tests.card_markup import MARKUP, CardsIn
 from tests.e2e import wire

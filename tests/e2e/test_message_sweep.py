@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.discord.publisher import MESSAGE_CHECK_AGE
+from bot.discord.scheduler import SWEEP_EVERY
 from bot.engine.base import Phase
-from bot.publisher import MESSAGE_CHECK_AGE
-from bot.scheduler import SWEEP_EVERY
 from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import add_players, service, table_message, table_of, thread_of
 from tests.e2e.recovery_helpers import fresh_render, shown

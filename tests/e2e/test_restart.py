@@ -189,7 +189,7 @@ async def test_a_deadline_that_passed_while_down_fires_at_once(
     assert table.game.phase is Phase.BETTING and table.deadline_due is not None
     due = table.deadline_due
     # "down": a bot whose scheduler never starts runs while the bet deadline passes
-    from bot.scheduler import Scheduler
+    from bot.discord.scheduler import Scheduler
 
     monkeypatch.setattr(Scheduler, "start", lambda self: None)
     await restart(env, db_path)

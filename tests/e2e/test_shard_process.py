@@ -12,10 +12,10 @@ from bot.app import CroupierBot, create_bot
 from bot.bank import Bank
 from bot.config import Settings
 from bot.db import open_database
+from bot.discord.scheduler import now
 from bot.engine.base import Action, ActionKind
 from bot.engine.shuffle import seeded_entropy
 from bot.prefs import Prefs
-from bot.scheduler import now
 from bot.shards import ShardLayout
 from bot.tables import TableService
 from tests.bank_audit import assert_audit_clean

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import discord
 
+from bot.discord.publisher import table_link
 from bot.i18n import t
-from bot.publisher import table_link
 from cogs.tables.moves import MoveButton
 from tests.e2e.helpers import table_message, table_of, thread_of
 

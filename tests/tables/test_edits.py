@@ -6,7 +6,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
-from bot.ui.edits import TableEdits
+from bot.discord.edits import TableEdits
 
 
 @dataclass

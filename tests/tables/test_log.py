@@ -253,9 +253,9 @@ async def test_the_bot_saves_the_snapshots_when_it_stops(tmp_path) -> None:
 
     path = str(tmp_path / "stop.sqlite3")
     bot = create_bot(database_path=path, entropy=seeded_entropy("stop"))
-    bot.db = await open_database(path)
-    await migrate(bot.db)
-    await bot._build_services()  # the services as setup_hook builds them, no gateway
+    db = await open_database(path)
+    await migrate(db)
+    await bot.start_services(db)  # the services as setup_hook builds them, no gateway
     table = await open_game(bot.tables, "classic", players=SEATED)
     await mid_round(bot.tables, table, Clock())
     assert table.snapshot_version < table.version

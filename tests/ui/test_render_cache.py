@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
+from bot.discord.publisher import render
 from bot.engine.base import Action, ActionKind, IllegalAction
 from bot.engine.registry import GAMES, AnyGame
 from bot.engine.shuffle import seeded_entropy
-from bot.publisher import render
 from bot.tables.models import Table, TableSettings
 from bot.ui import cards
 from bot.ui.render import cache

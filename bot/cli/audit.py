@@ -11,16 +11,10 @@ import argparse
 import asyncio
 import sys
 
-from bot.config import ConfigError, load_settings
-from bot.db import Database
+from bot.bank import AuditReport, audit
+from bot.config import load_settings
 
-from . import proof
-from .models import AuditReport
-
-
-async def audit(db: Database, guild_id: int | None = None, *, full: bool = False) -> AuditReport:
-    """Audit the bank in one consistent snapshot and record its checkpoint when clean."""
-    return await proof.run(db, guild_id, full=full)
+from . import REFUSED
 
 
 async def _run(path: str, guild_id: int | None, full: bool) -> AuditReport:
@@ -51,13 +45,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         settings = load_settings()
-    except ConfigError as exc:
+    except REFUSED as exc:
         print(f"bank audit: {exc}", file=sys.stderr)
         return 2
     path = args.db or settings.database_url
     try:
         report = asyncio.run(_run(path, args.guild, args.full))
-    except ConfigError as exc:  # not a database, damaged, newer than this code
+    except REFUSED as exc:  # not a database, damaged, newer than this code
         print(f"bank audit: {exc}", file=sys.stderr)
         return 2
     except Exception as exc:  # a missing bank schema, a locked file

@@ -2,9 +2,9 @@
 
 After the table service commits a move, :meth:`Publisher.publish` edits the one public
 table message (as the interaction's response when the move came from its buttons, else by
-REST through :class:`~bot.ui.edits.TableEdits`, bursts merged), answers the interaction,
+REST through :class:`~bot.discord.edits.TableEdits`, bursts merged), answers the interaction,
 sends private cards (the actor's in their interaction's answer, the others' by DM through
-:class:`~bot.dms.DirectMessages`), posts the round summaries,
+:class:`~bot.discord.dms.DirectMessages`), posts the round summaries,
 revealed seeds and forum pings, and the bank channel's news. A table whose REST edit
 failed waits for the repair pass (run by the scheduler); a table whose thread or message
 is gone (404) is closed with refunds; one the bot may no longer reach (403) stays open,
@@ -22,10 +22,11 @@ from typing import Any
 
 import discord
 
-from bot import perms
-from bot.answer import answer as reply  # the one answer (its ``answer`` is a text here)
-from bot.bank_channel import BankChannel
-from bot.dms import DirectMessages
+from bot.discord import perms
+from bot.discord.answer import answer as reply  # the one answer (its ``answer`` is a text here)
+from bot.discord.bank_channel import BankChannel
+from bot.discord.dms import DirectMessages
+from bot.discord.edits import TableEdits
 from bot.engine.base import ROUND_SETTLED, Event, Visibility
 from bot.engine.events import ROUND_REFUNDED, ROUND_STARTED, MoneyKind
 from bot.i18n import t
@@ -33,7 +34,6 @@ from bot.prefs import Prefs
 from bot.tables import GAMES, Outcome, Table, TableError, TableService
 from bot.tables.models import FORUM
 from bot.ui.buttons import TableButtons
-from bot.ui.edits import TableEdits
 from bot.ui.limits import CONTENT, fit_content, fit_embed
 from bot.ui.render import Ctx, renderer_for
 from bot.ui.render import cache as render_cache

@@ -24,12 +24,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.config import ConfigError, load_settings
+from bot.bank import proof
+from bot.config import load_settings
+from bot.db import is_postgres, open_database
+from bot.db.base import Conn, Database, IntegrityError
+from bot.db.lock import FileInUse, ProcessLock
+from bot.db.migrate import migrate
+from bot.errors import ConfigError
 
-from . import is_postgres, open_database
-from .base import Conn, Database, IntegrityError
-from .lock import FileInUse, ProcessLock
-from .migrate import migrate
+from . import REFUSED
 
 # Tables in the order their rows go in (a row's parents first), and their columns that
 # hold an id of ("account", "entry", ...): those move by that kind's offset.
@@ -188,8 +191,6 @@ async def _copy_file(conn: Conn, source: Source, index: int) -> None:
 
 async def _check(conn: Conn, sources: list[Source]) -> list[str]:
     """What does not match after the copy (empty: commit)."""
-    from bot.bank import proof
-
     problems: list[str] = []
     report = (await proof.prove(conn, None, True)).report
     if not report.ok:
@@ -300,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         url = args.to or load_settings().database_url
         sources = asyncio.run(run_import(args.files, url))
-    except ConfigError as exc:
+    except REFUSED as exc:
         print(f"import-sqlite: {exc}", file=sys.stderr)
         return 2
     except IntegrityError as exc:  # e.g. one user's language in two files

@@ -15,7 +15,7 @@ from discord.ext import tasks
 
 from bot.db import Busy
 from bot.db.backups import Backups
-from bot.publisher import Publisher
+from bot.discord.publisher import Publisher
 from bot.tables import TableService
 
 log = logging.getLogger(__name__)
