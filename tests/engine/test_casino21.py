@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from typing import Any
 
 import pytest
@@ -21,6 +20,7 @@ from bot.engine.base import (
 from bot.engine.games.casino21 import ILLEGAL_CODES, Casino21, Casino21Options, settle_outcome
 from bot.engine.hands import fallback_ace
 from bot.engine.shuffle import commitment, seeded_entropy, verify
+from tests.engine.ledger import Ledger
 
 K = ActionKind
 
@@ -30,29 +30,19 @@ class Table:
 
     def __init__(self, players: int = 1, **options: Any) -> None:
         self.game = Casino21(options, host=1, entropy=seeded_entropy("casino21-golden"))
-        self.events: list[Event] = []
-        self.balances: dict[str, int] = defaultdict(int)
+        self.ledger = Ledger()
+        self.events = self.ledger.events
+        self.balances = self.ledger.bal
         for p in range(1, players + 1):
             self.do(K.JOIN, p)
 
     def do(self, kind: ActionKind, player: int | None = None, **kw: Any) -> list[Event]:
-        events = self.game.apply(Action(kind, player, **kw))
-        self.events.extend(events)
-        for e in events:
-            for m in e.money:
-                self.balances[m.src] -= m.amount
-                self.balances[m.dst] += m.amount
+        events = self.ledger.feed(self.game.apply(Action(kind, player, **kw)))
         self.check()
         return events
 
     def check(self) -> None:
-        g = self.game
-        assert sum(self.balances.values()) == 0
-        for s in g.seats:
-            assert self.balances[f"seat:{s.player}"] == s.stack
-        assert self.balances["pot"] == g.pot
-        if g.phase not in (Phase.BETTING, Phase.PLAYING):
-            assert g.pot == 0
+        self.ledger.check(self.game)
 
     def illegal(self, kind: ActionKind, player: int | None = None, **kw: Any) -> IllegalAction:
         before = json.dumps(self.game.to_dict(), sort_keys=True)

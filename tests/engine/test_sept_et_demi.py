@@ -8,7 +8,6 @@ hits.
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
@@ -26,39 +25,13 @@ from bot.engine.base import (
 )
 from bot.engine.games.sept_et_demi import ILLEGAL_CODES, SeptEtDemi
 from bot.engine.shuffle import seeded_entropy, verify
+from tests.engine.ledger import Ledger
 
 K = ActionKind
 
 
 def act(kind: ActionKind, player: int | None = None, amount: int | None = None) -> Action:
     return Action(kind, player, amount=amount)
-
-
-class Ledger:
-    """Balances of every money endpoint, fed with the events in order."""
-
-    def __init__(self) -> None:
-        self.bal: Counter[str] = Counter()
-        self.events: list[Event] = []
-
-    def feed(self, events: Iterable[Event]) -> list[Event]:
-        out = list(events)
-        for ev in out:
-            self.events.append(ev)
-            for m in ev.money:
-                self.bal[m.src] -= m.amount
-                self.bal[m.dst] += m.amount
-                for end in (m.src, m.dst):
-                    if end.startswith(("seat:", "fund", "pot")):
-                        assert self.bal[end] >= 0, (end, ev)
-        return out
-
-    def check(self, g: SeptEtDemi) -> None:
-        for pid, stack in stacks(g).items():
-            assert self.bal[f"seat:{pid}"] == stack, pid
-        assert self.bal["pot"] == g.pot
-        assert self.bal["fund"] == g.fund
-        assert sum(self.bal.values()) == 0
 
 
 def table(n: int = 3, rig: list[str] | None = None, **opts: Any) -> tuple[SeptEtDemi, Ledger]:
