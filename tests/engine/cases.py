@@ -12,7 +12,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.engine.base import Action, ActionKind, Phase
+from bot.engine.base import Action, ActionKind, Event, Phase
+from bot.engine.phases import ROUND_PHASES
 from bot.engine.registry import AnyGame
 
 K = ActionKind
@@ -45,11 +46,53 @@ class LegalRun:
     kinds_seen: frozenset[ActionKind] = frozenset()  # legal at least once, somewhere
 
 
+def cards_of(event: Event) -> list[str]:
+    """The card codes an event shows (a shuffle's unshuffled source aside)."""
+    if event.kind == "shuffle":
+        return []
+    one, many = event.data.get("card"), event.data.get("cards")
+    return ([one] if isinstance(one, str) else []) + (list(many) if isinstance(many, list) else [])
+
+
+def shown_in_order(events: Iterable[Event]) -> list[str]:
+    """Every card the events show, in the order they first show it (a game dealing one
+    card at a time, in the shoe's order)."""
+    out: list[str] = []
+    for e in events:
+        out += [code for code in cards_of(e) if code not in out]
+    return out
+
+
+def timeouts(g: AnyGame, *phases: Phase) -> list[Event]:
+    """The timer runs out while the game is in one of ``phases``."""
+    events: list[Event] = []
+    for _ in range(50):
+        if g.phase not in phases:
+            return events
+        events += g.apply(Action(K.TIMEOUT))
+    raise AssertionError(f"the timer never ended {g.phase}")
+
+
+@dataclass(frozen=True)
+class FairRound:
+    """An unrigged round from a new table (its host starts it), then the table closed."""
+
+    seat: tuple[Action, ...]  # who sits down first
+    play: Callable[[AnyGame], list[Event]]  # the round after START: the events
+    order: tuple[str, ...]  # event kinds that come in this order
+    cards: int  # cards dealt at least
+    spec: str  # the shoe's spec, as ``verify`` takes it
+    options: dict[str, Any] = field(default_factory=dict)
+    # the cards dealt, in the shoe's order
+    dealt: Callable[[list[Event]], list[str]] = shown_in_order
+
+
 @dataclass(frozen=True)
 class GameCase:
     """One game's data for the tests every game runs."""
 
     legal: LegalRun
+    fair: FairRound
     codes: frozenset[str]  # refusal codes its ILLEGAL_CODES must hold
     defaults: dict[str, Any]  # its options' defaults, as stored
     # (options, code, option named): options the game refuses, and how
@@ -95,7 +138,25 @@ def _blackjack_move(rng: random.Random, g: AnyGame) -> Move:
     return Action(k, p, amount=amount), False
 
 
+def _bets(*bets: tuple[int, int]) -> Callable[[AnyGame], list[Event]]:
+    """A round: these (player, amount) bets, then the timer ends every turn."""
+
+    def play(g: AnyGame) -> list[Event]:
+        events = [e for p, amount in bets for e in g.apply(Action(K.BET, p, amount=amount))]
+        return events + timeouts(g, *ROUND_PHASES)
+
+    return play
+
+
 BLACKJACK = GameCase(
+    fair=FairRound(
+        seat=(Action(K.JOIN, 1, amount=1000),),
+        play=_bets((1, 10)),
+        order=("shuffle", "round_started", "card", "hole_card", "hole_revealed"),
+        cards=4,
+        spec="std52*1",
+        options={"decks": 1},  # a card's code names one card
+    ),
     legal=LegalRun(
         seed=7,
         games=30,
@@ -187,6 +248,13 @@ def _casino21_seat(g: AnyGame, n: int) -> None:
 
 
 CASINO21 = GameCase(
+    fair=FairRound(
+        seat=(Action(K.JOIN, 1),),
+        play=_bets((1, 10)),
+        order=("shuffle", "dealt", "bank_hole", "bank_reveal", "seed_revealed"),
+        cards=4,
+        spec="std52",
+    ),
     legal=LegalRun(
         seed=21,
         games=30,
@@ -269,7 +337,21 @@ def _pirate21_bad(options: dict[str, Any], code: str) -> tuple[dict[str, Any], s
     return options, code, next(iter(options))
 
 
+def _pirate21_dealt(events: list[Event]) -> list[str]:
+    """Each player's first card in seat order, then each one's second."""
+    hands = [e.data["cards"] for e in events if e.kind == "cards"]
+    return [h[0] for h in hands] + [h[1] for h in hands]
+
+
 PIRATE21 = GameCase(
+    fair=FairRound(
+        seat=(Action(K.JOIN, 2),),
+        play=lambda g: [],  # the pile serves the whole game: its seed is revealed at the end
+        order=("shuffle", "cards"),
+        cards=4,
+        spec="pirate54",
+        dealt=_pirate21_dealt,
+    ),
     legal=LegalRun(
         seed=21,
         games=24,
@@ -341,6 +423,13 @@ def _sept_move(rng: random.Random, g: AnyGame) -> Move:
 
 
 SEPT_ET_DEMI = GameCase(
+    fair=FairRound(
+        seat=tuple(Action(K.JOIN, p) for p in (1, 2, 3)),
+        play=lambda g: timeouts(g, Phase.BETTING),  # each bettor's window expires in turn
+        order=("shuffle", "card", "deal", "bank_reveal", "seed_revealed"),
+        cards=3,
+        spec="sept40",
+    ),
     legal=LegalRun(
         seed=11,
         games=40,

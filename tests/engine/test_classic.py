@@ -49,17 +49,6 @@ def test_engine_does_not_import_discord_asyncio_aiosqlite() -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-def test_first_start_commits_before_any_card() -> None:
-    g = table()
-    events = act(g, K.START, 1)
-    assert kinds(events)[0] == "shuffle"
-    assert events[0].visibility is Visibility.PUBLIC
-    commit = events[0].data["commitment"]
-    assert g.public_view()["shoe"]["commitment"] == commit
-    events = act(g, K.BET, 1, amount=10)
-    assert "card" in kinds(events) and "shuffle" not in kinds(events)
-
-
 def test_reshuffle_at_penetration_reveals_seed() -> None:
     g = table(decks=1, penetration=0.5)
     first = act(g, K.START, 1)[0].data

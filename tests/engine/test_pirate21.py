@@ -445,17 +445,6 @@ def test_close_in_lobby() -> None:
     assert game.phase is Phase.FINISHED
 
 
-def test_shuffle_is_committed_then_verifiable() -> None:
-    game = table(2, "fair")
-    events = game.apply(Action(A.START, 1))
-    shuffle = only(events, "shuffle")
-    dealt = {e.player: e.data["cards"] for e in events if e.kind == "cards"}
-    events = game.apply(Action(A.CLOSE))
-    seed = only(events, "seed_revealed")["seed"]
-    order = [c.code for c in verify(seed, shuffle["commitment"], "pirate54")]
-    assert order[:4] == [dealt[2][0], dealt[1][0], dealt[2][1], dealt[1][1]]
-
-
 def twin_rounds(hidden: list[str]) -> tuple[Pirate21, list[Event]]:
     """Player 2 holds ``hidden`` and hits 5C, then 2D; the others' cards never change."""
     hands = {2: hidden, 3: ["TC", "8D"], 1: ["5S", "5H"]}

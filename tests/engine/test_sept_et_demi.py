@@ -24,7 +24,7 @@ from bot.engine.base import (
     Visibility,
 )
 from bot.engine.games.sept_et_demi import ILLEGAL_CODES, SeptEtDemi
-from bot.engine.shuffle import seeded_entropy, verify
+from bot.engine.shuffle import seeded_entropy
 from tests.engine.ledger import Ledger
 
 K = ActionKind
@@ -547,25 +547,6 @@ def test_sit_out_and_small_stacks() -> None:
 
 
 # --------------------------------------------------------------------------- fairness
-
-
-def test_shuffle_commitment_before_the_deal_and_seed_after() -> None:
-    g = SeptEtDemi(host=1, entropy=seeded_entropy("fair"))
-    for pid in (1, 2, 3):
-        g.apply(act(K.JOIN, pid))
-    ev = g.apply(act(K.START, 1))
-    names = kinds(ev)
-    assert names.index("shuffle") < names.index("card") < names.index("deal")
-    commit = next(e for e in ev if e.kind == "shuffle").data["commitment"]
-    dealt = [e.data["card"] for e in ev if e.kind == "card"]
-    ev = []
-    while g.phase is Phase.BETTING:  # each bettor's window expires in turn
-        ev += g.apply(Action(K.TIMEOUT))
-    seed = next(e for e in ev if e.kind == "seed_revealed").data
-    assert seed["commitment"] == commit
-    order = [c.code for c in verify(seed["seed"], commit, "sept40")]
-    assert order[:2] == dealt
-    assert next(e for e in ev if e.kind == "bank_reveal").data["card"] == order[2]
 
 
 def test_snapshot_round_trip_mid_round_with_rigged_deck() -> None:
