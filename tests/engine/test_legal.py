@@ -1,11 +1,12 @@
 """Every game's ``legal_actions`` only probes the kinds a phase allows: in random play (each
 game's own, ``cases.py``), from the lobby to the end, it must agree with probing every
 kind through the game's checks, for every player asked; every refusal met on the way is
-one of the game's listed codes."""
+one of the game's listed codes. Each move is also made on the game restored from its
+snapshot: the same refusal, or the same events and the same state."""
 
 from __future__ import annotations
 
-import contextlib
+import json
 import random
 from collections.abc import Callable
 
@@ -30,6 +31,26 @@ def probed(
     return probe_all(g, player, build)
 
 
+def apply_to_twins(key: str, g: AnyGame, action: Action, accepted: bool) -> AnyGame:
+    """Apply ``action`` to ``g`` and to a game restored from its stored snapshot: both
+    refuse it alike and nothing changes, or both emit the same events and end alike.
+    ``accepted``: the game must take it."""
+    before = json.dumps(g.to_dict(), sort_keys=True)
+    twin = GAMES[key].load(json.loads(before), g.entropy)
+    try:
+        events = g.apply(action)
+    except IllegalAction as err:
+        assert not accepted, (action, err.code)
+        assert json.dumps(g.to_dict(), sort_keys=True) == before  # a refusal changes nothing
+        with pytest.raises(IllegalAction) as again:
+            twin.apply(action)
+        assert (again.value.code, again.value.params) == (err.code, err.params)
+        return g
+    assert [e.to_dict() for e in twin.apply(action)] == [e.to_dict() for e in events]
+    assert twin.to_dict() == g.to_dict()
+    return twin  # play goes on with the restored game: its future is the same
+
+
 def play(key: str, run: LegalRun) -> tuple[int, set[ActionKind], set[str]]:
     """The case's random play of every game, checked at every step: the comparisons made,
     the kinds found legal and the refusal codes met."""
@@ -49,12 +70,7 @@ def play(key: str, run: LegalRun) -> tuple[int, set[ActionKind], set[str]]:
             move = run.move(rng, g)
             if move is None:
                 break
-            action, accepted = move
-            if accepted:
-                g.apply(action)
-            else:
-                with contextlib.suppress(IllegalAction):
-                    g.apply(action)
+            g = apply_to_twins(key, g, *move)
         if run.plays_out:
             assert g.phase is Phase.FINISHED, game_no
     return checked, seen, codes
