@@ -10,7 +10,6 @@ import subprocess
 import sys
 
 import pytest
-from test_classic_helpers import K, act, flows, kinds, play_round, public, summary, table
 
 from bot.engine.base import (
     Action,
@@ -24,6 +23,7 @@ from bot.engine.base import (
 from bot.engine.games.blackjack import ILLEGAL_CODES, MAX_SEATS, BlackjackGame, BlackjackOptions
 from bot.engine.registry import GAMES
 from bot.engine.shuffle import verify
+from tests.engine.classic_table import K, act, flows, kinds, play_round, public, summary, table
 
 
 def hand_results(s: dict[str, object]) -> list[tuple[str, int]]:
