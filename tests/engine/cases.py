@@ -244,7 +244,7 @@ def _casino21_move(rng: random.Random, g: AnyGame) -> Move:
 
 def _casino21_seat(g: AnyGame, n: int) -> None:
     """Own funds only without a welcome stake."""
-    join(g, (1, 2, 3), 0 if g.options.welcome_stake else 50)
+    join(g, (1, 2, 3), 0 if g.options.to_dict()["welcome_stake"] else 50)
 
 
 CASINO21 = GameCase(

@@ -55,7 +55,9 @@ def play(key: str, run: LegalRun) -> tuple[int, set[ActionKind], set[str]]:
     """The case's random play of every game, checked at every step: the comparisons made,
     the kinds found legal and the refusal codes met."""
     rng = random.Random(run.seed)
-    checked, seen, codes = 0, set(), set()
+    checked = 0
+    seen: set[ActionKind] = set()
+    codes: set[str] = set()
     for game_no in range(run.games):
         options = run.options(rng, game_no)
         g = GAMES[key].build(1, options, seeded_entropy(f"legal{game_no}"))
