@@ -29,7 +29,7 @@ from bot.engine.base import (
 from bot.engine.cards import Card
 from bot.engine.options import GameOptions, OptionKind, OptionSpec
 from bot.engine.shuffle import Shoe, seeded_entropy
-from tests.legal_probe import brute_force
+from tests.engine.legal_probe import brute_force
 
 K = ActionKind
 

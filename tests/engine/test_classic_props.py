@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -22,6 +21,7 @@ from hypothesis import strategies as st
 from bot.engine.base import Action, ActionKind, Event, IllegalAction, Phase, Visibility
 from bot.engine.games.blackjack import ILLEGAL_CODES, BlackjackGame, BlackjackOptions
 from bot.engine.shuffle import seeded_entropy
+from tests.engine.ledger import Ledger
 
 K = ActionKind
 PLAYERS = [11, 22, 33, 44]
@@ -41,31 +41,6 @@ options_st = st.builds(
     dealer_hits_soft_17=st.booleans(),
     blackjack_pays=st.sampled_from(["3:2", "6:5", "1:1"]),
 )
-
-
-class Ledger:
-    """Applies every Money item and checks the engine against it."""
-
-    def __init__(self) -> None:
-        self.balance: dict[str, int] = defaultdict(int)
-
-    def post(self, events: list[Event]) -> None:
-        for e in events:
-            for m in e.money:
-                assert m.amount >= 0 and m.src != m.dst
-                self.balance[m.src] -= m.amount
-                self.balance[m.dst] += m.amount
-
-    def check(self, g: BlackjackGame) -> None:
-        assert sum(self.balance.values()) == 0
-        for end, value in self.balance.items():
-            if end.startswith("seat:"):
-                p = int(end.split(":")[1])
-                assert value == g.stacks.get(p, 0), (end, value, g.stacks)
-                assert value >= 0
-        assert self.balance["pot"] == g.pot >= 0
-        if g.phase in (Phase.LOBBY, Phase.BETWEEN_ROUNDS, Phase.FINISHED):
-            assert g.pot == 0
 
 
 def candidates(g: BlackjackGame, draw: Any) -> list[Action]:
@@ -143,7 +118,7 @@ def test_random_play(seed: bytes, opts: BlackjackOptions, data: st.DataObject) -
     rounds = 0
     for p in PLAYERS[: data.draw(st.integers(1, 3))]:
         events = g.apply(Action(K.JOIN, p, amount=data.draw(st.sampled_from([15, 60, 300]))))
-        ledger.post(events)
+        ledger.feed(events)
     for _ in range(data.draw(st.integers(5, 70))):
         # an illegal (or legal) random move: when refused, nothing changed
         probe = random_action(data.draw)
@@ -184,7 +159,7 @@ def test_random_play(seed: bytes, opts: BlackjackOptions, data: st.DataObject) -
         assert twin.to_dict() == g.to_dict()
         for e in events:
             json.dumps(e.to_dict())
-        ledger.post(events)
+        ledger.feed(events)
         ledger.check(g)
         hole_guard(g, events, hole)
         if g.phase in (Phase.BETTING, Phase.INSURANCE, Phase.PLAYING):
@@ -198,17 +173,17 @@ def test_random_play(seed: bytes, opts: BlackjackOptions, data: st.DataObject) -
     guard = 0
     while g.phase in (Phase.BETTING, Phase.INSURANCE, Phase.PLAYING):
         events = g.apply(Action(K.TIMEOUT))
-        ledger.post(events)
+        ledger.feed(events)
         ledger.check(g)
         hole_guard(g, events, hole)
         guard += 1
         assert guard < 40
     events = g.apply(Action(K.CLOSE))
-    ledger.post(events)
+    ledger.feed(events)
     ledger.check(g)
     assert g.phase is Phase.FINISHED and g.pot == 0 and not g.seats
-    assert all(v == 0 for k, v in ledger.balance.items() if k.startswith("seat:"))
-    assert ledger.balance["pot"] == 0
+    assert all(v == 0 for k, v in ledger.bal.items() if k.startswith("seat:"))
+    assert ledger.bal["pot"] == 0
 
 
 @settings(max_examples=25, deadline=None)
@@ -219,17 +194,17 @@ def test_close_mid_round_refunds_everything(
     g = BlackjackGame(opts, entropy=seeded_entropy(seed))
     ledger = Ledger()
     for p in PLAYERS[:3]:
-        ledger.post(g.apply(Action(K.JOIN, p, amount=100)))
-    ledger.post(g.apply(Action(K.START)))
+        ledger.feed(g.apply(Action(K.JOIN, p, amount=100)))
+    ledger.feed(g.apply(Action(K.START)))
     for _ in range(data.draw(st.integers(0, 12))):
         options = [a for a in candidates(g, data.draw) if a.kind is not K.LEAVE]
         if not options or g.phase is Phase.BETWEEN_ROUNDS:
             break
-        ledger.post(g.apply(data.draw(st.sampled_from(options))))
+        ledger.feed(g.apply(data.draw(st.sampled_from(options))))
         ledger.check(g)
-    ledger.post(g.apply(Action(K.CLOSE)))
+    ledger.feed(g.apply(Action(K.CLOSE)))
     ledger.check(g)
-    assert ledger.balance["pot"] == 0
+    assert ledger.bal["pot"] == 0
     # what the players got back as claims = buy-ins - lost to the house + won from it
-    claims = sum(v for k, v in ledger.balance.items() if k.startswith("claim:"))
-    assert claims == 300 + ledger.balance["house"] * -1
+    claims = sum(v for k, v in ledger.bal.items() if k.startswith("claim:"))
+    assert claims == 300 + ledger.bal["house"] * -1

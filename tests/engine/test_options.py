@@ -25,9 +25,11 @@ from bot.engine.options import (
     parse_value,
     tokenize,
 )
+from bot.engine.registry import GAMES as REGISTRY
 from bot.tables.models import SETTINGS
 
-GAMES = {"classic": CLASSIC, "casino21": CASINO21, "pirate21": PIRATE21, "sept_et_demi": SEPT}
+#: every game's option specs, by key and by old key ("classic")
+GAMES = {name: REGISTRY[name].options for name in REGISTRY.names()}
 DECK = {"numbers": 36, "pirates": 14, "flags": 4}
 
 
@@ -199,7 +201,7 @@ def test_stored_options_of_today_restore() -> None:
     assert Casino21Options.from_dict(casino).to_dict() == casino
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", list(REGISTRY))
 def test_every_documented_value_parses_and_reads_back(game: str) -> None:
     for spec in (*GAMES[game], *SETTINGS):
         values = documented_values(spec)

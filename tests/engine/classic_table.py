@@ -1,5 +1,5 @@
-"""Shared helpers for the classic (Black Jack) tests (no tests here; named to match
-the test_classic* files)."""
+"""Helpers of the scripted Black Jack (classic) tests: a table, moves, a rigged round and
+what the events moved or showed."""
 
 from __future__ import annotations
 

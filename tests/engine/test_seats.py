@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 
 from bot.engine.base import ActionKind, IllegalAction, Phase
-from bot.engine.registry import AnyGame
-from tests.bank.test_bank_engines import HOST, P2, P3, _action, _games
+from bot.engine.registry import GAMES, AnyGame
+from bot.engine.shuffle import seeded_entropy
+from tests.engine.cases import random_move
 
-OUTSIDER = 9
+HOST, P2, P3, OUTSIDER = 1, 2, 3, 9
 
 
 def seated_in_view(game: AnyGame) -> list[int]:
@@ -28,10 +29,10 @@ def seated_in_view(game: AnyGame) -> list[int]:
     return out
 
 
-@pytest.mark.parametrize("name", ["classic", "casino21", "pirate21", "sept_et_demi"])
-def test_seats_from_the_state_are_the_views(name: str) -> None:
-    game = _games()[name]()
-    rng = random.Random(f"seats-{name}")
+@pytest.mark.parametrize("key", list(GAMES))
+def test_seats_from_the_state_are_the_views(key: str) -> None:
+    game = GAMES[key].build(HOST, {}, seeded_entropy(f"seats-{key}"))
+    rng = random.Random(f"seats-{key}")
     changes = 0
     before = game.seated()
     for _ in range(600):
@@ -44,7 +45,7 @@ def test_seats_from_the_state_are_the_views(name: str) -> None:
         else:
             break
         try:
-            game.apply(_action(rng, rng.choice(kinds), player))
+            game.apply(random_move(rng, rng.choice(kinds), player))
         except IllegalAction:
             continue
         if game.phase is Phase.FINISHED:
