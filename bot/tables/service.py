@@ -24,15 +24,16 @@ drew a fresh seed (a new shoe: a replay cannot draw it again), and every
 and the house's cover). Loading a table (start-up, a stale copy, a failed transaction)
 replays the logged actions after the snapshot through the live move's code, each at its
 logged time, so the table comes back exactly as it was.
+
+The pieces: the SQL in :mod:`bot.tables.store` (a move is one :class:`~.store.MoveRecord`),
+the load and replay in :mod:`bot.tables.replay`, the timer heap in :mod:`bot.tables.timers`,
+the house's cover in :mod:`bot.tables.cover`; here the path of a move, open, join, close.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
-import heapq
-import json
 import logging
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
@@ -43,27 +44,18 @@ import orjson
 from bot.bank import Bank, FloatMove
 from bot.bank.core import escrow_account, float_balance, system_account
 from bot.db import Conn, Database, IntegrityError, Row
-from bot.engine.base import (
-    HOUSE,
-    ROUND_SETTLED,
-    Action,
-    ActionKind,
-    DeadlineKind,
-    Event,
-    IllegalAction,
-    InvalidOptions,
-    Money,
-    Phase,
-    TableGame,
-)
+from bot.engine.base import HOUSE, Action, ActionKind, Event, InvalidOptions
 from bot.engine.options import parse_text
 from bot.engine.shuffle import Entropy, secure_entropy
 
+from . import cover, replay, store
 from .errors import StaleAction, StaleTable, TableError
-from .floats import FloatTerms, float_terms, most_covered
+from .floats import FloatTerms, float_terms
 from .games import GAMES, AnyGame, GameSpec, all_options
 from .limits import check_limits
 from .models import Outcome, Table, TableSettings
+from .store import MoveRecord
+from .timers import Timers
 
 log = logging.getLogger(__name__)
 
@@ -74,158 +66,6 @@ CLOCK_SKEW_MS = 60_000  # margin between Discord's clock and ours
 # A move writes its snapshot to the tables row at least every this many versions (besides
 # the rounds' ends, closes and new shoes): a load replays at most this many logged actions.
 SNAPSHOT_EVERY = 16
-
-
-_CLOSE_ROW = (
-    "UPDATE tables SET state = ?, version = ?, updated_at = ?, status = 'closed',"
-    " closed_at = ? WHERE id = ? AND version = ?"
-)
-_MOVE_ROW = "UPDATE tables SET state = ?, version = ?, updated_at = ? WHERE id = ? AND version = ?"
-# a clean stop's snapshot of a table with logged moves after its row's (save_snapshots)
-_SAVE_ROW = (
-    "UPDATE tables SET state = ?, version = ?, updated_at = ?"
-    " WHERE id = ? AND version = ? AND status = 'open'"
-)
-_ACTION_ROW = (
-    "INSERT INTO table_actions (table_id, version, user_id, interaction_id, action, at)"
-    " VALUES (?, ?, ?, ?, ?, ?)"
-)
-
-
-def _version_taken(exc: IntegrityError) -> bool:
-    """Whether the action log already holds this table version (another process wrote it):
-    SQLite names the columns, PostgreSQL the index."""
-    text = str(exc)
-    return "table_actions_one_per_version" in text or "table_actions.version" in text
-
-
-async def _write_row(
-    c: Conn,
-    house: tuple[int, int] | None,
-    table_id: int,
-    new_version: int,
-    state_json: str | None,
-    now: float,
-    closing: bool,
-    user_id: int | None,
-    interaction_id: int | None,
-    action_json: str,
-    *,
-    since: int | None = None,
-    full: tuple[int, int, int] | None = None,
-) -> bool:
-    """The action row of one move, its snapshot when it is a snapshot point (``state_json``
-    not None: the tables row at version ``since``, default the one before, moves to
-    ``new_version``), the house's cover (``house``: (account, amount) it must hold) and
-    whether the float needs no refill (``full``: (account, what the move's postings add to
-    it, the least it must then hold); the result, True without ``full``): one round trip
-    where the database gathers statements. The timers are derived from the row's
-    ``updated_at`` and snapshot deadline, and from the logged actions after it."""
-    statements: list[tuple[str, tuple[object, ...]]] = [
-        (_ACTION_ROW, (table_id, new_version, user_id, interaction_id, action_json, now))
-    ]
-    if state_json is not None:
-        version = new_version - 1 if since is None else since
-        statements.append(
-            (_CLOSE_ROW, (state_json, new_version, now, now, table_id, version))
-            if closing
-            else (_MOVE_ROW, (state_json, new_version, now, table_id, version))
-        )
-    if house is not None:
-        statements.append(("SELECT 1 FROM bank_accounts WHERE id = ? AND balance >= ?", house))
-    if full is not None:
-        statements.append(("SELECT 1 FROM bank_accounts WHERE id = ? AND balance + ? >= ?", full))
-    try:
-        counts = await c.execute_together(statements)
-    except IntegrityError as exc:
-        if _version_taken(exc):  # a stale copy: this version is in the log already
-            raise StaleTable(table_id) from None
-        raise
-    if state_json is not None and counts[1] != 1:
-        raise StaleTable(table_id)
-    if house is not None and counts[1 + (state_json is not None)] == 0:
-        raise TableError("house_cannot_cover", needed=house[1])
-    return full is None or counts[-1] == 1
-
-
-async def _insert_table(c: Conn, table: Table, now: float) -> int:
-    """A new table's row (its snapshot comes with its first store); its id."""
-    table_id = await c.insert(
-        "INSERT INTO tables (guild_id, channel_id, parent_id, message_id, game, host_id,"
-        " settings, state, version, created_at, updated_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, '{}', 0, ?, ?)",
-        (
-            table.guild_id,
-            table.channel_id,
-            table.parent_id,
-            table.message_id,
-            table.game_key,
-            table.host_id,
-            json.dumps(table.settings.to_dict()),
-            now,
-            now,
-        ),
-    )
-    assert table_id is not None
-    return table_id
-
-
-# what a load sets on a table beyond its row's fixed columns (a restore copies these)
-_LOADED = (
-    "game",
-    "version",
-    "snapshot_version",
-    "last_acted",
-    "round_no",
-    "round_version",
-    "deadline_key",
-    "deadline_due",
-    "moved_at",
-    "has_float",
-)
-
-# the logged actions after a table's snapshot, in order (what a load replays)
-_PENDING = (
-    "SELECT a.table_id, a.version, a.user_id, a.action, a.at FROM tables t"
-    " JOIN table_actions a ON a.table_id = t.id AND a.version > t.version"
-)
-
-
-async def _open_rows(
-    c: Conn, shards: tuple[int, tuple[int, ...]] | None
-) -> tuple[list[Row], list[Row]]:
-    """The open tables' rows and, in one more query for all of them, their pending actions."""
-    params: tuple[int, ...]
-    where, params = "t.status = 'open'", ()
-    if shards is not None:
-        count, ids = shards  # Discord's routing: shard = (guild_id >> 22) % count
-        where += f" AND ((t.guild_id / 4194304) % ?) IN ({', '.join('?' * len(ids))})"
-        params = (count, *ids)
-    rows = await c.fetchall(f"SELECT t.* FROM tables t WHERE {where} ORDER BY t.id", params)
-    actions = await c.fetchall(f"{_PENDING} WHERE {where} ORDER BY a.table_id, a.version", params)
-    return rows, actions
-
-
-async def _row_of(c: Conn, table_id: int) -> tuple[Row | None, list[Row]]:
-    """One table's row and its pending actions."""
-    row = await c.fetchone("SELECT * FROM tables WHERE id = ?", (table_id,))
-    actions = await c.fetchall(f"{_PENDING} WHERE t.id = ? ORDER BY a.version", (table_id,))
-    return row, actions
-
-
-async def _save_rows(c: Conn, rows: list[tuple[str, int, float, int, int]]) -> None:
-    await c.executemany(_SAVE_ROW, rows)
-
-
-async def _acted(c: Conn, interaction_id: int) -> bool:
-    found = await c.fetchone(
-        "SELECT 1 FROM table_actions WHERE interaction_id = ?", (interaction_id,)
-    )
-    return found is not None
-
-
-async def _set_message(c: Conn, table_id: int, message_id: int) -> None:
-    await c.execute("UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id))
 
 
 class TableService:
@@ -257,9 +97,7 @@ class TableService:
         self._pending: dict[int, tuple[Row, list[Row]]] = {}
         self._by_channel: dict[int, int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
-        # (due, table id, "idle" | "deadline"): at most one live entry of each kind per table
-        self._timers: list[tuple[float, int, str]] = []
-        self.paused: set[int] = set()  # tables whose timers are held (a locked thread)
+        self.timers = Timers(self._tables)  # the open tables' idle and deadline entries
         # called when a table's timers were armed outside a move (a table built at its
         # first use after a start): the app makes the timer loop look again
         self.wake: Callable[[], None] = lambda: None
@@ -284,11 +122,11 @@ class TableService:
         its first use or in :meth:`build_pending` after READY, whichever comes first: READY
         waits for one query, not for 10,000 snapshots parsed (~0.7 s) and the deals a crash
         left to replay (~1 s of shuffles). The number of open tables."""
-        rows, actions = await self.db.read(_open_rows, self.shards)
+        rows, actions = await self.db.read(store.open_rows, self.shards)
         logged: dict[int, list[Row]] = {}
         for action in actions:
             logged.setdefault(action[0], []).append(action)
-        self._timers = []
+        self.timers.clear()
         for row in rows:
             self._tables.pop(row["id"], None)
             self._pending[row["id"]] = (row, logged.get(row["id"], []))
@@ -303,7 +141,7 @@ class TableService:
     def _loaded(self, table: Table) -> None:
         """A table built whole: in memory, its timers armed."""
         self._remember(table)
-        self._arm(table, table.moved_at + table.settings.idle_timer)
+        self.timers.arm(table, table.moved_at + table.settings.idle_timer)
 
     def _ready(self, table_id: int) -> Table | None:
         """The table in memory, built first if :meth:`load` left it pending (a broken log
@@ -341,7 +179,7 @@ class TableService:
         """The table as committed in the database (its snapshot and the logged actions
         after it, replayed; ``moved_at``: its last move's time), not kept in memory; None
         if it has no snapshot yet."""
-        row, actions = await self.db.read(_row_of, table_id)
+        row, actions = await self.db.read(store.row_of, table_id)
         if row is None or row["state"] == "{}":
             return None
         return self._load(row, actions)
@@ -354,7 +192,7 @@ class TableService:
     def _load(self, row: Row, actions: Iterable[Row]) -> Table:
         """A table from its row and its logged actions after the snapshot (``moved_at``:
         when it last moved, the idle timer counts from there)."""
-        table = self._table_from_row(row)
+        table = replay.table_from_row(row, self._counted)
         table.moved_at = self._replay(table, actions, row["updated_at"])
         return table
 
@@ -373,26 +211,15 @@ class TableService:
                 (t.snapshot_json(), t.version, t.moved_at, t.id, t.snapshot_version) for t in dirty
             ]
             if rows:
-                await self.db.write(_save_rows, rows)
+                await self.db.write(store.save_rows, rows)
             for table in dirty:
                 table.snapshot_version = table.version
         return len(rows)
 
     def _replay(self, table: Table, actions: Iterable[Row], last_at: float) -> float:
-        """Apply the logged actions (table_id, version, user_id, action, at) after the
-        snapshot through the live move's code, each at its own time; the last one's time."""
-        for _, version, user_id, action_json, at in actions:
-            if version != table.version + 1:
-                raise RuntimeError(f"table {table.id}: no action logged for v{table.version + 1}")
-            draws = self._draws
-            action = Action.from_dict(orjson.loads(action_json))
-            outcome = Outcome(table, list(table.game.apply(action)))
-            self._follow_up(table, outcome)
-            if self._draws != draws:  # such a move is a snapshot point: a bug if met here
-                raise RuntimeError(f"table {table.id}: v{version} replayed drew a seed")
-            self._advance(table, user_id, version, at, outcome.closed)
-            table.version, last_at = version, at
-        return last_at
+        """Apply the logged actions after the snapshot (:func:`.replay.replay`, the seeds
+        this service's entropy drew counted); the last one's time."""
+        return replay.replay(table, actions, last_at, lambda: self._draws)
 
     async def warm_up(self, batch: int = 5) -> int:
         """After a start: build the pending tables, then compute now what each loaded
@@ -419,32 +246,6 @@ class TableService:
                     await asyncio.sleep(0)  # ~1 ms slices: moves and READY go first
         return warmed
 
-    def _table_from_row(self, row: Any) -> Table:
-        spec = GAMES[row["game"]]
-        state = orjson.loads(row["state"])
-        service = state.get("service", {})
-        game = spec.load(state["game"], self._counted)
-        return Table(
-            id=row["id"],
-            guild_id=row["guild_id"],
-            channel_id=row["channel_id"],
-            parent_id=row["parent_id"],
-            message_id=row["message_id"],
-            game_key=spec.key,  # a table stored as "classic" is a "blackjack" table
-            host_id=row["host_id"],
-            settings=TableSettings.from_dict(json.loads(row["settings"])),
-            game=game,
-            version=row["version"],
-            status=row["status"],
-            last_acted={int(k): v for k, v in service.get("last_acted", {}).items()},
-            deadline_key=service.get("deadline_key"),
-            deadline_due=service.get("deadline_due"),
-            round_no=service.get("round_no", game.round),
-            round_version=service.get("round_version", 0),
-            snapshot_version=row["version"],
-            has_float=service.get("float", False),
-        )
-
     def _remember(self, table: Table) -> None:
         self._tables[table.id] = table
         if table.is_open:
@@ -460,7 +261,7 @@ class TableService:
     async def _reload(self, table: Table) -> Table | None:
         """Another process moved this table on: replace our copy with the committed row
         (under the table's lock, which stays), or forget it if it is closed."""
-        row, actions = await self.db.read(_row_of, table.id)
+        row, actions = await self.db.read(store.row_of, table.id)
         self._forget(table, keep_lock=True)
         log.warning("table %s was written by another process: reloaded", table.id)
         if row is None or row["status"] != "open":
@@ -557,7 +358,7 @@ class TableService:
         )
 
         async def create(conn: Conn) -> tuple[list[Event], list[FloatMove]]:
-            table.id = await _insert_table(conn, table, now)
+            table.id = await store.insert_table(conn, table, now)
             table.has_float = True
             floats = await self._draw_float(conn, table)
             events: list[Event] = []
@@ -624,7 +425,7 @@ class TableService:
 
     async def set_message(self, table: Table, message_id: int) -> None:
         """Remember the public table message."""
-        await self.db.write(_set_message, table.id, message_id)
+        await self.db.write(store.set_message, table.id, message_id)
         table.message_id = message_id
 
     async def _buy_in_amount(
@@ -734,18 +535,18 @@ class TableService:
             raise StaleAction()
         if seen_version is not None and seen_version < table.round_version:
             raise TableError("round_over")  # a button of a round already settled
-        house_needed = self._house_needed(table, action, user_id)  # before any card
+        house_needed = cover.house_needed(table, action, user_id)  # before any card
         draws = self._draws
         events = table.game.apply(action)  # IllegalAction: nothing changed
         outcome = Outcome(table, list(events))
         try:
-            house_needed += self._welcome_needed(table, action, outcome.events)
-            self._follow_up(table, outcome)  # the same code replays it from the log
+            house_needed += cover.welcome_needed(table, action, outcome.events)
+            replay.follow_up(table, outcome)  # the same code replays it from the log
             drew = self._draws != draws  # a new shoe's seed: the log cannot redraw it
             await self._commit(table, outcome, user_id, interaction_id, action, house_needed, drew)
         except TableError as exc:
             await self._restore(table)
-            raise self._explained(table, action, user_id, exc) from None
+            raise cover.explained(table, action, user_id, exc) from None
         except IntegrityError as exc:
             await self._restore(table)
             if interaction_id is None or "interaction_id" not in str(exc):
@@ -761,95 +562,13 @@ class TableService:
             self._note_interaction(interaction_id)
         return outcome
 
-    @staticmethod
-    def _house_needed(table: Table, action: Action, user_id: int | None) -> int:
-        """For a bet, before it is staked and any card dealt: the most this round's bets,
-        this one included, can win from the house whatever the cards (checked against the
-        table's float in the move's transaction; a table without one yet: the treasury).
-        A payout the house could not cover would be refused at the settlement, exactly
-        when the hidden cards pay the player: that refusal would show them."""
-        game = table.game
-        if action.kind is not ActionKind.BET or action.amount is None or user_id is None:
-            return 0
-        if not isinstance(game, TableGame) or game.seat_of(user_id) is None:
-            return 0  # the engine refuses it (not seated) without looking at the house
-        return game.house_exposure({**game.bets, user_id: action.amount})
-
-    @staticmethod
-    def _welcome_needed(table: Table, action: Action, events: Iterable[Event]) -> int:
-        """For a join the house stakes (a welcome stake), after it is applied: what the
-        float must hold first, the round's bets' worst case included, so a join never
-        takes what an accepted bet may win."""
-        if action.kind is not ActionKind.JOIN or not table.has_float:
-            return 0
-        given = sum(m.amount for e in events for m in e.money if m.src == HOUSE)
-        game = table.game
-        return given + game.house_exposure(game.bets) if given else 0
-
-    @staticmethod
-    def _explained(
-        table: Table, action: Action, user_id: int | None, exc: TableError
-    ) -> TableError:
-        """A refusal for the float, with what may still be bet (public figures only: the
-        float and the bets, never a card)."""
-        if exc.code != "float_cannot_cover":
-            return exc
-        if action.kind is not ActionKind.JOIN and user_id is not None and action.amount:
-            held = exc.params["available"]
-            assert isinstance(held, int)
-            game = table.game
-            seat = game.seat_of(user_id)
-            least = 1 if seat is None else game.bet_range(seat)[0]
-            most = most_covered(game, user_id, held, action.amount - 1)
-            if most < least:
-                return TableError("float_cannot_cover_any", **exc.params)
-            return TableError("float_cannot_cover", most=most, **exc.params)
-        return TableError("float_cannot_welcome", **exc.params)
-
-    def _follow_up(self, table: Table, outcome: Outcome) -> None:
-        """What the service does by itself after an action: pay out a finished game,
-        start the next round after a settled one."""
-        game = table.game
-        outcome.round_settled = any(e.kind == ROUND_SETTLED for e in outcome.events)
-        if game.phase is Phase.FINISHED:
-            self._try(table, outcome, Action(ActionKind.CLOSE))
-            outcome.closed = True
-            return
-        # a round nobody played (everyone sat out, e.g. at the betting timeout: a summary
-        # with no results) does not start another one: an abandoned table stops dealing
-        nobody_played = any(
-            e.kind == ROUND_SETTLED and e.data.get("results") == [] for e in outcome.events
-        )
-        if (
-            outcome.round_settled
-            and table.settings.auto_next
-            and not nobody_played
-            and game.phase in (Phase.BETWEEN_ROUNDS, Phase.LOBBY)
-        ):
-            host = game.host
-            seated = game.seated()
-            if host is None or host not in seated:
-                # the host left (Sept et demi: out of chips): the first seated player who may
-                # start does, so the next round does not wait for a click
-                host = next((p for p in seated if ActionKind.START in game.legal_actions(p)), host)
-            if host is not None and ActionKind.START in game.legal_actions(host):
-                outcome.auto_started = self._try(table, outcome, Action(ActionKind.START, host))
-
-    @staticmethod
-    def _try(table: Table, outcome: Outcome, action: Action) -> bool:
-        try:
-            outcome.events.extend(table.game.apply(action))
-        except IllegalAction:
-            return False
-        return True
-
     async def _restore(self, table: Table) -> None:
         """Put the table back to its last committed move: the row's snapshot and the logged
         actions after it, replayed (a table does not keep a copy of its snapshot in memory,
         1-1.5 KiB per table)."""
         fresh = await self.committed(table.id)
         if fresh is not None:
-            for name in _LOADED:
+            for name in replay.LOADED:
                 setattr(table, name, getattr(fresh, name))
 
     def _note_interaction(self, interaction_id: int) -> None:
@@ -862,7 +581,7 @@ class TableService:
             return True
         if (interaction_id >> 22) + DISCORD_EPOCH_MS >= self._started_ms - CLOCK_SKEW_MS:
             return False  # created after this process started: it would be in memory
-        return await self.db.read(_acted, interaction_id)
+        return await self.db.read(store.acted, interaction_id)
 
     async def _commit(
         self,
@@ -920,60 +639,40 @@ class TableService:
         house_needed: int = 0,
         snapshot: bool = True,
     ) -> list[FloatMove]:
-        """Write the action row, postings and, at a snapshot point, the snapshot (inside
-        ``conn``'s transaction, or in a transaction of their own when ``conn`` is None), and
-        re-arm the timers; ``house_needed``: what the float must hold first (a bet's
-        worst case). ``snapshot``: the caller's snapshot point (opening, a close, a settled
-        round, a new shoe); every :data:`SNAPSHOT_EVERY` versions is one too. A move that
-        starts a round refills the float, a close returns it: their entries."""
+        """Write the move's :class:`MoveRecord` (inside ``conn``'s transaction, else in one of
+        its own) and re-arm the timers; ``house_needed``: what the float must hold first (a
+        bet's worst case). ``snapshot``: the caller's snapshot point (opening, a close, a
+        settled round, a new shoe); every :data:`SNAPSHOT_EVERY` versions is one too. A move
+        that starts a round refills the float, a close returns it: their entries."""
         effects = [m for e in events for m in e.money]
-        posting = (
-            (
-                table.guild_id,
-                table.id,
-                table.game.round,
-                effects,
-                f"table:{table.id}:v{new_version}",
-                user_id,
-            )
-            if effects
-            else None
-        )
         # the deadline fields are part of the snapshot (the timers are derived from it and
         # from the last move's time at start-up): compute them before writing it
         deadline = (table.deadline_key, table.deadline_due)
         floated = table.has_float  # before this move's first round since an upgrade
-        started = self._advance(table, user_id, new_version, now, closing)
+        started = replay.advance(table, user_id, new_version, now, closing)
         refill = float_terms(table.game) if started and not closing else None
         snapshot = snapshot or closing or new_version - table.snapshot_version >= SNAPSHOT_EVERY
         state_json = table.snapshot_json() if snapshot else None
-        house = (table.guild_id, house_needed) if house_needed else None
         try:  # one transaction: postings, snapshot, action row
-            args = (
-                posting,
-                table.id,
-                new_version,
-                state_json,
-                now,
-                closing,
-                user_id,
-                interaction_id,
-                orjson.dumps(action.to_dict()).decode(),
-            )
-            since = table.snapshot_version
-            write = functools.partial(
-                self._write_move,
-                house=house,
-                since=since,
-                guild=table.guild_id,
+            move = MoveRecord(
+                guild_id=table.guild_id,
+                table_id=table.id,
+                version=new_version,
+                user_id=user_id,
+                interaction_id=interaction_id,
+                action_json=orjson.dumps(action.to_dict()).decode(),
+                at=now,
+                round_no=table.game.round,  # (advance only reads it)
+                money=effects,
+                state_json=state_json,
+                since=table.snapshot_version,
+                closing=closing,
+                house_needed=house_needed,
                 floated=floated,
                 refill=refill,
             )
-            functools.update_wrapper(write, self._write_move)  # named as it is in the logs
-            if conn is None:  # a move: a transaction of its own
-                moved = await self.db.write(write, *args)
-            else:
-                moved = await write(conn, *args)
+            write = self._write_move  # a move (conn None): in a transaction of its own
+            moved = await (self.db.write(write, move) if conn is None else write(conn, move))
         except BaseException:
             table.deadline_key, table.deadline_due = deadline
             table.has_float = floated
@@ -982,59 +681,59 @@ class TableService:
             table.snapshot_version = new_version
         table.moved_at = now
         if not closing:
-            self._arm(table, now + table.settings.idle_timer)
+            self.timers.arm(table, now + table.settings.idle_timer)
         return moved
 
-    async def _write_move(
-        self,
-        c: Conn,
-        posting: tuple[int, int, int | None, list[Money], str, int | None] | None,
-        *row: Any,
-        house: tuple[int, int] | None = None,
-        since: int | None = None,
-        guild: int = 0,
-        floated: bool = False,
-        refill: FloatTerms | None = None,
-    ) -> list[FloatMove]:
-        """One move (of a table of ``guild``): the house's cover (``house``: (guild, amount)
-        the table's float, or the treasury when it has none yet, must hold first, else it
-        is refused), its rows and the cover (:func:`_write_row`; ``since``: the version of
-        the snapshot a new one replaces), then its postings through the bank
-        (``floated``: the house's side is the float), then the float's refill
-        (``refill``: a round started) or, at a close, its credit. The rows before the
+    async def _write_move(self, c: Conn, move: MoveRecord) -> list[FloatMove]:
+        """One move: the house's cover (``move.house_needed``: what the table's float, or
+        the treasury when it has none yet, must hold first, else it is refused), its rows
+        and the cover (:func:`.store.write_row`), then its postings through the bank
+        (``move.floated``: the house's side is the float), then the float's refill
+        (``move.refill``: a round started) or, at a close, its credit. The rows before the
         postings: the action row's UNIQUE (table, version) refuses a stale copy (another
         process moved the table on) before the bank sees postings keyed by a version
         already used, and on PostgreSQL a concurrent writer of the same version waits on
         that index entry, then is refused."""
-        table_id, version, closing = row[0], row[1], row[4]
-        cover = None
-        if house is not None:
+        guild, table_id, floated, refill = move.guild_id, move.table_id, move.floated, move.refill
+        held = None
+        if move.house_needed:
             account = (
                 await escrow_account(c, guild, "house", table_id)
                 if floated
                 else await system_account(c, guild, "house")
             )
-            cover = (account, house[1])
+            held = (account, move.house_needed)
         full = None
         if refill is not None and refill.target and floated:  # one statement more, no trip
             net = sum(
                 m.amount if m.dst == HOUSE else -m.amount
-                for m in (posting[3] if posting is not None else ())
+                for m in move.money
                 if HOUSE in (m.src, m.dst)
             )
             full = (await escrow_account(c, guild, "house", table_id), net, refill.low)
         try:
-            enough = await _write_row(c, cover, *row, since=since, full=full)
+            enough = await store.write_row(c, move, held, full)
         except TableError as exc:
             if not floated or exc.code != "house_cannot_cover":
                 raise
-            held = await float_balance(c, guild, table_id)
-            needed = cover[1] if cover is not None else 0
-            raise TableError("float_cannot_cover", needed=needed, available=held) from None
-        if posting is not None:  # the whole move rolls back if this raises: no savepoint
-            await self.bank.post_effects(c, *posting, own_savepoint=False, floated=floated)
+            available = await float_balance(c, guild, table_id)
+            raise TableError(
+                "float_cannot_cover", needed=move.house_needed, available=available
+            ) from None
+        if move.money:  # the whole move rolls back if this raises: no savepoint
+            await self.bank.post_effects(
+                c,
+                guild,
+                table_id,
+                move.round_no,
+                move.money,
+                move.posting_key,
+                move.user_id,
+                own_savepoint=False,
+                floated=floated,
+            )
         return await self._float_moves(
-            c, guild, table_id, version, None if enough and full else refill, closing
+            c, guild, table_id, move.version, None if enough and full else refill, move.closing
         )
 
     async def _float_moves(
@@ -1058,128 +757,35 @@ class TableService:
             moved = await self.bank.credit_float(c, guild_id, table_id, key)
         return [] if moved is None else [moved]
 
-    def _advance(
-        self, table: Table, user_id: int | None, new_version: int, now: float, closing: bool
-    ) -> bool:
-        """The service's own fields after a move, live or replayed at its logged time: who
-        acted last at which version, the round and the version that started it, the
-        deadline; whether the move started a round (from then on the table has a float:
-        one opened before floats existed gets it here)."""
-        if user_id is not None:
-            table.last_acted[user_id] = new_version
-        round_no = table.game.round
-        started = round_no != table.round_no and table.round_no is not None
-        if round_no != table.round_no:
-            table.round_no, table.round_version = round_no, new_version
-        if started:
-            table.has_float = True
-        if not closing:
-            self._update_deadline(table, now)
-        return started
-
-    def _update_deadline(self, table: Table, now: float) -> None:
-        """The deadline of the current phase (kept while the same turn goes on)."""
-        settings = table.settings
-        deadline = table.game.deadline
-        if deadline is None:
-            table.deadline_key = None
-            table.deadline_due = None
-            return
-        key = deadline.key
-        if key != table.deadline_key or table.deadline_due is None:
-            bet = deadline.kind is DeadlineKind.BET
-            seconds = settings.bet_timer if bet else settings.turn_timer
-            table.deadline_key = key
-            table.deadline_due = now + seconds
-
-    def _arm(self, table: Table, idle_due: float) -> None:
-        """Keep one live idle and one live deadline entry per table in the heap. A move only
-        pushes the idle timeout later: its entry stays where it is and moves when it comes
-        due. A new turn's deadline is a new entry; the old one is dropped when it reaches
-        the top, so superseded entries last at most one turn timer. Pushing both entries on
-        every move instead kept each move's idle entry for the whole idle timeout: ~700,000
-        entries (~70 MiB) at 1,000 busy tables with a 30-minute idle timeout."""
-        table.idle_due = idle_due
-        if table.armed_idle is None:
-            table.armed_idle = idle_due
-            heapq.heappush(self._timers, (idle_due, table.id, "idle"))
-        due = table.deadline_due
-        if due is not None and due != table.armed_deadline:
-            table.armed_deadline = due
-            heapq.heappush(self._timers, (due, table.id, "deadline"))
-
     # ------------------------------------------------------------------ timers
+
+    @property
+    def paused(self) -> set[int]:
+        """Tables whose timers are held (a locked thread)."""
+        return self.timers.paused
 
     @property
     def timer_entries(self) -> int:
         """Entries in the timer heap, live or superseded (the benches print it)."""
-        return len(self._timers)
+        return len(self.timers)
 
     def next_due(self) -> float | None:
         """When the next timer is due, if any."""
-        timers = self._timers
-        while timers:
-            due, table_id, kind = timers[0]
-            table = self._tables.get(table_id)
-            if table is None or not self._current(table, due, kind):
-                heapq.heappop(timers)  # superseded
-            elif kind == "idle" and table.idle_due > due:  # the table moved since: later
-                heapq.heapreplace(timers, (table.idle_due, table_id, kind))
-                table.armed_idle = table.idle_due
-            else:
-                return due
-        return None
+        return self.timers.next_due()
 
     def pause(self, table_id: int) -> None:
         """Hold a table's timers (its thread is locked: no player can move there)."""
-        self.paused.add(table_id)
+        self.timers.paused.add(table_id)
 
     def resume(self, table_id: int) -> None:
         """Start a paused table's timers again, each from now in full (the players could
         not move while it was paused)."""
-        self.paused.discard(table_id)
-        table = self._tables.get(table_id)
-        if table is None or not table.is_open:
-            return
-        now = self.clock()
-        if table.deadline_due is not None:
-            table.deadline_due = None  # the same turn, its whole timer again
-            self._update_deadline(table, now)
-        self._arm(table, now + table.settings.idle_timer)
+        self.timers.resume(table_id, self.clock)
 
     def pop_due(self, now: float) -> list[tuple[int, str, int]]:
         """The timers due at ``now``, each with its table's current version (a paused
         table's are dropped: ``resume`` arms them again)."""
-        out: list[tuple[int, str, int]] = []
-        timers = self._timers
-        while timers and timers[0][0] <= now:
-            due, table_id, kind = heapq.heappop(timers)
-            table = self._tables.get(table_id)
-            if table is None or not self._current(table, due, kind):
-                continue
-            if table_id in self.paused:
-                if kind == "idle":
-                    table.armed_idle = None
-                else:
-                    table.armed_deadline = None
-                continue
-            if kind == "idle":
-                if table.idle_due > now:  # the table moved since: look again later
-                    heapq.heappush(timers, (table.idle_due, table_id, kind))
-                    table.armed_idle = table.idle_due
-                    continue
-                table.armed_idle = None
-            else:
-                table.armed_deadline = None
-            out.append((table_id, kind, table.version))
-        return out
-
-    @staticmethod
-    def _current(table: Table, due: float, kind: str) -> bool:
-        """Whether a heap entry is the table's live idle or deadline entry."""
-        if kind == "idle":
-            return table.armed_idle == due
-        return table.armed_deadline == due and table.deadline_due == due
+        return self.timers.pop_due(now)
 
     async def fire(self, table_id: int, kind: str, version: int) -> Outcome | None:
         """Apply a due timer: the game's timeout fallback, or closing an idle table."""
@@ -1213,7 +819,7 @@ class TableService:
     ) -> Outcome:
         outcome = Outcome(table, [], closed=True, notes=[reason])
         try:
-            self._try(table, outcome, Action(ActionKind.CLOSE))
+            replay.try_action(table, outcome, Action(ActionKind.CLOSE))
             await self._commit(table, outcome, actor, None, Action(ActionKind.CLOSE, actor))
         except StaleTable:
             fresh = await self._reload(table)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from bot.db import SqliteDatabase, migrate
 from bot.db.sqlite import run_on
-from bot.tables.service import _write_row
+from bot.tables.store import MoveRecord, write_row
 
 FRAME = 4096 + 24  # a WAL frame: one page and its header
 
@@ -38,6 +38,24 @@ def frames_written(conn: sqlite3.Connection, path: str, work: Callable[[], objec
     return (os.path.getsize(path + "-wal") - before) // FRAME
 
 
+def record(
+    version: int, state: str, at: float, closing: bool, interaction: int, action: str
+) -> MoveRecord:
+    """A move of table 7 by user 3, its snapshot replacing the one before."""
+    return MoveRecord(
+        guild_id=1,
+        table_id=7,
+        version=version,
+        user_id=3,
+        interaction_id=interaction,
+        action_json=action,
+        at=at,
+        since=version - 1,
+        state_json=state,
+        closing=closing,
+    )
+
+
 async def test_a_move_rewrites_only_the_table_row_and_its_action(tmp_path: Path) -> None:
     conn = await migrated(tmp_path)
     path = str(tmp_path / "pages.sqlite3")
@@ -49,14 +67,14 @@ async def test_a_move_rewrites_only_the_table_row_and_its_action(tmp_path: Path)
         )
 
     def move() -> None:
-        run_on(conn, _write_row, None, 7, 1, '{"x":1}', 1.0, False, 3, 42, '{"kind":"hit"}')
+        run_on(conn, write_row, record(1, '{"x":1}', 1.0, False, 42, '{"kind":"hit"}'))
 
     # the table row's page, the action row's page, its two index pages (interaction_id,
     # table/version): the two partial indexes on tables.status are not touched
     assert frames_written(conn, path, move) == 4
     assert conn.execute("SELECT version, status FROM tables WHERE id = 7").fetchone() == (1, "open")
     conn.execute("BEGIN IMMEDIATE")
-    run_on(conn, _write_row, None, 7, 2, '{"x":2}', 2.0, True, 3, 43, '{"kind":"close"}')
+    run_on(conn, write_row, record(2, '{"x":2}', 2.0, True, 43, '{"kind":"close"}'))
     conn.execute("COMMIT")
     row = conn.execute("SELECT version, status, closed_at FROM tables WHERE id = 7").fetchone()
     assert row == (2, "closed", 2.0)

@@ -18,6 +18,7 @@ from bot.engine.shuffle import seeded_entropy
 from bot.errors import UserError
 from bot.tables import StaleTable, Table, TableService
 from bot.tables import service as service_module
+from bot.tables.store import MoveRecord
 from tests.bank_audit import assert_audit_clean
 from tests.sql import fetchone
 from tests.tables.opening import GUILD, HOST, open_game
@@ -219,12 +220,23 @@ async def test_a_second_writer_of_a_version_is_stale_not_a_replay(db) -> None:
     svc = service(db, clock)
     table = await open_game(svc, "classic", players=SEATED)
     await svc.act(table.id, HOST, Action(K.START, HOST), interaction_id=77)
-    args = (table.id, table.version, None, clock.now, False, BOB, 78, '{"kind":"start"}')
+
+    def start(version: int, interaction_id: int) -> MoveRecord:
+        return MoveRecord(
+            guild_id=GUILD,
+            table_id=table.id,
+            version=version,
+            user_id=BOB,
+            interaction_id=interaction_id,
+            action_json='{"kind":"start"}',
+            at=clock.now,
+            since=table.snapshot_version,
+        )
+
     with pytest.raises(StaleTable):  # the same version, another interaction
-        await db.write(svc._write_move, None, *args)
-    args = (table.id, table.version + 1, None, clock.now, False, BOB, 77, '{"kind":"start"}')
+        await db.write(svc._write_move, start(table.version, 78))
     with pytest.raises(IntegrityError, match="interaction_id"):  # a replay stays one
-        await db.write(svc._write_move, None, *args)
+        await db.write(svc._write_move, start(table.version + 1, 77))
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -16,7 +16,9 @@ from hypothesis import strategies as st
 
 from bot.engine.base import HOUSE, Event, Money, MoneyKind, seat
 from bot.engine.games import casino21
+from bot.tables import replay
 from bot.tables import service as table_service
+from bot.tables.store import MoveRecord
 from tests.tables import money_model
 from tests.tables.money_model import GAMES, MIXED, QUICK, MoneyCreated, SettlementRefused, run
 
@@ -64,15 +66,13 @@ def faucet_on_close(monkeypatch: pytest.MonkeyPatch) -> None:
     which may hold nothing) to a player's seat."""
     write = table_service.TableService._write_move
 
-    async def leaky(
-        self: Any, c: Any, posting: Any, table_id: int, *args: Any, **kwargs: Any
-    ) -> Any:
-        closing = args[3]
-        if closing:
+    async def leaky(self: Any, c: Any, move: MoveRecord) -> Any:
+        table_id = move.table_id
+        if move.closing:
             extra = Money(MoneyKind.PAYOUT, HOUSE, seat(money_model.PLAYERS[0]), 1)
             leak = (money_model.GUILD, table_id, None, [extra], f"leak:{table_id}", None)
             await self.bank.post_effects(c, *leak, own_savepoint=False)
-        return await write(self, c, posting, table_id, *args, **kwargs)
+        return await write(self, c, move)
 
     monkeypatch.setattr(table_service.TableService, "_write_move", leaky)
 
@@ -144,19 +144,19 @@ def test_the_treasury_wide_cover_of_before_fails_the_property(monkeypatch):
     """Tables without floats, as before issue 35: each bet covered by the treasury, each
     payout from it. Several tables on a small treasury promise the same money twice, and
     a settlement (or a welcome stake, a guarantee fund) is refused."""
-    advance = table_service.TableService._advance
+    advance = replay.advance
 
     async def no_float(self: Any, conn: Any, table: Any) -> list[Any]:
         table.has_float = False
         return []
 
-    def never(self: Any, table: Any, *args: Any) -> bool:
-        started = advance(self, table, *args)
+    def never(table: Any, *args: Any) -> bool:
+        started = advance(table, *args)
         table.has_float = False
         return started
 
     monkeypatch.setattr(table_service.TableService, "_draw_float", no_float)
-    monkeypatch.setattr(table_service.TableService, "_advance", never)
+    monkeypatch.setattr(replay, "advance", never)  # the live moves' and the replays'
 
     @FIND
     @given(data=st.data())

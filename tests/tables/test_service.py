@@ -9,6 +9,7 @@ from bot.bank import Bank
 from bot.engine.base import Action, ActionKind, IllegalAction, InvalidOptions, Phase
 from bot.engine.shuffle import seeded_entropy
 from bot.tables import StaleAction, TableError, TableService
+from bot.tables.store import MoveRecord
 from tests.bank.ledger import table_escrow
 from tests.bank_audit import assert_audit_clean
 from tests.sql import fetchall, fetchone
@@ -112,14 +113,25 @@ async def test_a_posting_refused_after_others_leaves_no_part_of_the_move(service
     entries = (await fetchone(db, "SELECT COUNT(*) FROM bank_entries"))[0]
     seat = f"seat:{HOST}"
     fine, too_much = Money(MoneyKind.BET, seat, "pot", 1), Money(MoneyKind.BET, seat, "pot", 10**9)
-    posting = (GUILD, table.id, 1, [fine, too_much], "t:test", HOST)
-    args = (table.id, table.version + 1, table.snapshot_json(), 1.0, False, HOST, None, "{}")
+    move = MoveRecord(
+        guild_id=GUILD,
+        table_id=table.id,
+        version=table.version + 1,
+        user_id=HOST,
+        interaction_id=None,
+        action_json="{}",
+        at=1.0,
+        since=table.version,
+        state_json=table.snapshot_json(),
+        round_no=1,
+        money=[fine, too_much],
+    )
     with pytest.raises(Exception):  # noqa: B017 - the bank's InsufficientFunds
-        await db.write(service._write_move, posting, *args)
+        await db.write(service._write_move, move)
     assert (await fetchone(db, "SELECT COUNT(*) FROM bank_entries"))[0] == entries
     row = await fetchone(db, "SELECT version FROM tables WHERE id = ?", (table.id,))
     assert row[0] == table.version
-    await db.write(service._write_move, (GUILD, table.id, 1, [fine], "t:ok", HOST), *args)
+    await db.write(service._write_move, move._replace(money=[fine]))
     assert (await fetchone(db, "SELECT COUNT(*) FROM bank_entries"))[0] == entries + 1
 
 
