@@ -244,6 +244,10 @@ class Renderer(GameRenderer):
             out.append(ButtonSpec("end_turn", ctx.t("move.end_turn"), GREY, row=2))
         return out
 
+    def max_draw(self, ctx: Ctx) -> int | None:
+        """The most cards a draw may take now (the cards left cap it)."""
+        return own(ctx).max_draw
+
     def bet_ladder(self, low: int) -> tuple[int, ...]:
         """10, 25, 50 from a minimum of 10 or less (1, 2, 5 would be too small to matter)."""
         return (10, 25, 50) if low <= 10 else super().bet_ladder(low)

@@ -268,6 +268,7 @@ class GameRenderer:
         for kind in game.seated_legal():
             kinds |= KIND_BITS[kind]
         seated = (len(game.seated()), len(view.seats))
+        # the game's options (hashable, kept with the table), the most cards one draw takes
         options, most = game.options, self.max_draw(ctx)
         return (ctx.phase, table.is_open, kinds, seated, options, most, rebets(ctx))
 
