@@ -276,6 +276,9 @@ class TableGame(Generic[S]):
         # the checks ask several times per move; ``touch`` empties it whenever it changes
         self._legal_memo: dict[int | None, frozenset[ActionKind]] = {}
         self._seated_memo: frozenset[ActionKind] | None = None
+        # the public view of the state as it is (immutable: every reader of a state, and
+        # every private view of it, shares one; the publisher reads it several times a move)
+        self._view_memo: TableView | None = None
         self._kinds_table = self._kinds()
         self.init_state()
 
@@ -536,10 +539,12 @@ class TableGame(Generic[S]):
         return bool(self.seats) and 2 * votes > len(self.seats)
 
     def touch(self) -> None:
-        """Forget what was worked out from the state (the legal actions): it changed.
-        ``apply``, loading and rigging call it; so must anything else that changes it."""
+        """Forget what was worked out from the state (the legal actions, the public view):
+        it changed. ``apply``, loading and rigging call it; so must anything else that
+        changes it."""
         self._legal_memo.clear()
         self._seated_memo = None
+        self._view_memo = None
 
     def legal_actions(self, player: int | None) -> frozenset[ActionKind]:
         """The kinds of action ``player`` may take now: each candidate kind whose probe
@@ -1157,7 +1162,14 @@ class TableGame(Generic[S]):
     # ================================================================== views
 
     def public_view(self) -> TableView:
-        """What everybody may see: never a private or face-down card."""
+        """What everybody may see: never a private or face-down card (built once per
+        state: ``touch`` forgets it)."""
+        view = self._view_memo
+        if view is None:
+            view = self._view_memo = self._build_view()
+        return view
+
+    def _build_view(self) -> TableView:
         shoe = self.shoe
         timer = self.DEADLINES.get(self.phase)
         return TableView(
