@@ -146,3 +146,15 @@ def test_a_renderer_given_another_games_view_fails_loudly(key: str) -> None:
     ctx = Ctx(table_of(game, key), "en", _view=stranger.public_view())
     with pytest.raises(TypeError, match="expected"):
         renderer_for(key).embed(ctx)
+
+
+def test_the_public_view_is_built_once_per_state() -> None:
+    game = dealt("casino21")
+    view = game.public_view()
+    assert game.public_view() is view and game.private_view(1).table is view
+    player = game.to_act if game.to_act is not None else game.waiting[0]
+    game.apply(Action(K.DRAW, player, amount=0))  # a move: the view of the new state
+    after = game.public_view()
+    assert after is not view and after != view and game.private_view(1).table is after
+    game.rig(["AS"])  # rigging changes what the view shows (the cards left): built again
+    assert game.public_view() is not after
