@@ -7,10 +7,11 @@ per-seat state by returning a :class:`SeatView` subclass from ``seat_view``, its
 table state as a :class:`GamePart` subclass from ``view`` (``TableView.own``) and what only
 one player sees as a :class:`PrivatePart` subclass from ``private_part`` (``YouView.own``).
 
-Views are built on every edit of a table message: they hold tuples and the game's own
-(immutable) values, never a copy of its state. The summaries of rounds and results
-(``last_round``, a result row) are the payloads of the events that announced them, read
-only: events stay mappings. :func:`as_dict` gives the JSON-able form (tests, the sandbox).
+A view is built once per state (the game keeps it until ``touch``; the publisher reads
+it several times a move): it holds tuples and the game's own immutable values, never a
+deep copy of its state. The summaries of rounds and results (``last_round``, a result
+row) are the payloads of the events that announced them, read only: events stay
+mappings. :func:`as_dict` gives the JSON-able form (tests, tools).
 """
 
 from __future__ import annotations
