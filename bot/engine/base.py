@@ -84,6 +84,7 @@ from .events import (
 from .options import GameOptions
 from .phases import BETWEEN, DEADLINES, ROUND_PHASES, Deadline, DeadlineKind, Phase
 from .shuffle import Entropy, Shoe, commitment, secure_entropy
+from .views import GamePart, PrivatePart, PrivateView, SeatView, ShoeView, TableView, YouView
 
 __all__ = [
     "FUND",
@@ -275,6 +276,9 @@ class TableGame(Generic[S]):
         # the checks ask several times per move; ``touch`` empties it whenever it changes
         self._legal_memo: dict[int | None, frozenset[ActionKind]] = {}
         self._seated_memo: frozenset[ActionKind] | None = None
+        # the public view of the state as it is (immutable: every reader of a state, and
+        # every private view of it, shares one; the publisher reads it several times a move)
+        self._view_memo: TableView | None = None
         self._kinds_table = self._kinds()
         self.init_state()
 
@@ -453,15 +457,22 @@ class TableGame(Generic[S]):
             return probe_action(kind, player, 1 if given else None)
         return probe_action(kind, player)
 
-    def seat_view(self, seat: S) -> dict[str, Any]:
-        """One seat in the public view (a game adds its public per-seat state)."""
-        return {"player": seat.player, "stack": seat.stack, "bet": seat.bet}
+    def seat_view(self, seat: S) -> SeatView:
+        """One seat in the public view (a game returns a SeatView subclass with its public
+        per-seat state)."""
+        return SeatView(seat.player, seat.stack, seat.bet)
 
-    def view(self, out: dict[str, Any]) -> None:
-        """Add the game's public state to the view (never a hidden card)."""
+    def seat_views(self) -> tuple[SeatView, ...]:
+        """The seats of the public view (default: each seated player's ``seat_view``)."""
+        return tuple([self.seat_view(s) for s in self.seats])
 
-    def private_part(self, player: int, you: dict[str, Any]) -> None:
-        """Add what only ``player`` may see (their hidden cards) to ``you``."""
+    def view(self) -> GamePart | None:
+        """The game's own public state (``TableView.own``; never a hidden card)."""
+        return None
+
+    def private_part(self, player: int) -> PrivatePart | None:
+        """What only ``player`` may see (their hidden cards): ``YouView.own``."""
+        return None
 
     def state_dict(self) -> dict[str, Any]:
         """The game's own snapshot fields."""
@@ -528,10 +539,12 @@ class TableGame(Generic[S]):
         return bool(self.seats) and 2 * votes > len(self.seats)
 
     def touch(self) -> None:
-        """Forget what was worked out from the state (the legal actions): it changed.
-        ``apply``, loading and rigging call it; so must anything else that changes it."""
+        """Forget what was worked out from the state (the legal actions, the public view):
+        it changed. ``apply``, loading and rigging call it; so must anything else that
+        changes it."""
         self._legal_memo.clear()
         self._seated_memo = None
+        self._view_memo = None
 
     def legal_actions(self, player: int | None) -> frozenset[ActionKind]:
         """The kinds of action ``player`` may take now: each candidate kind whose probe
@@ -1148,48 +1161,47 @@ class TableGame(Generic[S]):
 
     # ================================================================== views
 
-    def public_view(self) -> dict[str, Any]:
-        """What everybody may see: never a private or face-down card."""
+    def public_view(self) -> TableView:
+        """What everybody may see: never a private or face-down card (built once per
+        state: ``touch`` forgets it)."""
+        view = self._view_memo
+        if view is None:
+            view = self._view_memo = self._build_view()
+        return view
+
+    def _build_view(self) -> TableView:
         shoe = self.shoe
         timer = self.DEADLINES.get(self.phase)
-        out: dict[str, Any] = {
-            "game": self.GAME,
-            "phase": self.phase.value,
-            "round": self.round,
-            "host": self.host,
-            "options": self.options.to_dict(),
-            "seats": [self.seat_view(s) for s in self.seats],
-            "to_act": self.to_act,
-            "waiting": list(self.waiting),
-            "deadline": None if timer is None else timer.value,
-            "pot": self.pot,
-            "shoe": None
+        return TableView(
+            game=self.GAME,
+            phase=self.phase.value,
+            round=self.round,
+            host=self.host,
+            options=self.options,
+            seats=self.seat_views(),
+            to_act=self.to_act,
+            waiting=tuple(self.waiting),
+            deadline=None if timer is None else timer.value,
+            pot=self.pot,
+            shoe=None
             if shoe is None
-            else {
-                "number": self.shuffles,
-                "commitment": shoe.commitment,
-                "size": shoe.size,
-                "remaining": shoe.remaining,
-            },
-            "next_commitment": self._spare_commitment,
-            "last_round": self.last_summary,
-        }
-        self.view(out)
-        return out
+            else ShoeView(self.shuffles, shoe.commitment, shoe.size, shoe.remaining),
+            next_commitment=self._spare_commitment,
+            last_round=self.last_summary,
+            own=self.view(),
+        )
 
-    def private_view(self, player: int) -> dict[str, Any]:
-        """The public view plus ``you``: ``player``'s own seat, hidden cards and moves."""
-        view = self.public_view()
+    def private_view(self, player: int) -> PrivateView:
+        """The public view and ``player``'s own part: their seat, hidden cards and moves."""
         s = self._seat_of.get(player)
-        you: dict[str, Any] = {
-            "player": player,
-            "seated": s is not None,
-            "stack": None if s is None else s.stack,
-            "legal": sorted(k.value for k in self.legal_actions(player)),
-        }
-        self.private_part(player, you)
-        view["you"] = you
-        return view
+        you = YouView(
+            player=player,
+            seated=s is not None,
+            stack=None if s is None else s.stack,
+            legal=tuple(sorted(k.value for k in self.legal_actions(player))),
+            own=self.private_part(player),
+        )
+        return PrivateView(self.public_view(), you)
 
     # ================================================================== snapshots
 

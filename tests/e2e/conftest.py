@@ -46,7 +46,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
 
 import pytest
@@ -64,10 +64,14 @@ CODE = re.compile(r"^[A2-9TJQKX][SHDC]$")
 
 
 def card_codes(value: Any) -> Iterator[str]:
-    """Every card code in a JSON-able value (dict values, lists, strings), with repeats."""
+    """Every card code in a JSON-able value (dict values, lists, strings) or a view (its
+    fields), with repeats."""
     if isinstance(value, str):
         if CODE.match(value):
             yield value
+    elif is_dataclass(value) and not isinstance(value, type):
+        for f in fields(value):
+            yield from card_codes(getattr(value, f.name))
     elif isinstance(value, dict):
         for item in value.values():
             yield from card_codes(item)

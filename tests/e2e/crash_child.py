@@ -72,16 +72,11 @@ def save_world(env: Any, path: Path) -> None:
     os.replace(tmp, path)
 
 
-def stacks(view: dict[str, Any]) -> dict[int, int]:
-    """Seated players' stacks in a public view (money games)."""
-    out: dict[int, int] = {}
-    for key in ("seats", "players"):
-        for seat in view.get(key) or []:
-            if isinstance(seat, dict) and isinstance(seat.get("stack"), int):
-                pid = seat.get("player", seat.get("id"))
-                if isinstance(pid, int) and seat.get("seated", True):
-                    out[pid] = seat["stack"]
-    return out
+def stacks(table: Any) -> dict[int, int]:
+    """Seated players' stacks in the game's public view (money games)."""
+    if not table.game.MONEY:  # a game's points, not money
+        return {}
+    return {s.player: s.stack for s in table.game.public_view().seats}
 
 
 async def check(env: Any) -> tuple[int, int]:
@@ -104,7 +99,7 @@ async def check(env: Any) -> tuple[int, int]:
             seats = {
                 int(k.split(":", 1)[1]): v for k, v in escrow.items() if k.startswith("seat:") and v
             }
-            engine = {p: s for p, s in stacks(table.game.public_view()).items() if s}
+            engine = {p: s for p, s in stacks(table).items() if s}
             assert seats == engine, (table_id, game, seats, engine)
     return opened, closed
 

@@ -63,15 +63,9 @@ async def restart(env: Any, db_path: str, label: str = "e2e") -> None:
 
 def stacks(table: Table) -> dict[int, int]:
     """Each seated player's stack as the game's public view shows it (money games)."""
-    view = table.game.public_view()
-    out: dict[int, int] = {}
-    for key in ("seats", "players"):
-        for seat in view.get(key) or []:
-            if isinstance(seat, dict) and isinstance(seat.get("stack"), int):
-                pid = seat.get("player", seat.get("id"))
-                if isinstance(pid, int):
-                    out[pid] = seat["stack"]
-    return out
+    if not table.game.MONEY:  # a game's points, not money
+        return {}
+    return {s.player: s.stack for s in table.game.public_view().seats}
 
 
 async def escrow_seats(bank: Any, table: Table) -> dict[int, int]:

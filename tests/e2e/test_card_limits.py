@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -33,30 +34,27 @@ def deck() -> itertools.cycle[str]:
     return itertools.cycle(c.code for c in pack52())
 
 
-def widen(game: str, view: dict[str, Any]) -> dict[str, Any]:
+def widen(game: str, view: Any) -> Any:
     """The view with 8 seats of 10 cards each (and a 10-card dealer or bank)."""
-    view = copy.deepcopy(view)
     codes = deck()
-    ten = lambda n=CARDS: [next(codes) for _ in range(n)]  # noqa: E731
+    ten = lambda n=CARDS: tuple(next(codes) for _ in range(n))  # noqa: E731
+    seats, own = list(view.seats), view.own
     if game == "blackjack":
-        while len(view["seats"]) < SEATS:
-            view["seats"].append({**view["seats"][-1], "player": FAKE})
-            view["hands"].append({**view["hands"][-1], "player": FAKE})
-        for hand in view["hands"]:
-            hand["cards"] = ten()
-        view["dealer"]["cards"] = ten()
+        hands = list(own.hands)
+        while len(seats) < SEATS:
+            seats.append(replace(seats[-1], player=FAKE))
+            hands.append(replace(hands[-1], player=FAKE))
+        hands = [replace(hand, cards=ten()) for hand in hands]
+        own = replace(own, hands=tuple(hands), dealer=replace(own.dealer, cards=ten()))
     elif game == "casino21":
-        for seat in view["seats"]:
-            seat["cards"], seat["values"] = ten(), [10] * CARDS
-        view["bank"]["cards"], view["bank"]["values"] = ten(), [10] * CARDS
-    elif game == "pirate21":
-        for seat in view["seats"]:  # two face down, eight face up
-            seat["hidden"], seat["extra"] = 2, ten(CARDS - 2)
+        seats = [replace(seat, cards=ten(), values=(10,) * CARDS) for seat in seats]
+        own = replace(own, bank=replace(own.bank, cards=ten(), values=(10,) * CARDS))
+    elif game == "pirate21":  # two face down, eight face up
+        seats = [replace(seat, hidden=2, extra=ten(CARDS - 2)) for seat in seats]
     else:  # sept_et_demi
-        for seat in view["seats"]:
-            seat["hidden"], seat["shown"] = 1, ten(CARDS - 1)
-        view["bank"]["hidden"], view["bank"]["shown"] = 1, ten(CARDS - 1)
-    return view
+        seats = [replace(seat, hidden=1, shown=ten(CARDS - 1)) for seat in seats]
+        own = replace(own, bank=replace(own.bank, hidden=1, shown=ten(CARDS - 1)))
+    return replace(view, seats=tuple(seats), own=own)
 
 
 async def mid_round(env: Any, game: str, locale: str) -> tuple[Any, Any]:

@@ -70,7 +70,7 @@ async def play_a_round(thread, table, alice, bob):
         await p.member.slash(thread, "bet", amount=10)
     for p in (alice, bob):
         await p.member.slash(thread, "draw", count=0)
-    stacks = {s["player"]: s["stack"] for s in table.game.public_view()["seats"]}
+    stacks = {s.player: s.stack for s in table.game.public_view().seats}
     assert stacks == {alice.id: 100, bob.id: 105}
 
 
@@ -147,7 +147,7 @@ async def test_own_funds_only_once_the_welcome_stake_is_spent(simcord_env):
         "your stack (100) must be below the minimum bet (10)."
     )
     await bob.member.slash(thread, "table leave")  # no forfeit asked yet: nothing moved
-    stacks = {s["player"]: s["stack"] for s in table.game.public_view()["seats"]}
+    stacks = {s.player: s.stack for s in table.game.public_view().seats}
     assert stacks == {alice.id: 100, bob.id: 100}
     assert await bank.spendable(guild.id, bob.id) == 1000
     # a seat that brings a welcome stake takes no buy-in either
@@ -190,8 +190,8 @@ async def test_a_player_at_zero_is_told_privately_and_may_top_up(simcord_env, se
         await env.advance_time(table.settings.turn_timer + 1)
         told = [m.content for m in bob.dms()[before:]]
     # still seated at 0; the next round started by itself and waits for his bet
-    seats = {s["player"]: s for s in table.game.public_view()["seats"]}
-    assert seats[bob.id]["stack"] == 0 and table.game.round == 2
+    seats = {s.player: s for s in table.game.public_view().seats}
+    assert seats[bob.id].stack == 0 and table.game.round == 2
     assert len(told) == 1, told
     assert t("casino21.dm_stack_empty", "fr") in told[0]  # his language, not the table's
     assert "Votre tapis est vide" in told[0]

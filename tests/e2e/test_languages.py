@@ -173,10 +173,10 @@ class Round:
     async def play(self) -> None:
         """Move until the round is settled (a new round, or between rounds, or the end)."""
         game = self.table.game
-        first = game.public_view().get("round")
+        first = game.public_view().round
         for _ in range(60):
             if game.phase in (Phase.BETWEEN_ROUNDS, Phase.FINISHED) or (
-                game.public_view().get("round") != first and game.phase is not Phase.LOBBY
+                game.public_view().round != first and game.phase is not Phase.LOBBY
             ):
                 return
             chosen = None
@@ -251,9 +251,7 @@ async def play_everything(
 
 def seat_order(table: Table) -> list[int]:
     """The players in seat order (the order the game serves them)."""
-    view = table.game.public_view()
-    seats = view.get("seats") or view.get("players") or []
-    return [s.get("player", s.get("id")) if isinstance(s, dict) else s for s in seats]
+    return [s.player for s in table.game.public_view().seats]
 
 
 @pytest.mark.parametrize("locale", LOCALES)

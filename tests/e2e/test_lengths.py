@@ -98,8 +98,8 @@ async def split_everything(env: Any) -> tuple[Any, Any, list[Any]]:
 async def test_seven_seats_of_split_hands_fit(simcord_env: Any):
     env = simcord_env
     thread, table, players = await split_everything(env)
-    hands = table.game.public_view()["hands"]
-    assert len(hands) == 28 and all(len(h["cards"]) == 2 for h in hands)
+    hands = table.game.public_view().own.hands
+    assert len(hands) == 28 and all(len(h.cards) == 2 for h in hands)
     text = embed_text(table_message(thread, table))  # within the limits: the spec check
     assert table.settings.name in text
     assert all(f"<@{p.id}>" in text for p in players)

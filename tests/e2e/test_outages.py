@@ -139,7 +139,7 @@ async def test_injected_5xx_and_429_lose_and_repeat_nothing(simcord_env, db_path
     env.inject_error("POST", "/interactions/*", status=500, times=1)
     v = table.version
     await click_move(alice.member, table_message(thread, table), "bet:20")
-    assert table.version == v + 1 and table.game.public_view()["seats"][0]["bet"] == 20
+    assert table.version == v + 1 and table.game.public_view().seats[0].bet == 20
     # the REST edit of the table message fails too (500 then 429): bob's slash bet commits,
     # he is answered, then told the message will follow; the message lags behind the state
     env.inject_error("PATCH", edits, status=500, times=1)

@@ -32,7 +32,7 @@ async def classic(env: Any, options: str | None = None) -> tuple[Any, Any, Any, 
 
 
 def in_hands(table: Any) -> set[int]:
-    return {h["player"] for h in table.game.public_view()["hands"]}
+    return {h.player for h in table.game.public_view().own.hands}
 
 
 async def test_bet_timer_sits_out_and_turn_timer_stands(simcord_env):
@@ -54,8 +54,8 @@ async def test_bet_timer_sits_out_and_turn_timer_stands(simcord_env):
     assert table.game.to_act == alice.id
     await env.advance_time(6)
     assert table.game.to_act == bob.id
-    (hand,) = [h for h in table.game.public_view()["hands"] if h["player"] == alice.id]
-    assert len(hand["cards"]) == 2 and hand["status"] in ("stood", "stand", "standing")
+    (hand,) = [h for h in table.game.public_view().own.hands if h.player == alice.id]
+    assert len(hand.cards) == 2 and hand.status in ("stood", "stand", "standing")
     # bob is silent too: the round is played out by the timers alone
     await env.advance_time(91)
     assert table.game.round == 2 or table.game.phase.value == "between_rounds"

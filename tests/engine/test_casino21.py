@@ -20,6 +20,7 @@ from bot.engine.base import (
 from bot.engine.games.casino21 import Casino21, Casino21Options, settle_outcome
 from bot.engine.hands import fallback_ace
 from bot.engine.shuffle import commitment, seeded_entropy
+from bot.engine.views import as_dict
 from tests.engine.ledger import Ledger
 from tests.engine.refusals import refused
 
@@ -275,7 +276,7 @@ def test_golden_round_win_push_lose_with_rounding() -> None:
     assert ev[3].data == {"card": "TC", "value": 10, "hidden": 1}
     assert ev[4].visibility is Visibility.HIDDEN and ev[4].data["card"] == "8C"
     assert t.game.phase is Phase.PLAYING and t.game.deadline.kind is DeadlineKind.TURN
-    assert t.game.public_view()["bank"]["cards"] == ["TC", None]
+    assert t.game.public_view().own.bank.cards == ("TC", None)
     t.do(K.DRAW, 1, amount=0)
     t.do(K.DRAW, 2, amount=0)
     ev = t.do(K.DRAW, 3, amount=0)
@@ -332,14 +333,14 @@ def test_hole_card_hidden_until_the_bank_turn() -> None:
     t.do(K.BET, 1, amount=10)
     public = [e for e in t.events if e.visibility is Visibility.PUBLIC]
     assert "QH" not in json.dumps([e.to_dict() for e in public])
-    assert "QH" not in json.dumps(t.game.public_view())
-    assert "QH" not in json.dumps(t.game.private_view(1))
-    assert t.game.public_view()["bank"]["total"] == 9
+    assert "QH" not in json.dumps(as_dict(t.game.public_view()))
+    assert "QH" not in json.dumps(as_dict(t.game.private_view(1)))
+    assert t.game.public_view().own.bank.total == 9
     ev = t.do(K.DRAW, 1, amount=1)  # 3 -> 18, then stands at the next turn
     assert "QH" not in json.dumps([e.to_dict() for e in ev])
     ev = t.do(K.DRAW, 1, amount=0)
     assert ev[2].kind == "bank_reveal" and ev[2].data["card"] == "QH"
-    assert t.game.public_view()["bank"]["cards"] == ["9D", "QH"]
+    assert t.game.public_view().own.bank.cards == ("9D", "QH")
 
 
 # ------------------------------------------------------------------ draws and aces
@@ -362,8 +363,8 @@ def test_several_aces_in_one_draw_are_chosen_in_order() -> None:
     assert t.game.phase is Phase.PLAYING and t.game.turn == 2  # draw not finished yet
     ev = t.do(K.CHOOSE_ACE, 1, value=1)  # 5 + 11 + 1 + 3 = 20, draw done, turn over
     assert t.kinds(ev) == ["ace_chosen", "turn_ended", "turn_started"]
-    assert t.game.public_view()["seats"][0]["values"] == [3, 2, 11, 1, 3]
-    assert t.game.public_view()["seats"][0]["total"] == 20
+    assert t.game.public_view().seats[0].values == (3, 2, 11, 1, 3)
+    assert t.game.public_view().seats[0].total == 20
     ev = t.do(K.DRAW, 1, amount=0)
     assert t.last("win").data["total"] == 20
     assert t.illegal(K.CHOOSE_ACE, 1, value=1).code == "no_ace_pending"
@@ -424,7 +425,7 @@ def test_ace_chosen_as_1_is_no_blackjack_and_bank_blackjack_beats_three_card_21(
     t = rigged(1, "AS KS AD QD TC")
     t.do(K.BET, 1, amount=10)
     t.do(K.CHOOSE_ACE, 1, value=1)  # A(1) K = 11
-    assert t.game.public_view()["seats"][0]["blackjack"] is False
+    assert t.game.public_view().seats[0].blackjack is False
     # bank: A (11, automatic) and a face-down Q
     assert t.last("bank_dealt").data == {"card": "AD", "value": 11, "hidden": 1}
     ev = t.do(K.DRAW, 1, amount=1)  # T -> 21 in three cards, stands by itself
@@ -508,7 +509,7 @@ def test_timeouts_first_turn_and_following_turns() -> None:
     assert t.kinds(ev)[:3] == ["ace_chosen", "sat_out", "turn_ended"]
     assert ev[0].data["auto"] is True and ev[0].data["value"] == 11
     assert ev[1].player == 3 and ev[1].data == {"auto": "timeout"}
-    assert t.game.public_view()["seats"][2]["status"] == "out"
+    assert t.game.public_view().seats[2].status == "out"
     assert t.game.to_act is None  # players 1 and 2 may both draw
     t.do(K.DRAW, 1, amount=1)  # 2 -> 16, stays in; the turn waits for player 2
     assert t.game.to_act == 2
@@ -532,7 +533,7 @@ def test_pending_ace_fallback_on_timeout_uses_1_when_11_busts() -> None:
     assert ev[0].kind == "ace_chosen" and ev[0].data["value"] == 1 and ev[0].data["auto"]
     # the player did draw this turn: still in at 17 for the next turn
     assert t.kinds(ev) == ["ace_chosen", "turn_ended", "turn_started"]
-    assert t.game.public_view()["seats"][0]["total"] == 17
+    assert t.game.public_view().seats[0].total == 17
 
 
 def test_host_ends_turns_and_non_host_cannot() -> None:
@@ -586,7 +587,7 @@ def test_late_joiner_waits_for_the_next_round() -> None:
     t = rigged(1, "TS 4S TD 7D")
     t.do(K.BET, 1, amount=10)
     t.do(K.JOIN, 2)
-    assert t.game.public_view()["seats"][1]["status"] == "out"
+    assert t.game.public_view().seats[1].status == "out"
     assert K.DRAW not in t.game.legal_actions(2)
     assert t.illegal(K.DRAW, 2, amount=1).code == "not_in_round"
 
@@ -653,9 +654,9 @@ def test_legal_actions_and_views() -> None:
     assert g.legal_actions(2) == {K.LEAVE, K.BET, K.SIT_OUT}
     assert g.legal_actions(None) == {K.CLOSE, K.TIMEOUT}
     view = g.private_view(2)
-    assert view["you"]["player"] == 2 and "bet" in view["you"]["legal"]
-    assert view["seats"][1]["leave_forfeit"] == 100
-    json.dumps(view)
+    assert view.you.player == 2 and "bet" in view.you.legal
+    assert view.table.seats[1].leave_forfeit == 100
+    json.dumps(as_dict(view))
 
 
 def test_a_forfeiting_leave_is_legal_but_asks_for_its_confirmation() -> None:

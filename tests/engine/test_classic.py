@@ -23,6 +23,7 @@ from bot.engine.base import (
 from bot.engine.games.blackjack import MAX_SEATS, BlackjackGame, BlackjackOptions
 from bot.engine.registry import GAMES
 from bot.engine.shuffle import verify
+from bot.engine.views import as_dict
 from tests.engine.classic_table import K, act, flows, kinds, play_round, public, summary, table
 from tests.engine.refusals import refused
 
@@ -78,7 +79,7 @@ def test_reshuffle_at_penetration_reveals_seed() -> None:
     # the new shoe is the spare committed with the first one; a new spare is committed
     second = next(e.data for e in events if e.kind == "shuffle")
     assert second["commitment"] == first["next_commitment"]
-    assert g.public_view()["next_commitment"] == second["next_commitment"] != first["commitment"]
+    assert g.public_view().next_commitment == second["next_commitment"] != first["commitment"]
 
 
 def test_shoe_running_out_mid_round_reveals_old_seed_after_the_round() -> None:
@@ -278,9 +279,9 @@ def test_split_tens_by_value() -> None:
     g.rig(["9C", "8C", "TS"])  # hand 0 gets 9C, hand 1 gets 8C, dealer draws TS
     events = act(g, K.SPLIT, 1)
     assert flows(events) == {"seat:1": -10, "pot": 10}
-    assert [h["cards"] for h in g.public_view()["hands"]] == [["KS", "9C"], ["TH"]]
+    assert [h.cards for h in g.public_view().own.hands] == [("KS", "9C"), ("TH",)]
     events = act(g, K.STAND, 1)  # hand 1 receives its second card now
-    assert g.public_view()["hands"][1]["cards"] == ["TH", "8C"]
+    assert g.public_view().own.hands[1].cards == ("TH", "8C")
     events = act(g, K.STAND, 1)
     s = summary(events)
     assert s["dealer_bust"] is True
@@ -534,12 +535,13 @@ def test_hole_card_hidden_until_dealer_turn() -> None:
     assert len(hole) == 1 and hole[0].visibility is Visibility.HIDDEN
     assert not hole[0].visible_to(1) and not hole[0].visible_to(None)
     view = g.public_view()
-    assert view["dealer"]["cards"] == ["6D", None] and view["dealer"]["hole_hidden"]
-    assert view["dealer"]["total"] == 6
-    assert "QC" not in json.dumps(view) and "QC" not in json.dumps(g.private_view(1))
+    assert view.own.dealer.cards == ("6D", None) and view.own.dealer.hole_hidden
+    assert view.own.dealer.total == 6
+    assert "QC" not in json.dumps(as_dict(view))
+    assert "QC" not in json.dumps(as_dict(g.private_view(1)))
     assert all("QC" not in json.dumps(e.to_dict()) for e in public(events))
     events = act(g, K.STAND, 1)
-    assert g.public_view()["dealer"]["cards"] == ["6D", "QC", "KH"]
+    assert g.public_view().own.dealer.cards == ("6D", "QC", "KH")
 
 
 # --------------------------------------------------------------------------- seats, timers
@@ -654,9 +656,9 @@ def test_bet_limits_and_views() -> None:
     assert g.bet_limits(1) == (10, 200)
     act(g, K.START, 1)
     view = g.private_view(1)
-    assert view["you"]["bet_limits"] == [10, 200]
-    assert "bet" in view["you"]["legal"]
-    json.dumps(view)
+    assert view.you.own.bet_limits == (10, 200)
+    assert "bet" in view.you.legal
+    json.dumps(as_dict(view))
 
 
 # --------------------------------------------------------------------------- illegal moves

@@ -67,7 +67,8 @@ def test_the_shoe_is_committed_before_any_card_and_its_seed_verifies(key: str) -
     shuffle = next(e for e in events if e.kind == "shuffle")
     commitment = shuffle.data["commitment"]
     assert shuffle.visibility is Visibility.PUBLIC
-    assert g.public_view()["shoe"]["commitment"] == commitment
+    shoe = g.public_view().shoe
+    assert shoe is not None and shoe.commitment == commitment
     events += led.feed(fair.play(g))
     led.check(g)
     kinds = [e.kind for e in events]

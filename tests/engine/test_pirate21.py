@@ -22,6 +22,7 @@ from bot.engine.cards import build_pirate_deck, pirate54
 from bot.engine.cards import parse_pirate_deck as parse_deck
 from bot.engine.games.pirate21 import Pirate21
 from bot.engine.shuffle import commitment, seeded_entropy, shuffled, verify
+from bot.engine.views import as_dict
 
 A = ActionKind
 ALL_CODES = [c.code for c in pirate54()]
@@ -121,7 +122,7 @@ def test_custom_deck_is_used_and_published() -> None:
     assert shuffle["spec"] == "pirate:8/0/0" and shuffle["size"] == 8
     pile = game.shoe.order
     assert all(c.code[0] in "23456789" for c in pile)
-    assert game.public_view()["pile"] == 4
+    assert game.public_view().own.pile == 4
     # the spec is what `verify` takes: it reprints this pile
     seed = only(game.apply(Action(A.CLOSE)), "seed_revealed")
     assert seed["spec"] == "pirate:8/0/0" and seed["commitment"] == shuffle["commitment"]
@@ -176,7 +177,7 @@ def test_dealer_option_and_seat_order() -> None:
     started = only(events, "game_started")
     assert started["dealer"] == 3 and started["order"] == [4, 5, 1, 2, 3]
     assert game.to_act == 4 and game.deadline.kind is DeadlineKind.TURN
-    assert game.public_view()["dealer"] == 3
+    assert game.public_view().own.dealer == 3
     default = table(3)
     default.apply(Action(A.START, 1))
     assert default.seated() == [2, 3, 1] and default.to_act == 2
@@ -200,11 +201,11 @@ def test_start_events_and_private_deal() -> None:
     started = only(events, "round_started")
     assert started["pot"] == 1 and started["treasure"] == 9
     view = game.public_view()
-    assert [s["hidden"] for s in view["seats"]] == [2, 2, 2]
-    assert view["pile"] == 48 and view["to_act"] == 2
-    mine = game.private_view(2)["you"]
-    assert mine["cards"] == private[0].data["cards"]
-    assert game.private_view(3)["you"]["cards"] == private[1].data["cards"]
+    assert [s.hidden for s in view.seats] == [2, 2, 2]
+    assert view.own.pile == 48 and view.to_act == 2
+    mine = game.private_view(2).you.own
+    assert list(mine.cards) == private[0].data["cards"]
+    assert list(game.private_view(3).you.own.cards) == private[1].data["cards"]
 
 
 def test_turn_errors_and_timeout() -> None:
@@ -247,7 +248,7 @@ def test_single_winner_takes_the_pot() -> None:
     assert game.coins == {1: 1, 2: 0, 3: 0}
     assert game.round == 2 and game.pot == 1 and game.treasure == 8
     assert total_coins(game) == 10
-    assert game.public_view()["last_round"]["winners"] == [1]
+    assert game.public_view().last_round["winners"] == [1]
 
 
 def test_tie_below_21_is_void_and_the_pot_grows() -> None:
@@ -381,7 +382,7 @@ def test_end_when_treasure_and_pot_are_empty_with_shared_ranks() -> None:
         {"player": 1, "coins": 0, "rank": 3},
     ]
     assert over["winners"] == [2, 3]
-    assert game.public_view()["ranking"] == over["ranking"]
+    assert list(game.public_view().own.ranking) == over["ranking"]
     revealed = only(events, "seed_revealed")
     assert commitment(bytes.fromhex(revealed["seed"])) == revealed["commitment"]
     assert game.legal_actions(1) == frozenset()
@@ -413,7 +414,7 @@ def test_pile_running_out_mid_round_allows_only_standing_then_ends() -> None:
     game, _ = rigged(3, deal(ORDER3, hands, ["4S"]))
     game.apply(Action(A.HIT, 2))
     game.apply(Action(A.STAND, 2))
-    assert game.public_view()["pile"] == 0
+    assert game.public_view().own.pile == 0
     assert game.to_act == 3 and game.legal_actions(3) == {A.STAND}
     before = game.to_dict()
     with pytest.raises(IllegalAction) as err:
@@ -473,16 +474,17 @@ def test_a_bust_keeps_the_turn_and_shows_nothing_a_safe_hit_does_not() -> None:
     ]
     assert seen[0][4] == [("hand", 2, 24, True)] and seen[1][4] == [("hand", 2, 10, False)]
     assert bust.to_act == 2 and bust.legal_actions(2) == {A.HIT, A.STAND}
-    assert bust.private_view(2)["you"]["bust"] is True
-    assert "bust" not in json.dumps(bust.public_view())
-    assert bust.public_view()["seats"][0] == {
+    assert bust.private_view(2).you.own.bust is True
+    assert "bust" not in json.dumps(as_dict(bust.public_view()))
+    assert as_dict(bust.public_view().seats[0]) == {
         "player": 2,
-        "coins": 0,
+        "stack": 0,
+        "bet": 0,
         "out": False,
         "dealer": False,
         "in_round": True,
         "hidden": 2,
-        "extra": ["5C"],
+        "extra": ("5C",),
         "done": False,
     }
     # a busted player may ask again (nobody can tell), then stands like anyone else
@@ -545,7 +547,7 @@ def test_shared_treasure_is_divided_among_the_players(
     assert game.coins == {p: each - 1 for p in game.players} and game.treasure == 0
     assert total_coins(game) == (treasure if cpp is None else cpp * n)
     view = game.public_view()
-    assert view["pot"] == first_pot + n and view["treasure"] == 0
+    assert view.pot == first_pot + n and view.own.treasure == 0
 
 
 def test_shared_treasure_too_small_to_divide_cannot_start() -> None:
@@ -661,7 +663,7 @@ def test_shared_tie_at_21_keeps_the_remainder_in_play_and_eliminates() -> None:
     assert started["players"] == [2, 3] and started["pot"] == 3
     assert game.dealt == [2, 3] and game.out == {1}
     view = game.public_view()
-    assert [(s["player"], s["out"], s["hidden"]) for s in view["seats"]] == [
+    assert [(s.player, s.out, s.hidden) for s in view.seats] == [
         (2, False, 2),
         (3, False, 2),
         (1, True, 0),
@@ -732,7 +734,7 @@ def test_shared_reshuffles_played_cards_and_reveals_after_the_showdown() -> None
     new_seed = game.entropy(1)
     # the new pile's seed is the spare committed with the first pile
     assert shuffle["commitment"] == commitment(new_seed) == first["next_commitment"]
-    assert game.public_view()["next_commitment"] == shuffle["next_commitment"]
+    assert game.public_view().next_commitment == shuffle["next_commitment"]
     # the played cards, in the order they take in the whole deck shuffled by that seed
     played = {"TS", "9H", "8C", "7D", "2C"}
     order = [c.code for c in verify(new_seed.hex(), shuffle["commitment"], "pirate54")]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -16,6 +17,7 @@ from bot.engine.base import Action, ActionKind, Event, IllegalAction, Phase, Vis
 from bot.engine.cards import pirate54
 from bot.engine.games.pirate21 import Pirate21
 from bot.engine.shuffle import seeded_entropy
+from bot.engine.views import as_dict
 
 A = ActionKind
 ALL_CODES = [c.code for c in pirate54()]
@@ -69,7 +71,7 @@ def choose(game: Pirate21, rng: random.Random, hit: float, aim: int) -> Action:
         return Action(A.STAND, p)
     if rng.random() < hit:
         return Action(A.HIT if rng.random() < 0.5 else A.STAND, p)
-    wants = game.private_view(p)["you"]["total"] < aim
+    wants = game.private_view(p).you.own.total < aim
     return Action(A.HIT if wants else A.STAND, p)
 
 
@@ -123,7 +125,7 @@ def test_coins_are_conserved(spec: dict[str, Any]) -> None:
         assert min(game.treasure, game.pot, *game.coins.values()) >= 0
         assert all(not e.money for e in events)  # coins are not money
         view = game.public_view()
-        assert view["treasure"] + view["pot"] + sum(s["coins"] for s in view["seats"]) == expected
+        assert view.own.treasure + view.pot + sum(s.stack for s in view.seats) == expected
 
 
 @FAST
@@ -150,18 +152,18 @@ def test_no_hidden_card_in_public_before_the_showdown(spec: dict[str, Any]) -> N
         if game.phase is not Phase.PLAYING:
             continue
         view = game.public_view()
-        if shared:
-            view.pop("last_round")  # past rounds (codes come back after a reshuffle)
+        if shared:  # past rounds (codes come back after a reshuffle)
+            view = replace(view, last_round=None)
         everyone = set().union(*hidden.values()) if hidden else set()
-        assert not strings(view) & everyone
-        assert all(s["hidden"] == 2 for s in view["seats"] if s["in_round"])
+        assert not strings(as_dict(view)) & everyone
+        assert all(s.hidden == 2 for s in view.seats if s.in_round)
         for p in game.dealt:
             mine = game.private_view(p)
             if shared:
-                mine.pop("last_round")
+                mine = replace(mine, table=replace(mine.table, last_round=None))
             others = everyone - hidden.get(p, set())
-            assert not strings(mine) & others
-            assert set(mine["you"]["cards"]) == hidden[p]
+            assert not strings(as_dict(mine)) & others
+            assert set(mine.you.own.cards) == hidden[p]
 
 
 @FAST
@@ -306,7 +308,7 @@ def test_a_bust_looks_exactly_like_a_safe_hit(n: int, data: st.DataObject, rest:
             for i in range(script[p]):
                 act(Action(A.HIT, p))
                 if p == target and i == 0:
-                    first = int(game.private_view(p)["you"]["total"])
+                    first = game.private_view(p).you.own.total
             act(Action(A.TIMEOUT) if p == target and timeout else Action(A.STAND, p))
         assert game.round == 2 or game.phase is Phase.FINISHED
         return seen, first

@@ -4,7 +4,6 @@ in every game, they are the seated players the public view lists, in its order."
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
@@ -19,14 +18,7 @@ HOST, P2, P3, OUTSIDER = 1, 2, 3, 9
 def seated_in_view(game: AnyGame) -> list[int]:
     """The oracle: the seated players as the public view shows them (how the service
     found them before), players who left excluded."""
-    view: dict[str, Any] = game.public_view()
-    out: list[int] = []
-    for s in view.get("seats") or view.get("players") or []:
-        if isinstance(s, dict) and s.get("seated", True):
-            pid = s.get("player", s.get("id"))
-            if isinstance(pid, int):
-                out.append(pid)
-    return out
+    return [s.player for s in game.public_view().seats]
 
 
 @pytest.mark.parametrize("key", list(GAMES))

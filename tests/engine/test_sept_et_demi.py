@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -25,6 +26,7 @@ from bot.engine.base import (
 )
 from bot.engine.games.sept_et_demi import SeptEtDemi
 from bot.engine.shuffle import seeded_entropy
+from bot.engine.views import as_dict
 from tests.engine.ledger import Ledger
 from tests.engine.refusals import refused
 
@@ -76,9 +78,7 @@ def stacks(g: SeptEtDemi) -> dict[int, int]:
 
 
 def public_json(g: SeptEtDemi) -> str:
-    view = g.public_view()
-    view.pop("last_round")
-    return json.dumps(view)
+    return json.dumps(as_dict(replace(g.public_view(), last_round=None)))
 
 
 # --------------------------------------------------------------------------- options
@@ -115,7 +115,12 @@ def test_bank_sept_et_demi_beats_player_sept_et_demi() -> None:
     assert g.phase is Phase.PLAYING and g.to_act == 2 and g.deadline.kind is DeadlineKind.TURN
     play(g, led, act(K.HIT, 2), act(K.SHOW, 2), act(K.STAND, 2), act(K.STAND, 3))
     assert g.phase is Phase.BANK and g.to_act == 1
-    assert g.public_view()["bank"] == {"banker": 1, "shown": ["7S"], "hidden": 0, "total": 14}
+    assert as_dict(g.public_view().own.bank) == {
+        "banker": 1,
+        "shown": ("7S",),
+        "hidden": 0,
+        "total": 14,
+    }
     ev = play(g, led, act(K.HIT, 1), act(K.STAND, 1))
     s = settles(ev)
     assert s[2]["rule"] == "bank_sept_et_demi" and s[2]["total"] == 15
@@ -175,7 +180,7 @@ def test_player_bust_loses_at_once_even_if_bank_busts_later() -> None:
         (MoneyKind.LOSS, "pot", "seat:1", 10)
     ]
     assert g.to_act == 3 and stacks(g)[1] == 210
-    assert g.public_view()["seats"][1]["total"] == 22
+    assert g.public_view().seats[1].total == 22
     ev = play(g, led, act(K.STAND, 3), act(K.HIT, 1))  # bank 4 + 7: bust
     s = settles(ev)
     assert 2 not in s and s[3]["rule"] == "bank_bust"
@@ -188,10 +193,10 @@ def test_sept_et_demi_with_many_cards_and_32_card_deck() -> None:
     g, led = table(3, ["AS", "KC", "JS", "8H", "QD", "TH", "9D"], deck="32")
     play(g, led, act(K.BET, 2, 50), act(K.BET, 3, 40))
     play(g, led, act(K.HIT, 2))
-    assert g.private_view(2)["you"]["total"] == 15  # ace 7 + eight ½
+    assert g.private_view(2).you.own.total == 15  # ace 7 + eight ½
     play(g, led, act(K.SHOW, 2), act(K.STAND, 2))
     play(g, led, act(K.HIT, 3), act(K.SWAP, 3), act(K.STAND, 3))  # K 4 + Q 3 = 7
-    assert g.public_view()["bank"]["shown"] == ["JS"]
+    assert g.public_view().own.bank.shown == ("JS",)
     ev = play(g, led, act(K.HIT, 1), act(K.HIT, 1), act(K.STAND, 1))  # J 2 + ½ + ½ = 3
     s = settles(ev)
     assert (s[2]["rule"], s[2]["net"], s[2]["total"]) == ("player_sept_et_demi", 100, 15)
@@ -207,8 +212,9 @@ def test_hidden_card_swap_visibility() -> None:
     play(g, led, act(K.BET, 2, 10), act(K.BET, 3, 10))
     # the bank's card is seen by nobody, the banker included
     for who in (1, 2, 3):
-        assert "4S" not in json.dumps(g.private_view(who))
-    assert "2C" in json.dumps(g.private_view(2)) and "2C" not in json.dumps(g.private_view(3))
+        assert "4S" not in json.dumps(as_dict(g.private_view(who)))
+    assert "2C" in json.dumps(as_dict(g.private_view(2)))
+    assert "2C" not in json.dumps(as_dict(g.private_view(3)))
     ev = play(g, led, act(K.HIT, 2))
     card = next(e for e in ev if e.kind == "card")
     assert card.visibility is Visibility.PRIVATE and card.player == 2
@@ -216,12 +222,12 @@ def test_hidden_card_swap_visibility() -> None:
     for e in ev:
         if e.visibility is Visibility.PUBLIC:
             assert "3H" not in json.dumps(e.to_dict()) and "2C" not in json.dumps(e.to_dict())
-    pub = g.public_view()["seats"][1]
-    assert (pub["shown"], pub["hidden"], pub["pending"]) == ([], 1, True)
+    pub = g.public_view().seats[1]
+    assert (pub.shown, pub.hidden, pub.pending) == ((), 1, True)
     assert "3H" not in public_json(g) and "2C" not in public_json(g)
-    you = g.private_view(2)["you"]
-    assert (you["hidden"], you["pending"], you["total"]) == ("2C", "3H", 10)
-    assert "3H" not in json.dumps(g.private_view(3))
+    you = g.private_view(2).you.own
+    assert (you.hidden, you.pending, you.total) == ("2C", "3H", 10)
+    assert "3H" not in json.dumps(as_dict(g.private_view(3)))
     # the choice comes before anything else
     assert g.legal_actions(2) >= {K.SHOW, K.SWAP}
     assert K.HIT not in g.legal_actions(2) and K.STAND not in g.legal_actions(2)
@@ -235,15 +241,15 @@ def test_hidden_card_swap_visibility() -> None:
     priv = next(e for e in ev if e.kind == "hidden_card")
     assert priv.visibility is Visibility.PRIVATE and priv.player == 2
     assert priv.data == {"card": "3H", "total": 10}
-    pub = g.public_view()["seats"][1]
-    assert (pub["shown"], pub["hidden"], pub["pending"]) == (["2C"], 1, False)
+    pub = g.public_view().seats[1]
+    assert (pub.shown, pub.hidden, pub.pending) == (("2C",), 1, False)
     assert "3H" not in public_json(g)
-    assert g.private_view(2)["you"]["hidden"] == "3H"
-    assert "3H" not in json.dumps(g.private_view(1))
+    assert g.private_view(2).you.own.hidden == "3H"
+    assert "3H" not in json.dumps(as_dict(g.private_view(1)))
     play(g, led, act(K.HIT, 2), act(K.SHOW, 2))  # KH shown, 3H stays hidden
-    pub = g.public_view()["seats"][1]
-    assert (pub["shown"], pub["hidden"], pub["shown_total"]) == (["2C", "KH"], 1, 5)
-    assert g.private_view(2)["you"]["total"] == 11
+    pub = g.public_view().seats[1]
+    assert (pub.shown, pub.hidden, pub.shown_total) == (("2C", "KH"), 1, 5)
+    assert g.private_view(2).you.own.total == 11
     with pytest.raises(IllegalAction) as err:
         g.apply(act(K.SHOW, 2))
     assert err.value.code == "no_choice_pending"
@@ -287,7 +293,7 @@ def test_fund_pays_the_rest_after_the_bank() -> None:
         (MoneyKind.PAYOUT, "fund", "seat:3", 50),
     ]
     assert [e.player for e in ev if e.kind == "settle"] == [4, 2, 3]
-    assert g.fund == 450 and g.public_view()["fund"]["balance"] == 450
+    assert g.fund == 450 and g.public_view().own.fund.balance == 450
     assert stacks(g) == {1: 0, 2: 400, 3: 300, 4: 150}
     outs = [e for e in ev if e.kind == "left" and e.data["reason"] == "empty_stack"]
     assert [(e.player, e.data["banker"]) for e in outs] == [(1, True)]
@@ -417,7 +423,7 @@ def test_vote_during_a_round_ends_after_it() -> None:
     play(g, led, act(K.VOTE_STOP, 2))
     ev = play(g, led, act(K.VOTE_STOP, 1))
     assert ev[0].data["ends_after_round"] is True and g.phase is Phase.BETTING
-    assert g.public_view()["stop_pending"] is True
+    assert g.public_view().own.stop_pending is True
     play(g, led, act(K.BET, 2, 10), act(K.BET, 3, 10), act(K.STAND, 2), act(K.STAND, 3))
     ev = play(g, led, act(K.STAND, 1))
     assert "settle" in kinds(ev)
@@ -527,7 +533,7 @@ def test_sit_out_and_small_stacks() -> None:
     play(g, led, act(K.SIT_OUT, 2))
     assert g.status(2) == "sat_out" and g.to_act == 3
     play(g, led, act(K.BET, 3, 10))
-    assert g.private_view(3)["you"]["bet_range"] is None
+    assert g.private_view(3).you.own.bet_range is None
     play(g, led, act(K.STAND, 3), act(K.STAND, 1))
     assert stacks(g) == {1: 30, 2: 20, 3: 10}
     # 3 can no longer cover the minimum bet: dealt out, but still seated

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -22,6 +23,7 @@ from bot.engine.games.sept_et_demi import (
     SeptEtDemi,
 )
 from bot.engine.shuffle import seeded_entropy
+from bot.engine.views import PrivateView, TableView, as_dict
 
 K = ActionKind
 POOL = list(range(1, 10))  # player ids that may try to act (9 > the 8 seats)
@@ -163,11 +165,15 @@ class Checker:
         wallets = -sum(v for k, v in self.bal.items() if k.startswith("wallet:"))
         assert players_total + g.pot == wallets - self.bal["house"] - g.fund
 
-    def view_text(self, view: dict[str, Any]) -> str:
+    def view_text(self, view: TableView | PrivateView) -> str:
         """A view as JSON, without a previous round's summary (its cards were shuffled
         back and may be dealt again)."""
-        last = view.pop("last_round")
-        text = json.dumps(view)
+        if isinstance(view, TableView):
+            last, bare = view.last_round, replace(view, last_round=None)
+        else:
+            last = view.table.last_round
+            bare = replace(view, table=replace(view.table, last_round=None))
+        text = json.dumps(as_dict(bare))
         if last is not None and last["round"] == self.g.round:
             text += json.dumps(last)
         return text

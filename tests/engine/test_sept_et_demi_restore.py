@@ -54,8 +54,8 @@ def test_an_old_snapshot_upgrades_to_what_the_game_writes(name: str) -> None:
     # the same turn: the same player waited for, the same cards in hand
     old_view = {p["id"]: p for p in stored["players"]}
     for p in seated:
-        mine = game.private_view(p)["you"]
-        assert (mine["hidden"], mine["pending"]) == (old_view[p]["hidden"], old_view[p]["pending"])
+        mine = game.private_view(p).you.own
+        assert (mine.hidden, mine.pending) == (old_view[p]["hidden"], old_view[p]["pending"])
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))

@@ -102,7 +102,7 @@ async def test_play_in_the_browser(tmp_path):
 
         service = sandbox.env.bot.tables
         view = service.table_in(sandbox.tables.id).game.public_view()
-        bets = {s["player"]: s.get("bet") for s in view["seats"]}
+        bets = {s.player: s.bet for s in view.seats}
         assert set(bets.values()) == {10}
         shot = os.environ.get("SANDBOX_SCREENSHOT") or str(tmp_path / "sandbox.png")
         await page.screenshot(path=shot)

@@ -254,14 +254,7 @@ def seated(table: Table) -> set[int]:
     """Who the engine says is seated (nobody at a closed table)."""
     if not table.is_open:
         return set()
-    view = table.game.public_view()
-    out: set[int] = set()
-    for s in view.get("seats") or view.get("players") or []:
-        if isinstance(s, dict) and s.get("seated", True):
-            pid = s.get("player", s.get("id"))
-            if isinstance(pid, int):
-                out.add(pid)
-    return out
+    return {s.player for s in table.game.public_view().seats}
 
 
 @dataclass

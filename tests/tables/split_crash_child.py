@@ -65,14 +65,9 @@ STEP_CHOICES = tuple(name for name, weight in STEPS for _ in range(weight))
 
 def stacks(table: Table) -> dict[int, int]:
     """The seated players' stacks in the engine's public view (money games)."""
-    view = table.game.public_view()
-    out: dict[int, int] = {}
-    for s in view.get("seats") or view.get("players") or []:
-        if isinstance(s, dict) and isinstance(s.get("stack"), int) and s.get("seated", True):
-            pid = s.get("player", s.get("id"))
-            if isinstance(pid, int) and s["stack"]:
-                out[pid] = s["stack"]
-    return out
+    if not table.game.MONEY:  # a game's points, not money
+        return {}
+    return {s.player: s.stack for s in table.game.public_view().seats if s.stack}
 
 
 async def check_loaded(service: TableService, shards: tuple[int, ...]) -> int:

@@ -59,7 +59,7 @@ async def test_replay_after_a_restart_is_refused_by_the_database(db):
     replay = await fresh.act(reloaded.id, BOB, bob_bet, interaction_id=snowflake(NOW, 4))
     assert replay.replayed and reloaded.version == version
     assert reloaded.game.phase is Phase.BETTING  # Bob's bet was rolled back in memory too
-    assert BOB in [s["player"] for s in reloaded.game.public_view()["seats"]]
+    assert reloaded.game.public_view().seat(BOB) is not None
     escrow = await table_escrow(fresh.bank.db, GUILD, reloaded.id)
     assert escrow.get("pot", 0) == 10  # only the host's bet
     # an interaction from before the process started is looked up in the database

@@ -89,7 +89,7 @@ def _action(game, kind: ActionKind, player: int) -> Action:
 async def _one_move(svc: TableService, table) -> bool:
     game = table.game
     for kind in PREFERRED:
-        for player in seated_players(game.public_view()):
+        for player in [s.player for s in game.public_view().seats]:
             if kind in game.legal_actions(player):
                 try:
                     await svc.act(table.id, player, _action(game, kind, player))
@@ -118,7 +118,7 @@ async def test_an_old_table_restores_and_plays_on(restored, index: int) -> None:
     assert table.version == entry["version"]
     assert table.game.phase.value == entry["phase"]
     old_view = entry["public_view"]
-    assert seated_players(table.game.public_view()) == seated_players(old_view)
+    assert [s.player for s in table.game.public_view().seats] == seated_players(old_view)
     assert getattr(table.game, "round", None) == entry["round"]
     if table.game.phase is Phase.LOBBY:
         return

@@ -31,6 +31,7 @@ from ..hands import BJTotal, bj_total, bj_value, is_blackjack
 from ..options import GameOptions, OptionKind, OptionSpec, bet_options
 from ..phases import Phase
 from ..upgrades import blackjack_v1
+from ..views import BlackjackPart, BlackjackYou, DealerView, HandView, InsuranceView
 
 MAX_SEATS = 7
 
@@ -165,22 +166,22 @@ class _Hand:
     def from_dict(cls, d: Mapping[str, Any]) -> _Hand:
         return cls(**{**d, "cards": [Card.parse(c) for c in d["cards"]]})
 
-    def view(self, index: int) -> dict[str, Any]:
-        """The hand as the public view and the round summary show it."""
+    def view(self, index: int) -> HandView:
+        """The hand as the public view shows it."""
         total = self.total()
-        return {
-            "index": index,
-            "player": self.player,
-            "cards": [c.code for c in self.cards],
-            "total": total.value,
-            "soft": total.soft,
-            "bet": self.bet,
-            "status": self.status,
-            "doubled": self.doubled,
-            "split": self.split,
-            "result": self.result,
-            "net": self.net,
-        }
+        return HandView(
+            index=index,
+            player=self.player,
+            cards=tuple([c.code for c in self.cards]),
+            total=total.value,
+            soft=total.soft,
+            bet=self.bet,
+            status=self.status,
+            doubled=self.doubled,
+            split=self.split,
+            result=self.result,
+            net=self.net,
+        )
 
 
 _HAND_FIELDS = tuple(f.name for f in fields(_Hand))
@@ -650,27 +651,29 @@ class BlackjackGame(TableGame[Seat]):
 
     # ------------------------------------------------------------------ views
 
-    def view(self, out: dict[str, Any]) -> None:
+    def view(self) -> BlackjackPart:
         if self.hole_revealed or len(self.dealer) < 2:
-            dealer_cards: list[str | None] = [c.code for c in self.dealer]
+            dealer_cards: tuple[str | None, ...] = tuple([c.code for c in self.dealer])
             shown = self.dealer
         else:
-            dealer_cards = [self.dealer[0].code, None]
+            dealer_cards = (self.dealer[0].code, None)
             shown = self.dealer[:1]
         dealer_total = bj_total(shown) if shown else None
-        out["insurance"] = [{"player": p, "amount": s} for p, s in self.insurance.items()]
-        out["hands"] = [h.view(i) for i, h in enumerate(self.hands)]
-        out["current_hand"] = self.current if self.phase is Phase.PLAYING else None
-        out["dealer"] = {
-            "cards": dealer_cards,
-            "total": dealer_total.value if dealer_total else None,
-            "soft": dealer_total.soft if dealer_total else False,
-            "hole_hidden": len(self.dealer) >= 2 and not self.hole_revealed,
-        }
+        return BlackjackPart(
+            insurance=tuple([InsuranceView(p, s) for p, s in self.insurance.items()]),
+            hands=tuple([h.view(i) for i, h in enumerate(self.hands)]),
+            current_hand=self.current if self.phase is Phase.PLAYING else None,
+            dealer=DealerView(
+                cards=dealer_cards,
+                total=dealer_total.value if dealer_total else None,
+                soft=dealer_total.soft if dealer_total else False,
+                hole_hidden=len(self.dealer) >= 2 and not self.hole_revealed,
+            ),
+        )
 
-    def private_part(self, player: int, you: dict[str, Any]) -> None:
+    def private_part(self, player: int) -> BlackjackYou:
         seated = player in self._seat_of
-        you["bet_limits"] = list(self.bet_limits(player)) if seated else None
+        return BlackjackYou(self.bet_limits(player) if seated else None)
 
     # ------------------------------------------------------------------ snapshots
 

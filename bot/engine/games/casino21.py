@@ -50,6 +50,7 @@ from ..hands import card_value, fallback_ace, valued_blackjack
 from ..options import GameOptions, OptionKind, OptionSpec, bet_options
 from ..phases import Phase
 from ..upgrades import casino21_v1
+from ..views import CasinoBankView, CasinoPart, CasinoSeatView
 
 MAX_PLAYERS = 8
 MAX_DRAW = 10  # most cards one DRAW may ask for
@@ -678,7 +679,7 @@ class Casino21(TableGame[CasinoSeat]):
 
     # ------------------------------------------------------------------ views
 
-    def seat_view(self, seat: CasinoSeat) -> dict[str, Any]:
+    def seat_view(self, seat: CasinoSeat) -> CasinoSeatView:
         s = seat
         status = s.status
         waited = s.player in self.waiting
@@ -686,43 +687,40 @@ class Casino21(TableGame[CasinoSeat]):
             status = _IDLE
         forfeit = self.forfeit(s)
         wagered = self.wagered.get(s.player, 0)
-        return {
-            "player": s.player,
-            "stack": s.stack,
-            "bet": s.bet,
-            "in_pot": s.in_pot,
-            "status": status._value_,
-            "cards": [c.code for c in s.cards],
-            "values": list(s.values),
-            "total": s.known_total,
-            "pending_ace": s.pending,
-            "moved": status is _IN_PLAY and self.phase is _PLAYING and not waited,
-            "blackjack": s.blackjack,
-            "welcome": s.welcome,
-            "own": s.own,
-            "wagered": wagered,
-            "wager_left": max(0, self.options.wager_requirement - wagered),
-            "leave_forfeit": forfeit,
-            "leave_keep": s.stack - forfeit,
-        }
+        return CasinoSeatView(
+            player=s.player,
+            stack=s.stack,
+            bet=s.bet,
+            in_pot=s.in_pot,
+            status=status._value_,
+            cards=tuple([c.code for c in s.cards]),
+            values=tuple(s.values),
+            total=s.known_total,
+            pending_ace=s.pending,
+            moved=status is _IN_PLAY and self.phase is _PLAYING and not waited,
+            blackjack=s.blackjack,
+            welcome=s.welcome,
+            own=s.own,
+            wagered=wagered,
+            wager_left=max(0, self.options.wager_requirement - wagered),
+            leave_forfeit=forfeit,
+            leave_keep=s.stack - forfeit,
+        )
 
-    def view(self, out: dict[str, Any]) -> None:
+    def view(self) -> CasinoPart:
         cards: list[str | None] = [c.code for c in self.bank_cards]
         values: list[int | None] = list(self.bank_values)
         if not self.bank_revealed:  # the hole card (and only it) stays face down
             cards[1:] = [None] * len(cards[1:])
             values[1:] = [None] * len(values[1:])
-        out["turn"] = self.turn
-        out["cards_left"] = self.cards_left
-        out["max_draw"] = self.max_draw()
-        out["bank"] = {
-            "cards": cards,
-            "values": values,
-            "total": sum(v for v in values if v is not None),
-            "revealed": self.bank_revealed,
-            "blackjack": self.bank_blackjack if self.bank_revealed else None,
-        }
-        out["results"] = list(self.results)
+        bank = CasinoBankView(
+            cards=tuple(cards),
+            values=tuple(values),
+            total=sum(v for v in values if v is not None),
+            revealed=self.bank_revealed,
+            blackjack=self.bank_blackjack if self.bank_revealed else None,
+        )
+        return CasinoPart(self.turn, self.cards_left, self.max_draw(), bank, tuple(self.results))
 
     # ------------------------------------------------------------------ snapshots
 

@@ -55,6 +55,7 @@ from ..options import GameOptions, OptionKind, OptionSpec, check_values, player_
 from ..phases import Phase
 from ..shuffle import Entropy
 from ..upgrades import pirate21_v1
+from ..views import PiratePart, PirateSeatView, PirateYou, SeatView
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
@@ -172,7 +173,6 @@ _K = ActionKind
 # Members read on every check, bound once (see base.py).
 _LOBBY, _PLAYING = Phase.LOBBY, Phase.PLAYING
 _HIT, _STAND, _JOIN = _K.HIT, _K.STAND, _K.JOIN
-_NOT_DEALT: dict[str, Any] = {"in_round": False, "hidden": 0, "extra": [], "done": False}
 
 
 class Pirate21(TableGame[Seat]):
@@ -532,45 +532,51 @@ class Pirate21(TableGame[Seat]):
 
     # ------------------------------------------------------------------ views
 
-    def seat_view(self, seat: Seat) -> dict[str, Any]:
+    def seat_view(self, seat: Seat) -> PirateSeatView:
         p = seat.player
-        out = {"player": p, "coins": seat.stack, "out": p in self.out, "dealer": p == self.dealer}
+        out, dealer = p in self.out, p == self.dealer
         if self.phase is not _PLAYING or p not in self.hidden:
-            return {**out, **_NOT_DEALT, "extra": []}
+            return PirateSeatView(p, seat.stack, 0, out, dealer, False, 0, (), False)
         hidden, done = len(self.hidden[p]), p not in self.waiting
-        return {
-            **out,
-            "in_round": True,
-            "hidden": hidden,
-            "extra": _codes(self.extra[p]),
-            "done": done,
-        }
+        extra = tuple(_codes(self.extra[p]))
+        return PirateSeatView(p, seat.stack, 0, out, dealer, True, hidden, extra, done)
 
-    def view(self, out: dict[str, Any]) -> None:
+    def seat_views(self) -> tuple[SeatView, ...]:
         ranking = self.ranking
-        out["variant"] = self.options.variant
-        out["dealer"] = self.dealer
-        out["treasure"] = self.treasure
-        out["pile"] = self.cards_left
-        out["discard"] = len(self.discard)
-        out["end_reason"] = self.end_reason
-        out["ranking"] = None if ranking is None else [dict(r) for r in ranking]
         if ranking is not None:  # the seats are emptied at the end: the final coins
-            out["seats"] = [self._final_seat(r) for r in ranking]
+            return tuple([self._final_seat(r) for r in ranking])
+        return tuple([self.seat_view(s) for s in self.seats])
 
-    def _final_seat(self, row: Mapping[str, int]) -> dict[str, Any]:
+    def view(self) -> PiratePart:
+        ranking = self.ranking
+        return PiratePart(
+            variant=self.options.variant,
+            dealer=self.dealer,
+            treasure=self.treasure,
+            pile=self.cards_left,
+            discard=len(self.discard),
+            end_reason=self.end_reason,
+            ranking=None if ranking is None else tuple(ranking),
+        )
+
+    def _final_seat(self, row: Mapping[str, int]) -> PirateSeatView:
         p = row["player"]
-        final = {"player": p, "coins": row["coins"], "out": p in self.out}
-        return {**final, "dealer": p == self.dealer, **_NOT_DEALT, "extra": []}
+        return PirateSeatView(
+            p, row["coins"], 0, p in self.out, p == self.dealer, False, 0, (), False
+        )
 
-    def private_part(self, player: int, you: dict[str, Any]) -> None:
+    def private_part(self, player: int) -> PirateYou | None:
         if self.phase is not _PLAYING or player not in self.hidden:
-            return
+            return None
         hand = self._hand(player)
         total = bj_total(hand).value
-        you["cards"] = _codes(self.hidden[player])
-        you["extra"] = _codes(self.extra[player])
-        you.update(total=total, bust=total > 21, blackjack=is_blackjack(hand))
+        return PirateYou(
+            cards=tuple(_codes(self.hidden[player])),
+            extra=tuple(_codes(self.extra[player])),
+            total=total,
+            bust=total > 21,
+            blackjack=is_blackjack(hand),
+        )
 
     # ------------------------------------------------------------------ snapshots
 

@@ -52,6 +52,7 @@ from ..hands import SEPT32_HALF_POINTS, SEPT40_HALF_POINTS, SEPT_ET_DEMI, format
 from ..options import GameOptions, OptionKind, OptionSpec
 from ..phases import ROUND_PHASES, Phase
 from ..upgrades import sept_et_demi_v1
+from ..views import FundView, SeptBankView, SeptPart, SeptSeatView, SeptYou
 
 GAME = "sept_et_demi"
 MIN_PLAYERS = 2
@@ -639,59 +640,57 @@ class SeptEtDemi(TableGame[SeptSeat]):
             return SAT_OUT
         return status
 
-    def seat_view(self, seat: SeptSeat) -> dict[str, Any]:
+    def seat_view(self, seat: SeptSeat) -> SeptSeatView:
         s = seat
         p, shown = s.player, s.shown
-        out = {
-            "player": p,
-            "stack": s.stack,
-            "bet": s.bet,
-            "banker": p == self.banker and self.phase is not _LOBBY,
-            "status": self.status(p),
-            "shown": list(shown),
-            "shown_total": self.points(shown),
-            "hidden": 0 if s.hidden is None else 1,
-            "pending": s.pending is not None,
-            "voted_stop": p in self.votes,
-        }
-        if s.hidden is None and s.pending is None and shown:
-            out["total"] = out["shown_total"]
-        return out
+        shown_total = self.points(shown)
+        return SeptSeatView(
+            player=p,
+            stack=s.stack,
+            bet=s.bet,
+            banker=p == self.banker and self.phase is not _LOBBY,
+            status=self.status(p),
+            shown=tuple(shown),
+            shown_total=shown_total,
+            hidden=0 if s.hidden is None else 1,
+            pending=s.pending is not None,
+            voted_stop=p in self.votes,
+            total=shown_total if s.hidden is None and s.pending is None and shown else None,
+        )
 
-    def view(self, out: dict[str, Any]) -> None:
-        bank: dict[str, Any] = {
-            "banker": self.banker,
-            "shown": list(self.bank_shown),
-            "hidden": 0 if self.bank_hidden is None else 1,
-        }
-        if self.bank_hidden is None and self.bank_shown:
-            bank["total"] = self.points(self.bank_shown)
-        fund = {"balance": self.fund, "initial": self.options.guarantee_fund}
-        out.update(
+    def view(self) -> SeptPart:
+        shown = self.bank_shown
+        bank = SeptBankView(
+            banker=self.banker,
+            shown=tuple(shown),
+            hidden=0 if self.bank_hidden is None else 1,
+            total=self.points(shown) if self.bank_hidden is None and shown else None,
+        )
+        return SeptPart(
             rounds_played=self.rounds_played,
             rounds_limit=self.options.rounds,
             banker=self.banker,
-            fund={**fund, "open": self.fund_open},
+            fund=FundView(self.fund, self.options.guarantee_fund, self.fund_open),
             bank=bank,
-            votes=sorted(self.votes),
+            votes=tuple(sorted(self.votes)),
             votes_needed=len(self.seats) // 2 + 1,
             stop_pending=self.stop_voted and self.phase is not Phase.FINISHED,
             result=self.result,
         )
 
-    def private_part(self, player: int, you: dict[str, Any]) -> None:
+    def private_part(self, player: int) -> SeptYou | None:
         """The player's hidden and new cards and true total (the banker does not see the
         bank's face-down card); the bets they may place when it is their turn."""
         s = self._seat_of.get(player)
         if s is None:
-            return
+            return None
         cards = [c for c in (s.hidden, s.pending) if c is not None] + s.shown
         betting = self.phase is _BETTING and self.to_act == player
-        you.update(
+        return SeptYou(
             hidden=s.hidden,
             pending=s.pending,
             total=self.points(cards),
-            bet_range=list(self.bet_limits(player)) if betting else None,
+            bet_range=self.bet_limits(player) if betting else None,
         )
 
     # ------------------------------------------------------------------ snapshots

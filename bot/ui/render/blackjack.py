@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.engine.base import ActionKind, Event, Phase
 from bot.engine.events import ROUND_STARTED
+from bot.engine.views import BlackjackPart, HandView, SeatView
 from bot.i18n import decimal
 from bot.ui.cards import cards
 
-from .common import Ctx, GameRenderer, mention, register, rounded, seat_sorted
+from .common import Ctx, GameRenderer, checked, mention, register, rounded, seat_sorted
+
+
+def own(ctx: Ctx) -> BlackjackPart:
+    """The Black Jack part of the table's view."""
+    return checked(BlackjackPart, ctx.view.own)
 
 
 def _total(ctx: Ctx, total: int | None, soft: bool) -> str:
@@ -22,59 +26,57 @@ class Renderer(GameRenderer):
     """The Black Jack table."""
 
     def body(self, ctx: Ctx) -> list[str]:
-        dealer = ctx.view.get("dealer") or {}
-        if not dealer.get("cards"):
+        dealer = own(ctx).dealer
+        if not dealer.cards:
             return []
-        total = _total(ctx, dealer.get("total"), bool(dealer.get("soft")))
-        return [ctx.t("blackjack.dealer", cards=cards(dealer["cards"]), total=total)]
+        total = _total(ctx, dealer.total, dealer.soft)
+        return [ctx.t("blackjack.dealer", cards=cards(dealer.cards), total=total)]
 
-    def seat_lines(self, ctx: Ctx, seat: dict[str, Any]) -> list[str]:
+    def seat_lines(self, ctx: Ctx, seat: SeatView) -> list[str]:
         """The seat (stack, bet or "betting…"), then each of its hands."""
-        view = ctx.view
-        pid = seat["player"]
-        head = f"{mention(pid)} · " + ctx.t("table.stack", amount=seat["stack"])
-        if seat.get("bet"):
-            head += " · " + ctx.t("table.bet", amount=seat["bet"])
-        elif ctx.phase is Phase.BETTING and pid in view["waiting"]:
+        view, part = ctx.view, own(ctx)
+        pid = seat.player
+        head = f"{mention(pid)} · " + ctx.t("table.stack", amount=seat.stack)
+        if seat.bet:
+            head += " · " + ctx.t("table.bet", amount=seat.bet)
+        elif ctx.phase is Phase.BETTING and pid in view.waiting:
             head += " · " + ctx.t("blackjack.betting")
-        current = view.get("current_hand")
+        current = part.current_hand
         lines = [head]
-        for hand in view.get("hands") or []:
-            if hand["player"] == pid:
-                lines.append(self.hand_line(ctx, hand, hand["index"] == current))
+        for hand in part.hands:
+            if hand.player == pid:
+                lines.append(self.hand_line(ctx, hand, hand.index == current))
         return lines
 
     @staticmethod
-    def hand_line(ctx: Ctx, hand: dict[str, Any], current: bool) -> str:
+    def hand_line(ctx: Ctx, hand: HandView, current: bool) -> str:
         """One hand: its cards and total, bet, doubled, status, result."""
         marker = "▶ " if current else "　"
-        status = ctx.t(f"blackjack.status.{hand['status']}") if hand.get("status") else ""
-        line = f"{marker}{cards(hand['cards'])} {_total(ctx, hand['total'], hand['soft'])}"
-        extras = [ctx.t("table.bet", amount=hand["bet"])]
-        if hand.get("doubled"):
+        status = ctx.t(f"blackjack.status.{hand.status}") if hand.status else ""
+        line = f"{marker}{cards(hand.cards)} {_total(ctx, hand.total, hand.soft)}"
+        extras = [ctx.t("table.bet", amount=hand.bet)]
+        if hand.doubled:
             extras.append(ctx.t("blackjack.doubled"))
-        result = ctx.t("blackjack.result." + hand["result"]) if hand.get("result") else ""
+        result = ctx.t("blackjack.result." + hand.result) if hand.result else ""
         if status and status != result:  # "bust · bust -10" says it twice
             extras.append(status)
         if result:
-            extras.append(f"{result} {hand['net']:+d}")
+            extras.append(f"{result} {hand.net:+d}")
         return line + " · " + " · ".join(extras)
 
     def table_lines(self, ctx: Ctx) -> list[str]:
         """Who is insured, for how much."""
         return [
-            ctx.t("blackjack.insured", player=mention(ins["player"]), amount=ins["amount"])
-            for ins in ctx.view.get("insurance") or []
+            ctx.t("blackjack.insured", player=mention(ins.player), amount=ins.amount)
+            for ins in own(ctx).insurance
         ]
 
     def hand_text(self, ctx: Ctx, player: int) -> str:
         """``/hand``: the player's hands (all public at Black Jack)."""
-        hands = [h for h in ctx.view.get("hands") or [] if h["player"] == player]
-        if not any(s["player"] == player for s in ctx.view.get("seats") or []):
+        hands = [h for h in own(ctx).hands if h.player == player]
+        if ctx.view.seat(player) is None:
             return ctx.t("hand.not_seated")
-        shown = " | ".join(
-            f"{cards(h['cards'])} {_total(ctx, h['total'], h['soft'])}" for h in hands
-        )
+        shown = " | ".join(f"{cards(h.cards)} {_total(ctx, h.total, h.soft)}" for h in hands)
         return ctx.t("hand.public_only", cards=shown or "—")
 
     def summary(self, ctx: Ctx, event: Event) -> str:

@@ -20,18 +20,52 @@ Choices:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.base import ROUND_SETTLED, ActionKind, Event, Phase
 from bot.engine.events import LEFT, ROUND_CANCELLED
+from bot.engine.games.casino21 import Casino21Options
+from bot.engine.views import CasinoPart, CasinoSeatView, SeatView
 from bot.i18n import decimal
 from bot.ui.buttons import ButtonSpec
 from bot.ui.cards import card, cards
 
-from .common import BLUE, GREY, Ctx, GameRenderer, mention, register, rounded, seat_sorted
+from .common import (
+    BLUE,
+    GREY,
+    Ctx,
+    GameRenderer,
+    checked,
+    mention,
+    register,
+    rounded,
+    seat_sorted,
+)
 
 _ROUND = (Phase.BETTING, Phase.PLAYING)
+
+
+def own(ctx: Ctx) -> CasinoPart:
+    """The Casino 21 part of the table's view."""
+    return checked(CasinoPart, ctx.view.own)
+
+
+def options(ctx: Ctx) -> Casino21Options:
+    """The table's Casino 21 options."""
+    return checked(Casino21Options, ctx.view.options)
+
+
+def seats(ctx: Ctx) -> list[CasinoSeatView]:
+    """The seats of the table's view."""
+    return [checked(CasinoSeatView, s) for s in ctx.view.seats]
+
+
+def own_seat(ctx: Ctx, player: int) -> CasinoSeatView | None:
+    """``player``'s seat in the table's view."""
+    seat = ctx.view.seat(player)
+    return None if seat is None else checked(CasinoSeatView, seat)
 
 
 def hand_text(codes: Iterable[str | None], values: Iterable[int | None]) -> str:
@@ -48,6 +82,16 @@ def hand_text(codes: Iterable[str | None], values: Iterable[int | None]) -> str:
 def signed(n: int) -> str:
     """``+5``, ``-10``, ``±0``."""
     return "±0" if n == 0 else f"{n:+d}"
+
+
+@dataclass(frozen=True, slots=True)
+class CasinoBankHand:
+    """The bank's hand as a line shows it: the table's, or a round summary's."""
+
+    cards: Sequence[str | None]
+    values: Sequence[int | None]
+    total: int
+    blackjack: bool
 
 
 # (forfeit?, something kept?) -> a closing line
@@ -67,7 +111,7 @@ class Renderer(GameRenderer):
     # ----------------------------------------------------------------- the embed
     def turn_label(self, ctx: Ctx) -> str:
         """ "1st turn" or "turn N" while a round runs, else ""."""
-        turn = int(ctx.view.get("turn") or 0)
+        turn = own(ctx).turn
         if ctx.phase not in _ROUND or turn < 1:
             return ""
         return ctx.t("casino21.turn_first") if turn == 1 else ctx.t("casino21.turn_n", n=turn)
@@ -75,12 +119,12 @@ class Renderer(GameRenderer):
     @staticmethod
     def waiting_for(ctx: Ctx) -> list[int]:
         """The players the current turn still waits for (ace choices first)."""
-        pending = [s["player"] for s in ctx.view.get("seats") or [] if s.get("pending_ace")]
-        return pending or list(ctx.view.get("waiting") or [])
+        pending = [s.player for s in seats(ctx) if s.pending_ace]
+        return pending or list(ctx.view.waiting)
 
     def status_line(self, ctx: Ctx) -> str:
         parts = [f"**{ctx.t(f'phase.{ctx.phase.value}')}**"]
-        rnd = ctx.view.get("round")
+        rnd = ctx.view.round
         if rnd:
             parts.append(ctx.t("table.round", n=rnd))
         turn = self.turn_label(ctx)
@@ -95,49 +139,51 @@ class Renderer(GameRenderer):
             parts.append(ctx.t("table.deadline", when=f"<t:{int(due)}:R>"))
         return " · ".join(parts)
 
-    def bank_hand(self, ctx: Ctx, bank: dict[str, Any], shown: bool) -> str:
+    def bank_hand(self, ctx: Ctx, bank: CasinoBankHand, shown: bool) -> str:
         """The bank's hand; once ``shown``, its total (bust / Black Jack spelled out)."""
-        text = hand_text(bank.get("cards") or [], bank.get("values") or [])
+        text = hand_text(bank.cards, bank.values)
         if shown:
-            total = int(bank.get("total") or 0)
+            total = bank.total
             text += f" **{total}**"
-            if bank.get("blackjack"):
+            if bank.blackjack:
                 text += " · " + ctx.t("casino21.blackjack")
             elif total > 21:
                 text += " · " + ctx.t("casino21.status.bust")
         return ctx.t("casino21.bank", hand=text)
 
     def body(self, ctx: Ctx) -> list[str]:
-        host = ctx.view.get("host")
+        host = ctx.view.host
         lines = [ctx.t("casino21.host", player=mention(host))] if host is not None else []
-        bank = ctx.view.get("bank") or {}
-        if bank.get("cards"):  # a public card and a back until revealed
-            lines.append(self.bank_hand(ctx, bank, bool(bank.get("revealed"))))
+        bank = own(ctx).bank
+        if bank.cards:  # a public card and a back until revealed
+            view = CasinoBankHand(bank.cards, bank.values, bank.total, bool(bank.blackjack))
+            lines.append(self.bank_hand(ctx, view, bank.revealed))
         return lines
 
-    def seat_status(self, ctx: Ctx, seat: dict[str, Any]) -> str:
+    def seat_status(self, ctx: Ctx, seat: CasinoSeatView) -> str:
         """Where the seat stands in the round."""
-        if seat.get("pending_ace"):
-            index = seat["values"].index(None)
-            return "⏳ " + ctx.t("casino21.status.ace", card=card(seat["cards"][index]))
-        status = seat["status"]
-        if status == "stood" and seat.get("blackjack"):
+        if seat.pending_ace:
+            index = seat.values.index(None)
+            return "⏳ " + ctx.t("casino21.status.ace", card=card(seat.cards[index]))
+        status = seat.status
+        if status == "stood" and seat.blackjack:
             return ctx.t("casino21.blackjack")
         if status == "playing" and ctx.phase is Phase.PLAYING:
-            key = "casino21.status.moved" if seat.get("moved") else "casino21.status.to_draw"
+            key = "casino21.status.moved" if seat.moved else "casino21.status.to_draw"
             return ctx.t(key)
         if status == "out" and ctx.phase not in _ROUND:
             return ""
         return ctx.t(f"casino21.status.{status}")
 
-    def seat_lines(self, ctx: Ctx, seat: dict[str, Any]) -> list[str]:
+    def seat_lines(self, ctx: Ctx, seat: SeatView) -> list[str]:
         """Two lines: the hand, then the money (stack, welcome stake, wagering)."""
-        results = {r["player"]: r for r in ctx.view.get("results") or []}
-        head = [mention(seat["player"])]
-        if seat.get("cards"):
-            head.append(f"{hand_text(seat['cards'], seat['values'])} **{seat['total']}**")
+        seat = checked(CasinoSeatView, seat)
+        results = {r["player"]: r for r in own(ctx).results}
+        head = [mention(seat.player)]
+        if seat.cards:
+            head.append(f"{hand_text(seat.cards, seat.values)} **{seat.total}**")
         status = self.seat_status(ctx, seat)
-        result = results.get(seat["player"])
+        result = results.get(seat.player)
         if result is not None:
             outcome = (
                 "status.bust" if result["outcome"] == "bust" else "result." + result["outcome"]
@@ -145,28 +191,26 @@ class Renderer(GameRenderer):
             status = f"{ctx.t('casino21.' + outcome)} {signed(result['net'])}"
         if status:
             head.append(status)
-        money = [ctx.t("table.stack", amount=seat["stack"])]
-        if seat.get("bet"):
-            money.append(ctx.t("table.bet", amount=seat["bet"]))
-        if seat.get("welcome"):
-            money.append(ctx.t("casino21.welcome", amount=seat["welcome"]))
-        requirement = int((ctx.view.get("options") or {}).get("wager_requirement") or 0)
-        if seat.get("wager_left"):
-            money.append(
-                ctx.t("casino21.wagered", wagered=seat["wagered"], requirement=requirement)
-            )
-        elif seat.get("welcome"):
+        money = [ctx.t("table.stack", amount=seat.stack)]
+        if seat.bet:
+            money.append(ctx.t("table.bet", amount=seat.bet))
+        if seat.welcome:
+            money.append(ctx.t("casino21.welcome", amount=seat.welcome))
+        requirement = options(ctx).wager_requirement
+        if seat.wager_left:
+            money.append(ctx.t("casino21.wagered", wagered=seat.wagered, requirement=requirement))
+        elif seat.welcome:
             money.append(ctx.t("casino21.free_to_leave"))
         return [" · ".join(head), "　" + " · ".join(money)]
 
     def terms(self, ctx: Ctx) -> list[str]:
         """The welcome stake and the wagering, when a seat shows them."""
-        seats = [s for s in ctx.view.get("seats") or [] if isinstance(s, dict)]
+        shown = seats(ctx)
         out = []
-        if any(s.get("welcome") for s in seats):
+        if any(s.welcome for s in shown):
             out.append(ctx.t("terms.welcome"))
-        if any(s.get("wager_left") for s in seats):
-            requirement = int((ctx.view.get("options") or {}).get("wager_requirement") or 0)
+        if any(s.wager_left for s in shown):
+            requirement = options(ctx).wager_requirement
             out.append(ctx.t("terms.wagered", requirement=requirement))
         return out
 
@@ -180,17 +224,17 @@ class Renderer(GameRenderer):
         ]
         if ctx.phase is Phase.FINISHED or not ctx.table.is_open:
             return specs
-        seats = ctx.view.get("seats") or []
-        if len(seats) < int((ctx.view.get("options") or {}).get("max_players") or 8):
+        taken = ctx.view.seats
+        if len(taken) < (options(ctx).max_players or 8):
             specs.insert(0, ButtonSpec("join", ctx.t("move.join"), BLUE, row=0))
-        if seats:
+        if taken:
             specs.extend(self.leave_buttons(ctx))
         return specs
 
     def move_buttons(self, ctx: Ctx, kinds: set[ActionKind]) -> list[ButtonSpec]:
         """The common ones, with draws of at most 3 cards (and the cards left), and End
         turn after them on their row."""
-        most = min(3, int(ctx.view.get("max_draw") or 0))
+        most = min(3, own(ctx).max_draw)
         out = [
             b
             for b in super().move_buttons(ctx, kinds - {ActionKind.END_TURN})
@@ -199,6 +243,10 @@ class Renderer(GameRenderer):
         if ActionKind.END_TURN in kinds:
             out.append(ButtonSpec("end_turn", ctx.t("move.end_turn"), GREY, row=2))
         return out
+
+    def max_draw(self, ctx: Ctx) -> int | None:
+        """The most cards a draw may take now (the cards left cap it)."""
+        return own(ctx).max_draw
 
     def bet_ladder(self, low: int) -> tuple[int, ...]:
         """10, 25, 50 from a minimum of 10 or less (1, 2, 5 would be too small to matter)."""
@@ -219,7 +267,7 @@ class Renderer(GameRenderer):
         if data.get("reason") == "empty_stack":
             return ctx.t("casino21.left_empty", player=player)
         if data.get("forfeit"):
-            requirement = (ctx.view.get("options") or {}).get("wager_requirement", 0)
+            requirement = options(ctx).wager_requirement
             return ctx.t(
                 "casino21.left_forfeit" if data.get("keep") else "casino21.left_forfeit_all",
                 player=player,
@@ -244,7 +292,13 @@ class Renderer(GameRenderer):
         data = dict(event.data)
         lines = [ctx.t("summary.title", n=data.get("round", "?"))]
         bank = data.get("bank") or {}
-        lines.append(self.bank_hand(ctx, bank, True))
+        hand = CasinoBankHand(
+            bank.get("cards") or [],
+            bank.get("values") or [],
+            int(bank.get("total") or 0),
+            bool(bank.get("blackjack")),
+        )
+        lines.append(self.bank_hand(ctx, hand, True))
         for r in seat_sorted(ctx, data.get("results", [])):
             outcome = str(r["outcome"])
             label = ctx.t(f"casino21.result.{outcome}")
@@ -256,7 +310,7 @@ class Renderer(GameRenderer):
                 f"**{self.figure(ctx, r)}**"
             )
         if bank.get("bust"):
-            bonus = (ctx.view.get("options") or {}).get("bank_bust_bonus", 5)
+            bonus = options(ctx).bank_bust_bonus
             if bonus == "half":
                 lines.append(ctx.t("casino21.bonus_half"))
             else:
@@ -287,9 +341,9 @@ class Renderer(GameRenderer):
             return "", []
         names = " ".join(mention(p) for p in players)
         if ctx.phase is Phase.BETTING:
-            text = ctx.t("casino21.ping.bets", n=ctx.view.get("round"), players=names)
+            text = ctx.t("casino21.ping.bets", n=ctx.view.round, players=names)
         else:
-            text = ctx.t("casino21.ping.draw", n=ctx.view.get("turn"), players=names)
+            text = ctx.t("casino21.ping.draw", n=own(ctx).turn, players=names)
         return text, players
 
     # ----------------------------------------------------------------- answers
@@ -328,7 +382,10 @@ class Renderer(GameRenderer):
         """The total of a player's hand (the one whose cards ``match``) with its aces
         valued: from the table, else (the round ended with the move) from the round's
         summary; None while an ace waits."""
-        rows = [self._own_seat(ctx.view, player)]
+        seat = own_seat(ctx, player)
+        if seat is not None and match(list(seat.cards)) and None not in seat.values:
+            return seat.total
+        rows = []
         for e in events:
             if e.kind == ROUND_SETTLED:
                 rows += [r for r in e.data.get("results", []) if r.get("player") == player]
@@ -349,14 +406,14 @@ class Renderer(GameRenderer):
 
     # ----------------------------------------------------------------- /hand
     def hand_text(self, ctx: Ctx, player: int) -> str:
-        seat = self._own_seat(ctx.view, player)
+        seat = own_seat(ctx, player)
         if seat is None:
             return ctx.t("hand.not_seated")
-        hand = hand_text(seat["cards"], seat["values"]) if seat["cards"] else "—"
-        text = ctx.t("casino21.hand", hand=hand, total=seat["total"], stack=seat["stack"])
-        if seat.get("leave_forfeit"):
+        hand = hand_text(seat.cards, seat.values) if seat.cards else "—"
+        text = ctx.t("casino21.hand", hand=hand, total=seat.total, stack=seat.stack)
+        if seat.leave_forfeit:
             text += "\n" + ctx.t(
-                "casino21.hand_forfeit", forfeit=seat["leave_forfeit"], keep=seat["leave_keep"]
+                "casino21.hand_forfeit", forfeit=seat.leave_forfeit, keep=seat.leave_keep
             )
         return text
 

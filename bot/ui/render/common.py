@@ -27,6 +27,7 @@ from bot.engine.events import (
     VOTED_STOP,
 )
 from bot.engine.registry import GAMES
+from bot.engine.views import SeatView, TableView
 from bot.i18n import t
 from bot.tables.models import Table
 from bot.ui.buttons import ButtonRows, ButtonSpec
@@ -60,12 +61,12 @@ class Ctx:
     locale: str
     note: str | None = None  # a line shown at the top (e.g. "the croupier is back")
     news: tuple[str, ...] = ()  # the latest changes at the table, under the status line
-    _view: dict[str, Any] | None = field(default=None, repr=False)
+    _view: TableView | None = field(default=None, repr=False)
     # draw the buttons from the table's last render when they did not change (``cache``)
     cached: bool = False
 
     @property
-    def view(self) -> dict[str, Any]:
+    def view(self) -> TableView:
         """The game's public view, built on first use (not every publish needs it)."""
         if self._view is None:
             self._view = self.table.game.public_view()
@@ -82,6 +83,14 @@ class Ctx:
 
 
 MESSAGE_LIMIT = 2000  # characters in one Discord message
+
+
+def checked(cls: type[T], value: object) -> T:
+    """``value`` as the ``cls`` it must be (a game's own part of a view, its seats): a
+    renderer given another game's view fails here, loudly."""
+    if not isinstance(value, cls):
+        raise TypeError(f"expected {cls.__name__}, got {type(value).__name__}")
+    return value
 
 
 def seed_reveal_line(ctx: Ctx, event: Event) -> str:
@@ -173,7 +182,7 @@ class GameRenderer:
         """Phase, whose turn, and the deadline as a relative time."""
         phase = ctx.t(f"phase.{ctx.phase.value}")
         parts = [f"**{phase}**"]
-        rnd = ctx.view.get("round")
+        rnd = ctx.view.round
         if rnd:
             parts.append(ctx.t("table.round", n=rnd))
         to_act = ctx.table.game.to_act
@@ -190,12 +199,12 @@ class GameRenderer:
 
     def fields(self, ctx: Ctx) -> Iterable[tuple[str, str]]:
         """(name, value) fields: the seats frame, each seat's lines then the table's own."""
-        seats = ctx.view.get("seats") or []
+        seats = ctx.view.seats
         lines = [line for s in seats for line in self.seat_lines(ctx, s)]
         lines += self.table_lines(ctx)
         yield ctx.t("table.seats", n=len(seats)), "\n".join(lines) or ctx.t("table.no_seats")
 
-    def seat_lines(self, ctx: Ctx, seat: Any) -> list[str]:
+    def seat_lines(self, ctx: Ctx, seat: SeatView) -> list[str]:
         """A seat's lines in the seats frame (default: one, ``seat_line``)."""
         return [self.seat_line(ctx, seat)]
 
@@ -203,18 +212,11 @@ class GameRenderer:
         """Lines under the seats (the game's own: insurance stakes...)."""
         return []
 
-    def seat_line(self, ctx: Ctx, seat: Any) -> str:
-        """One seat: who, stack, bet, public cards."""
-        if not isinstance(seat, dict):
-            return mention(seat)
-        pid = seat.get("player", seat.get("id"))
-        parts = [mention(pid)]
-        if seat.get("stack") is not None:
-            parts.append(ctx.t("table.stack", amount=seat["stack"]))
-        if seat.get("bet"):
-            parts.append(ctx.t("table.bet", amount=seat["bet"]))
-        if seat.get("cards"):
-            parts.append(cards(seat["cards"]))
+    def seat_line(self, ctx: Ctx, seat: SeatView) -> str:
+        """One seat: who, stack, bet."""
+        parts = [mention(seat.player), ctx.t("table.stack", amount=seat.stack)]
+        if seat.bet:
+            parts.append(ctx.t("table.bet", amount=seat.bet))
         return " · ".join(parts)
 
     def footer(self, ctx: Ctx) -> str:
@@ -234,17 +236,16 @@ class GameRenderer:
         commitment = self.commitment(ctx)
         if commitment:
             lines.append(ctx.t("table.commitment", commitment=commitment))
-        upcoming = ctx.view.get("next_commitment")
-        if isinstance(upcoming, str):
+        upcoming = ctx.view.next_commitment
+        if upcoming is not None:
             lines.append(ctx.t("table.next_commitment", commitment=upcoming))
         return lines
 
     @staticmethod
     def commitment(ctx: Ctx) -> str | None:
         """The commitment of the deck in use (the base's view keeps it in ``shoe``)."""
-        shoe = ctx.view.get("shoe")
-        value = shoe.get("commitment") if isinstance(shoe, dict) else None
-        return value if isinstance(value, str) else None
+        shoe = ctx.view.shoe
+        return None if shoe is None else shoe.commitment
 
     # ----------------------------------------------------------------- buttons
     def button_rows(self, ctx: Ctx) -> ButtonRows | None:
@@ -266,9 +267,9 @@ class GameRenderer:
         kinds = 0  # as bits: a frozenset of 5 or more kinds takes 700 bytes, kept per table
         for kind in game.seated_legal():
             kinds |= KIND_BITS[kind]
-        seated = (len(game.seated()), len(view.get("seats") or ()))
-        # the game's options, not the view's copy of them: the key is kept with the table
-        options, most = game.options, view.get("max_draw")
+        seated = (len(game.seated()), len(view.seats))
+        # the game's options (hashable, kept with the table), the most cards one draw takes
+        options, most = game.options, self.max_draw(ctx)
         return (ctx.phase, table.is_open, kinds, seated, options, most, rebets(ctx))
 
     def buttons(self, ctx: Ctx) -> list[ButtonSpec]:
@@ -327,7 +328,7 @@ class GameRenderer:
             if kind in kinds:
                 out.append(ButtonSpec(move, ctx.t(f"move.{move}"), style, row=2))
         if ActionKind.DRAW in kinds:
-            most = int(ctx.view.get("max_draw") or 3)
+            most = self.max_draw(ctx) or 3
             out.append(ButtonSpec("draw", ctx.t("move.draw_stand"), RED, arg=0, row=2))
             for n in range(1, min(most, 4) + 1):
                 out.append(ButtonSpec("draw", ctx.t("move.draw_n", n=n), GREEN, arg=n, row=2))
@@ -338,15 +339,20 @@ class GameRenderer:
 
     def bet_buttons(self, ctx: Ctx) -> list[ButtonSpec]:
         """Quick bets (minimum, x2, x5 within the maximum) and an 'other amount' modal."""
-        options = ctx.view.get("options") or {}
-        low = int(options.get("min_bet") or 1)
-        high = int(options.get("max_bet") or low * 10)
+        # the games with bets have these options (a game without has no BET move)
+        options = ctx.view.options
+        low = int(getattr(options, "min_bet", 0) or 1)
+        high = int(getattr(options, "max_bet", 0) or low * 10)
         amounts = sorted({a for a in self.bet_ladder(low) if low <= a <= high}) or [low]
         out = [
             ButtonSpec("bet", ctx.t("move.bet_n", amount=a), GREEN, arg=a, row=1) for a in amounts
         ]
         out.append(ButtonSpec("bet_modal", ctx.t("move.bet_other"), BLUE, row=1))
         return out
+
+    def max_draw(self, ctx: Ctx) -> int | None:
+        """The most cards one draw may take (None: the game has no such draws)."""
+        return None
 
     def bet_ladder(self, low: int) -> tuple[int, ...]:
         """The quick-bet amounts offered for a table whose minimum bet is ``low``."""
@@ -395,7 +401,7 @@ class GameRenderer:
     def summary(self, ctx: Ctx, event: Event) -> str:
         """A round summary message."""
         data = dict(event.data)
-        lines = [ctx.t("summary.title", n=data.get("round", ctx.view.get("round", "?")))]
+        lines = [ctx.t("summary.title", n=data.get("round", ctx.view.round))]
         for item in data.get("net", []) or data.get("results", []):
             if isinstance(item, dict) and "player" in item:
                 net = int(item.get("net", 0))
@@ -598,19 +604,9 @@ class GameRenderer:
 
     def hand_text(self, ctx: Ctx, player: int) -> str:
         """``/hand``: the player's own view of their cards."""
-        view = ctx.table.game.private_view(player)
-        seat = self._own_seat(view, player)
-        if seat is None:
+        if ctx.view.seat(player) is None:
             return ctx.t("hand.not_seated")
-        shown = seat.get("cards") or []
-        return ctx.t("hand.public_only", cards=cards(shown))
-
-    @staticmethod
-    def _own_seat(view: dict[str, Any], player: int) -> dict[str, Any] | None:
-        for s in view.get("seats") or []:
-            if isinstance(s, dict) and s.get("player", s.get("id")) == player:
-                return s
-        return None
+        return ctx.t("hand.public_only", cards=cards([]))
 
 
 _RENDERERS: dict[str, GameRenderer] = {}

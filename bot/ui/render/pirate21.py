@@ -19,14 +19,25 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot.engine.base import ROUND_SETTLED, Event, Phase
-from bot.engine.games.pirate21 import MAX_PLAYERS
+from bot.engine.games.pirate21 import MAX_PLAYERS, Pirate21Options
+from bot.engine.views import PiratePart, PirateSeatView, PirateYou, Row, SeatView
 from bot.ui.buttons import ButtonSpec
 from bot.ui.cards import card, cards
 
-from .common import Ctx, GameRenderer, mention, register
+from .common import Ctx, GameRenderer, checked, mention, register
 
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 _PLAYER_NEWS = {"timeout": "pirate21.timeout", "eliminated": "pirate21.eliminated"}
+
+
+def own(ctx: Ctx) -> PiratePart:
+    """The Pirate 21 part of the table's view."""
+    return checked(PiratePart, ctx.view.own)
+
+
+def shared(ctx: Ctx) -> bool:
+    """Whether the table plays the shared variant."""
+    return own(ctx).variant == "shared"
 
 
 class Renderer(GameRenderer):
@@ -38,7 +49,7 @@ class Renderer(GameRenderer):
     # ----------------------------------------------------------------- the embed
     def embed(self, ctx: Ctx) -> Any:
         embed = super().embed(ctx)
-        if ctx.view.get("variant") == "shared":
+        if shared(ctx):
             embed.title = f"{embed.title} · {ctx.t('pirate21.variant.shared')}"
         return embed
 
@@ -46,64 +57,64 @@ class Renderer(GameRenderer):
         view = ctx.view
         if ctx.phase is Phase.LOBBY:
             return self._lobby_lines(ctx)
-        pot, pile = view.get("pot", 0), view.get("pile", 0)
-        if view.get("variant") == "shared":
+        part = own(ctx)
+        pot, pile = view.pot, part.pile
+        if part.variant == "shared":
             lines = [ctx.t("pirate21.pot_shared", pot=pot, pile=pile)]
         else:
-            lines = [
-                ctx.t("pirate21.treasure", treasure=view.get("treasure", 0), pot=pot, pile=pile)
-            ]
-        last = view.get("last_round")
-        if isinstance(last, dict) and ctx.phase is Phase.PLAYING:
+            lines = [ctx.t("pirate21.treasure", treasure=part.treasure, pot=pot, pile=pile)]
+        last = view.last_round
+        if last is not None and ctx.phase is Phase.PLAYING:
             lines.append(ctx.t("pirate21.last_round", text=self._outcome_text(ctx, last)))
-        if ctx.phase is Phase.FINISHED and view.get("ranking"):
-            lines.append(self._reason_text(ctx, view.get("end_reason")))
+        if ctx.phase is Phase.FINISHED and part.ranking:
+            lines.append(self._reason_text(ctx, part.end_reason))
         return lines
 
     def _lobby_lines(self, ctx: Ctx) -> list[str]:
         """Who is aboard, and the treasure the game will be played for."""
-        options = ctx.view.get("options") or {}
-        n = len(ctx.view.get("seats") or [])
+        options = checked(Pirate21Options, ctx.view.options)
+        n = len(ctx.view.seats)
         lines = [ctx.t("pirate21.lobby", n=n, max=MAX_PLAYERS)]
-        if ctx.view.get("variant") != "shared":
-            lines.append(ctx.t("pirate21.rules.standard", treasure=options.get("treasure")))
-        elif options.get("coins_per_player") is not None:
-            lines.append(ctx.t("pirate21.rules.shared", coins=options.get("coins_per_player")))
+        if not shared(ctx):
+            lines.append(ctx.t("pirate21.rules.standard", treasure=options.treasure))
+        elif options.coins_per_player is not None:
+            lines.append(ctx.t("pirate21.rules.shared", coins=options.coins_per_player))
         else:
-            treasure = options.get("treasure")
+            treasure = options.treasure
             lines.append(ctx.t("pirate21.rules.shared_split", treasure=treasure))
-            if isinstance(treasure, int) and treasure < n:  # why there is no Start
+            if treasure < n:  # why there is no Start
                 lines.append(ctx.t("illegal.treasure_too_small", treasure=treasure, players=n))
         return lines
 
     def fields(self, ctx: Ctx) -> Iterable[tuple[str, str]]:
-        ranking = ctx.view.get("ranking")
+        ranking = own(ctx).ranking
         if ctx.phase is Phase.FINISHED and ranking:
             yield ctx.t("pirate21.ranking"), "\n".join(self._ranking_lines(ctx, ranking))
             return
         yield from super().fields(ctx)
 
-    def seat_line(self, ctx: Ctx, seat: dict[str, Any]) -> str:
+    def seat_line(self, ctx: Ctx, seat: SeatView) -> str:
         """Who, dealer or host, coins, card backs and public cards, stood or out."""
+        seat = checked(PirateSeatView, seat)
         view = ctx.view
-        pid = seat["player"]
+        pid = seat.player
         playing = ctx.phase is Phase.PLAYING
-        marker = "▶ " if playing and pid == view.get("to_act") else ""
+        marker = "▶ " if playing and pid == view.to_act else ""
         parts = [f"{marker}{mention(pid)}"]
-        if seat.get("dealer"):
+        if seat.dealer:
             parts.append(ctx.t("pirate21.dealer"))
-        elif ctx.phase is Phase.LOBBY and pid == view.get("host"):
+        elif ctx.phase is Phase.LOBBY and pid == view.host:
             parts.append(ctx.t("pirate21.host"))
         if ctx.phase is not Phase.LOBBY:
-            parts.append(ctx.t("pirate21.coins", n=seat.get("coins", 0)))
-        if seat.get("out"):
+            parts.append(ctx.t("pirate21.coins", n=seat.stack))
+        if seat.out:
             parts.append(ctx.t("pirate21.out"))
-        elif seat.get("in_round"):
-            hand = card(None) * int(seat.get("hidden", 0))
-            if seat.get("extra"):
-                hand += " " + cards(seat["extra"])
+        elif seat.in_round:
+            hand = card(None) * seat.hidden
+            if seat.extra:
+                hand += " " + cards(seat.extra)
             parts.append(hand)
-            if seat.get("done"):
+            if seat.done:
                 parts.append(ctx.t("pirate21.done"))
         return " · ".join(parts)
 
@@ -118,7 +129,7 @@ class Renderer(GameRenderer):
         specs = super().buttons(ctx)
         if ctx.phase is not Phase.LOBBY:
             return specs
-        n = len(ctx.view.get("seats") or [])
+        n = len(ctx.view.seats)
         hidden = {"join"} if n >= MAX_PLAYERS else set()
         hidden |= {"leave"} if n < 2 else set()
         return [b for b in specs if b.move not in hidden]
@@ -127,7 +138,7 @@ class Renderer(GameRenderer):
     def announce(self, ctx: Ctx, event: Event) -> str:
         data, kind = event.data, event.kind
         if kind == ROUND_SETTLED:  # with the hands of its showdown, the view's last round
-            last = ctx.view.get("last_round") or {}
+            last = ctx.view.last_round or {}
             shown = last if last.get("round") == data.get("round") else None
             return self.round_text(ctx, dict(data), shown)
         if kind == "shuffle":  # the first pile's commitment is in the footer
@@ -144,7 +155,7 @@ class Renderer(GameRenderer):
     def summary(self, ctx: Ctx, event: Event) -> str:
         return self.round_text(ctx, dict(event.data), None)
 
-    def round_text(self, ctx: Ctx, result: dict[str, Any], showdown: dict[str, Any] | None) -> str:
+    def round_text(self, ctx: Ctx, result: Row, showdown: Row | None) -> str:
         """The showdown of a round: every hand turned up, who took what, the pot."""
         lines = [ctx.t("pirate21.round_title", n=result.get("round", "?"))]
         for hand in (showdown or {}).get("hands", []):
@@ -161,9 +172,9 @@ class Renderer(GameRenderer):
         lines.append(self._purse_text(ctx, result))
         return "\n".join(lines)
 
-    def _outcome_text(self, ctx: Ctx, result: dict[str, Any]) -> str:
+    def _outcome_text(self, ctx: Ctx, result: Row) -> str:
         outcome = result.get("outcome")
-        shared = ctx.view.get("variant") == "shared"
+        is_shared = shared(ctx)
         payouts = [p for p in result.get("payouts", []) if isinstance(p, dict)]
         pot = result.get("pot", 0)
         if outcome == "win" and payouts:
@@ -173,7 +184,7 @@ class Renderer(GameRenderer):
             )
         if outcome == "tie21":
             paid = ", ".join(f"{mention(p['player'])} +{p['coins']}" for p in payouts)
-            key = "pirate21.outcome.tie21_shared" if shared else "pirate21.outcome.tie21"
+            key = "pirate21.outcome.tie21_shared" if is_shared else "pirate21.outcome.tie21"
             return ctx.t(key, paid=paid or "—", pot=pot)
         if outcome == "all_bust":
             return ctx.t("pirate21.outcome.all_bust", pot=pot)
@@ -182,11 +193,11 @@ class Renderer(GameRenderer):
             return ctx.t("pirate21.outcome.tie", players=tied, pot=pot)
         return ctx.t("pirate21.outcome.none")
 
-    def _purse_text(self, ctx: Ctx, result: dict[str, Any]) -> str:
+    def _purse_text(self, ctx: Ctx, result: Row) -> str:
         coins = result.get("coins") or {}
         held = ", ".join(f"{mention(int(p))} {n}" for p, n in coins.items())
         pot = result.get("pot", 0)
-        if ctx.view.get("variant") == "shared":
+        if shared(ctx):
             return ctx.t("pirate21.purse_shared", pot=pot, coins=held)
         treasure = result.get("treasure", 0)
         return ctx.t("pirate21.purse", treasure=treasure, pot=pot, coins=held)
@@ -194,7 +205,7 @@ class Renderer(GameRenderer):
     def _reason_text(self, ctx: Ctx, reason: Any) -> str:
         return ctx.t(f"pirate21.end.{reason or 'closed'}")
 
-    def _ranking_lines(self, ctx: Ctx, ranking: list[dict[str, Any]]) -> list[str]:
+    def _ranking_lines(self, ctx: Ctx, ranking: Iterable[Row]) -> list[str]:
         lines = []
         for row in ranking:
             rank = int(row["rank"])
@@ -206,9 +217,10 @@ class Renderer(GameRenderer):
 
     def final(self, ctx: Ctx, events: list[Event]) -> str:
         game_over = next((dict(e.data) for e in events if e.kind == "game_over"), None)
-        ranking = (game_over or {}).get("ranking") or ctx.view.get("ranking") or []
-        reason = (game_over or {}).get("reason") or ctx.view.get("end_reason")
-        if not ctx.view.get("round"):
+        part = own(ctx)
+        ranking = (game_over or {}).get("ranking") or part.ranking or []
+        reason = (game_over or {}).get("reason") or part.end_reason
+        if not ctx.view.round:
             return ctx.t("pirate21.closed_before_start")
         lines = [ctx.t("pirate21.final_title"), self._reason_text(ctx, reason)]
         lines.extend(self._ranking_lines(ctx, ranking))
@@ -227,7 +239,7 @@ class Renderer(GameRenderer):
         out: list[str] = []
         if e.kind == "cards":
             shown = cards(data.get("cards", []))
-            n = ctx.view.get("round", "?")
+            n = ctx.view.round
             out.append(ctx.t("pirate21.dm.cards", n=n, cards=shown, total=total))
             if data.get("blackjack"):
                 out.append(ctx.t("pirate21.dm.blackjack"))
@@ -248,18 +260,19 @@ class Renderer(GameRenderer):
         return out
 
     def hand_text(self, ctx: Ctx, player: int) -> str:
-        you = ctx.table.game.private_view(player)["you"]
-        if not you["seated"]:
+        you = ctx.table.game.private_view(player).you
+        if not you.seated:
             return ctx.t("hand.not_seated")
-        if "cards" not in you:
+        if you.own is None:
             return ctx.t("pirate21.hand.none")
-        extra = list(you.get("extra", []))
+        mine = checked(PirateYou, you.own)
+        extra = list(mine.extra)
         key = "pirate21.hand.cards_extra" if extra else "pirate21.hand.cards"
-        shown = cards(you.get("cards", []))
-        lines = [ctx.t(key, cards=shown, extra=cards(extra), total=you.get("total"))]
-        if you.get("bust"):
+        shown = cards(mine.cards)
+        lines = [ctx.t(key, cards=shown, extra=cards(extra), total=mine.total)]
+        if mine.bust:
             lines.append(ctx.t("pirate21.hand.bust"))
-        elif you.get("blackjack"):
+        elif mine.blackjack:
             lines.append(ctx.t("pirate21.dm.blackjack"))
         return "\n".join(lines)
 

@@ -6,15 +6,17 @@ buttons."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bot.engine.base import ROUND_SETTLED, ActionKind, Event, MoneyKind, Phase, Visibility
+from bot.engine.games.sept_et_demi import SeptEtDemiOptions
 from bot.engine.hands import SEPT_ET_DEMI, format_half_points
+from bot.engine.views import Row, SeatView, SeptPart, SeptSeatView, SeptYou
 from bot.ui.buttons import ButtonSpec
 from bot.ui.cards import card, cards
 
-from .common import GREEN, Ctx, GameRenderer, mention, register, seat_sorted
+from .common import GREEN, Ctx, GameRenderer, checked, mention, register, seat_sorted
 
 BANK = "🏦"
 FUND = "🛡️"
@@ -43,7 +45,17 @@ def signed(amount: int) -> str:
     return f"+{amount}" if amount > 0 else (f"−{-amount}" if amount < 0 else "±0")
 
 
-def hand_of(ctx: Ctx, shown: list[str], hidden: int, total: int | None) -> str:
+def own(ctx: Ctx) -> SeptPart:
+    """The Sept et demi part of the table's view."""
+    return checked(SeptPart, ctx.view.own)
+
+
+def options(ctx: Ctx) -> SeptEtDemiOptions:
+    """The table's Sept et demi options."""
+    return checked(SeptEtDemiOptions, ctx.view.options)
+
+
+def hand_of(ctx: Ctx, shown: Sequence[str], hidden: int, total: int | None) -> str:
     """A hand: a card back per hidden card, the shown cards, the total once all is shown."""
     hand = cards([*([None] * hidden), *shown])
     if total is not None:
@@ -60,30 +72,25 @@ class Renderer(GameRenderer):
 
     # ----------------------------------------------------------------- the embed
     def body(self, ctx: Ctx) -> list[str]:
-        view, phase = ctx.view, ctx.phase
-        options = view.get("options") or {}
+        view, phase = own(ctx), ctx.phase
+        opts = options(ctx)
         lines: list[str] = []
         if phase is _LOBBY:
             lines.append(
-                ctx.t(
-                    "sept.lobby",
-                    buy_in=options.get("buy_in"),
-                    fund=options.get("guarantee_fund"),
-                    deck=options.get("deck"),
-                )
+                ctx.t("sept.lobby", buy_in=opts.buy_in, fund=opts.guarantee_fund, deck=opts.deck)
             )
-        elif view.get("banker") is not None:
+        elif view.banker is not None:
             lines += self._bank_lines(ctx)
         if phase not in (_LOBBY, _FINISHED):  # the fund is closed at the end
             lines.append(self._fund_line(ctx))
         lines.append(self._prompt(ctx))
-        votes = view.get("votes") or []
+        votes = view.votes
         if votes and phase is not _FINISHED:
-            needed = view.get("votes_needed")
+            needed = view.votes_needed
             lines.append(f"{VOTE} " + ctx.t("sept.votes", n=len(votes), needed=needed))
-        if view.get("stop_pending"):
+        if view.stop_pending:
             lines.append(ctx.t("sept.stop_after_round"))
-        result = view.get("result")
+        result = view.result
         if phase is _FINISHED and result:
             lines.append(self._reason(ctx, result))
         return lines
@@ -91,14 +98,13 @@ class Renderer(GameRenderer):
     def _bank_lines(self, ctx: Ctx) -> list[str]:
         """The bank's hand (face down until its turn); between rounds, the bank of the
         round just played, then who holds it next."""
-        view = ctx.view
-        bank = view.get("bank") or {}
-        shown, hidden = list(bank.get("shown") or []), int(bank.get("hidden") or 0)
-        hand = hand_of(ctx, shown, hidden, bank.get("total")) if shown or hidden else "—"
-        if hidden and bank.get("total") is None:
+        bank = own(ctx).bank
+        shown, hidden = bank.shown, bank.hidden
+        hand = hand_of(ctx, shown, hidden, bank.total) if shown or hidden else "—"
+        if hidden and bank.total is None:
             hand += " · " + ctx.t("sept.bank_face_down")
-        last = view.get("last_round") or {}
-        banker = mention(view.get("banker"))
+        last = ctx.view.last_round or {}
+        banker = mention(bank.banker)
         if ctx.phase not in (_BETWEEN, _FINISHED) or not last:
             return [f"{BANK} " + ctx.t("sept.bank", banker=banker, cards=hand)]
         lines = [f"{BANK} " + ctx.t("sept.last_bank", banker=mention(last["banker"]), cards=hand)]
@@ -108,13 +114,13 @@ class Renderer(GameRenderer):
 
     @staticmethod
     def _fund_line(ctx: Ctx) -> str:
-        view = ctx.view
-        fund = view.get("fund") or {}
-        amount, initial = fund.get("balance", 0), fund.get("initial", 0)
+        view = own(ctx)
+        fund = view.fund
+        amount, initial = fund.balance, fund.initial
         parts = [f"{FUND} " + ctx.t("sept.fund", amount=amount, initial=initial)]
-        if view.get("rounds_limit"):
-            limit = view["rounds_limit"]
-            parts.append(ctx.t("sept.rounds_of", n=view.get("round") or 0, limit=limit))
+        if view.rounds_limit:
+            limit = view.rounds_limit
+            parts.append(ctx.t("sept.rounds_of", n=ctx.view.round, limit=limit))
         return " · ".join(parts)
 
     @staticmethod
@@ -129,68 +135,70 @@ class Renderer(GameRenderer):
             low, high = game.bet_limits(to_act)
             return ctx.t("sept.prompt.bet", player=player, min=low, max=high)
         if phase is _PLAYING:
-            me = GameRenderer._own_seat(ctx.view, to_act) or {}
-            key = "sept.prompt.choose" if me.get("pending") else "sept.prompt.play"
+            me = ctx.view.seat(to_act)
+            pending = me is not None and checked(SeptSeatView, me).pending
+            key = "sept.prompt.choose" if pending else "sept.prompt.play"
             return ctx.t(key, player=player)
         return ctx.t("sept.prompt.bank", player=player) if phase is _BANK else ""
 
     def fields(self, ctx: Ctx) -> Iterable[tuple[str, str]]:
-        result = ctx.view.get("result")
+        result = own(ctx).result
         if ctx.phase is _FINISHED and result:  # every stack is cashed out: the ranking
             yield ctx.t("sept.ranking"), "\n".join(self._ranking_lines(ctx, result)) or "—"
             return
         yield from super().fields(ctx)
 
-    def seat_lines(self, ctx: Ctx, seat: dict[str, Any]) -> list[str]:
+    def seat_lines(self, ctx: Ctx, seat: SeatView) -> list[str]:
         """Turn or bank mark, stack, bet, the hand (hidden card as a card back), status,
         and between rounds the last round's result."""
-        pid, phase = seat["player"], ctx.phase
+        seat = checked(SeptSeatView, seat)
+        pid, phase = seat.player, ctx.phase
         playing = phase not in (_LOBBY, _FINISHED)
-        banker = bool(seat.get("banker")) and playing
+        banker = seat.banker and playing
         if pid == ctx.table.game.to_act and phase in (_BETTING, _PLAYING):
             marker = TURN
         else:
             marker = BANK if banker else "　"
-        parts = [f"{marker} {mention(pid)}", ctx.t("table.stack", amount=seat["stack"])]
+        parts = [f"{marker} {mention(pid)}", ctx.t("table.stack", amount=seat.stack)]
         if banker:
             parts.append(ctx.t("sept.banker"))
-        if seat.get("bet"):
-            parts.append(ctx.t("table.bet", amount=seat["bet"]))
+        if seat.bet:
+            parts.append(ctx.t("table.bet", amount=seat.bet))
         parts += self._hand_part(ctx, seat)
-        status = seat.get("status")
+        status = seat.status
         if playing and status in ("dealt", "sat_out", "bust"):
             parts.append(ctx.t(f"sept.status.{status}"))
         elif playing and status == "stood" and phase is not _BETWEEN:
             parts.append(ctx.t("sept.status.stood"))
-        elif playing and seat.get("pending"):
+        elif playing and seat.pending:
             parts.append(ctx.t("sept.status.choosing"))
-        last = ctx.view.get("last_round") or {}
+        last = ctx.view.last_round or {}
         if phase is _BETWEEN:
             row = next((r for r in last.get("results", []) if r["player"] == pid), None)
             if row is not None:
                 rule = ctx.t(f"sept.rule_short.{row['rule']}")
                 parts.append(f"{rule} {signed(int(row['net']))}")
-        if seat.get("voted_stop") and phase is not _FINISHED:
+        if seat.voted_stop and phase is not _FINISHED:
             parts.append(VOTE)
         return [" · ".join(parts)]
 
     @staticmethod
-    def _hand_part(ctx: Ctx, seat: dict[str, Any]) -> list[str]:
-        shown, hidden = list(seat.get("shown") or []), int(seat.get("hidden") or 0)
+    def _hand_part(ctx: Ctx, seat: SeptSeatView) -> list[str]:
+        shown, hidden = seat.shown, seat.hidden
         if not shown and not hidden:
             return []
         hand = cards([*([None] * hidden), *shown])
-        if seat.get("pending"):
+        if seat.pending:
             hand += " + " + card(None) + "?"
-        if seat.get("total") is not None:
-            hand += " " + half(seat["total"])
+        if seat.total is not None:
+            hand += " " + half(seat.total)
         elif shown:
-            hand += " " + ctx.t("sept.shown_total", total=fmt(int(seat["shown_total"])))
+            hand += " " + ctx.t("sept.shown_total", total=fmt(seat.shown_total))
         return [hand]
 
     def terms(self, ctx: Ctx) -> list[str]:
         """The guarantee fund, while the message shows it (the lobby, the rounds)."""
-        fund = (ctx.view.get("options") or {}).get("guarantee_fund")
+        fund = options(ctx).guarantee_fund
         return [ctx.t("terms.fund")] if fund and ctx.phase is not _FINISHED else []
 
     # ----------------------------------------------------------------- buttons
@@ -345,16 +353,16 @@ class Renderer(GameRenderer):
         return "\n".join(lines)
 
     @staticmethod
-    def _reason(ctx: Ctx, result: dict[str, Any]) -> str:
+    def _reason(ctx: Ctx, result: Row) -> str:
         reason, n = result.get("reason", "closed"), int(result.get("rounds_played", 0))
         if reason == "closed" and n == 0:  # during the first round, or before it
-            started = int(ctx.view.get("round") or 0) >= 1
+            started = ctx.view.round >= 1
             return ctx.t("sept.end.during_first" if started else "sept.end.before_start")
         rounds = ctx.t("count.rounds.one") if n == 1 else ctx.t("count.rounds.other", n=n)
         return ctx.t(f"sept.end.{reason}", n=n, rounds=rounds)
 
     @staticmethod
-    def _ranking_lines(ctx: Ctx, result: dict[str, Any]) -> list[str]:
+    def _ranking_lines(ctx: Ctx, result: Row) -> list[str]:
         return [
             f"{MEDALS.get(r['rank'], str(r['rank']) + '.')} {mention(r['player'])} — "
             + ctx.t("table.stack", amount=r["stack"])
@@ -373,7 +381,7 @@ class Renderer(GameRenderer):
                 who = mention(e.data.get("banker"))
                 out.append("⏱ " + ctx.t("news.timeout.bank", player=who))
             elif e.kind == ROUND_SETTLED and ctx.table.is_open:
-                banker = ctx.view.get("banker")
+                banker = own(ctx).banker
                 if banker is not None and banker != e.data.get("banker"):
                     out.append(f"{BANK} " + ctx.t("news.banker", player=mention(banker)))
         return out
@@ -419,7 +427,7 @@ class Renderer(GameRenderer):
         if e.kind == "hidden_card":
             return [ctx.t("sept.dm.hidden_now", card=mine, total=total)]
         if data.get("hidden"):
-            n = ctx.view.get("round", "?")
+            n = ctx.view.round
             return [ctx.t("sept.dm.deal", round=n, card=mine, total=total)]
         if data.get("pending"):
             other = cards([data.get("hidden_card")])
@@ -429,24 +437,25 @@ class Renderer(GameRenderer):
     def hand_text(self, ctx: Ctx, player: int) -> str:
         game = ctx.table.game
         view = game.private_view(player)
-        me, you = self._own_seat(view, player), view["you"]
-        if me is None:
+        seat = view.table.seat(player)
+        if seat is None:
             return ctx.t("hand.not_seated")
+        me, you = checked(SeptSeatView, seat), checked(SeptYou, view.you.own)
         lines: list[str] = []
-        if me.get("banker") and game.phase in IN_ROUND:
-            bank = view.get("bank") or {}
-            back = [None] * int(bank.get("hidden") or 0)
-            lines.append(ctx.t("sept.hand.banker", cards=cards(back + list(bank["shown"]))))
-        hidden, shown = you.get("hidden"), me.get("shown") or []
+        if me.banker and game.phase in IN_ROUND:
+            bank = checked(SeptPart, view.table.own).bank
+            back: list[str | None] = [None] * bank.hidden
+            lines.append(ctx.t("sept.hand.banker", cards=cards(back + list(bank.shown))))
+        hidden, shown = you.hidden, me.shown
         if hidden is None and not shown:
             return "\n".join(lines or [ctx.t("sept.hand.none")])
         if hidden is not None:
             lines.append(ctx.t("sept.hand.hidden", card=cards([hidden])))
         if shown:
             lines.append(ctx.t("sept.hand.shown", cards=cards(shown)))
-        if you.get("pending") is not None:
-            lines.append(ctx.t("sept.hand.pending", card=cards([you["pending"]])))
-        lines.append(ctx.t("sept.hand.total", total=half(you.get("total"))))
+        if you.pending is not None:
+            lines.append(ctx.t("sept.hand.pending", card=cards([you.pending])))
+        lines.append(ctx.t("sept.hand.total", total=half(you.total)))
         return "\n".join(lines)
 
 
