@@ -28,6 +28,7 @@ from bot.prefs import Prefs
 from bot.publisher import Publisher
 from bot.scheduler import Scheduler, now
 from bot.shards import layout_of
+from bot.stats.service import StatsService
 from bot.tables import Table, TableService
 from bot.ui.card_emojis import CardEmojis
 from bot.ui.errors import refusal_text
@@ -126,6 +127,7 @@ class CroupierBot(commands.Bot):
         )
         # other processes may change a user's language: PostgreSQL reads it every time
         self.prefs = Prefs(self.db, shared=self.db.dialect != "sqlite")
+        self.stats = StatsService(self.db, clock=now)
         self.bank_channel = BankChannel(self, self.db, self.settings.default_locale)
         self.publisher = Publisher(self, self.tables, self.prefs, self.bank_channel)
         self.scheduler = Scheduler(self.tables, self.publisher, self._backups())

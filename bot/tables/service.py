@@ -35,7 +35,7 @@ import heapq
 import json
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import orjson
@@ -58,6 +58,7 @@ from bot.engine.base import (
 )
 from bot.engine.options import parse_text
 from bot.engine.shuffle import Entropy, secure_entropy
+from bot.stats.results import settled_statements
 
 from .errors import StaleAction, StaleTable, TableError
 from .floats import FloatTerms, float_terms, most_covered
@@ -113,6 +114,7 @@ async def _write_row(
     *,
     since: int | None = None,
     full: tuple[int, int, int] | None = None,
+    stats: Sequence[tuple[str, tuple[object, ...]]] = (),
 ) -> bool:
     """The action row of one move, its snapshot when it is a snapshot point (``state_json``
     not None: the tables row at version ``since``, default the one before, moves to
@@ -135,6 +137,8 @@ async def _write_row(
         statements.append(("SELECT 1 FROM bank_accounts WHERE id = ? AND balance >= ?", house))
     if full is not None:
         statements.append(("SELECT 1 FROM bank_accounts WHERE id = ? AND balance + ? >= ?", full))
+    last = len(statements) - 1
+    statements += stats  # a settled round's results (bot/stats/results.py): no round trip
     try:
         counts = await c.execute_together(statements)
     except IntegrityError as exc:
@@ -145,7 +149,7 @@ async def _write_row(
         raise StaleTable(table_id)
     if house is not None and counts[1 + (state_json is not None)] == 0:
         raise TableError("house_cannot_cover", needed=house[1])
-    return full is None or counts[-1] == 1
+    return full is None or counts[last] == 1
 
 
 async def _insert_table(c: Conn, table: Table, now: float) -> int:
@@ -926,7 +930,8 @@ class TableService:
         worst case). ``snapshot``: the caller's snapshot point (opening, a close, a settled
         round, a new shoe); every :data:`SNAPSHOT_EVERY` versions is one too. A move that
         starts a round refills the float, a close returns it: their entries."""
-        effects = [m for e in events for m in e.money]
+        outcome_events = list(events)
+        effects = [m for e in outcome_events for m in e.money]
         posting = (
             (
                 table.guild_id,
@@ -968,6 +973,9 @@ class TableService:
                 guild=table.guild_id,
                 floated=floated,
                 refill=refill,
+                stats=settled_statements(
+                    table.guild_id, table.id, table.game_key, outcome_events, now
+                ),
             )
             functools.update_wrapper(write, self._write_move)  # named as it is in the logs
             if conn is None:  # a move: a transaction of its own
@@ -995,6 +1003,7 @@ class TableService:
         guild: int = 0,
         floated: bool = False,
         refill: FloatTerms | None = None,
+        stats: Sequence[tuple[str, tuple[object, ...]]] = (),
     ) -> list[FloatMove]:
         """One move (of a table of ``guild``): the house's cover (``house``: (guild, amount)
         the table's float, or the treasury when it has none yet, must hold first, else it
@@ -1024,7 +1033,7 @@ class TableService:
             )
             full = (await escrow_account(c, guild, "house", table_id), net, refill.low)
         try:
-            enough = await _write_row(c, cover, *row, since=since, full=full)
+            enough = await _write_row(c, cover, *row, since=since, full=full, stats=stats)
         except TableError as exc:
             if not floated or exc.code != "house_cannot_cover":
                 raise

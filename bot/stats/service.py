@@ -1,0 +1,114 @@
+"""The statistics service: a player's figures, the rankings, the bankroll chart (reads
+through ``db.read``; the chart drawn off the event loop)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from bot.db import Database
+from bot.engine.registry import GAMES
+
+from . import chart, store
+from .store import Point, Ranked, Totals
+
+MIN_ROUNDS = 10  # a win rate is ranked from this many rounds
+TOP = 10
+WEEK = "week"
+ALL = "all"
+
+
+def week_start(now: float) -> float:
+    """Monday 00:00 UTC of the ISO week of ``now`` (epoch seconds)."""
+    day = datetime.fromtimestamp(now, UTC).date()
+    monday = day - timedelta(days=day.weekday())
+    return datetime(monday.year, monday.month, monday.day, tzinfo=UTC).timestamp()
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A player's totals per game and over all of them."""
+
+    games: list[Totals]
+    total: Totals
+
+
+@dataclass(frozen=True, slots=True)
+class Top:
+    """A ranking: by net result, and by win rate from ``min_rounds`` rounds."""
+
+    by_net: list[Ranked]
+    by_rate: list[Ranked]
+    min_rounds: int
+    since: float | None  # the week's start, None for all time
+
+
+@dataclass(frozen=True, slots=True)
+class Chart:
+    """The drawn chart and the points it shows."""
+
+    png: bytes
+    points: list[Point]
+    per_day: bool
+
+
+class StatsService:
+    """Statistics from the round results and the ledger."""
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        clock: Callable[[], float] = time.time,
+        min_rounds: int = MIN_ROUNDS,
+    ) -> None:
+        self.db = db
+        self.min_rounds = min_rounds
+        self.clock = clock
+
+    async def player(self, guild_id: int, user_id: int, game: str | None = None) -> PlayerStats:
+        """The player's figures (at ``game`` only, when given)."""
+        found = await self.db.read(store.player_totals, guild_id, user_id)
+        games = sorted((t for t in found if game is None or t.game == game), key=_order)
+        total = Totals(None)
+        for t in games:
+            total = total.plus(t)
+        return PlayerStats(games, total)
+
+    async def top(self, guild_id: int, game: str | None, period: str) -> Top:
+        """The best net results and win rates of ``period`` (week: this ISO week, UTC)."""
+        since: float | None = None
+        if period == WEEK:
+            since = week_start(self.clock())
+            ranked = await self.db.read(store.ranked_since, guild_id, game, 1, since)
+        else:
+            ranked = await self.db.read(store.ranked_all_time, guild_id, game, 1)
+        by_net = sorted(ranked, key=lambda r: (-r.net, -r.rounds, r.user_id))[:TOP]
+        rated = [r for r in ranked if r.rounds >= self.min_rounds]
+        by_rate = sorted(rated, key=lambda r: (-r.win_rate, -r.rounds, r.user_id))[:TOP]
+        return Top(by_net, by_rate, self.min_rounds, since)
+
+    async def chart(
+        self, guild_id: int, user_id: int, labels: tuple[str, str, str, str]
+    ) -> Chart | None:
+        """The player's bankroll chart, or None before their first round."""
+        if not await self.db.read(store.player_totals, guild_id, user_id):
+            return None
+        points, daily = chart.fitted(await self.db.read(store.bankroll, guild_id, user_id))
+        if not points:
+            return None
+        png = await asyncio.to_thread(chart.render_png, points, labels)
+        return Chart(png, points, daily)
+
+    @staticmethod
+    async def warm() -> None:
+        """Import matplotlib off the loop once, so the first chart does not pay it."""
+        await asyncio.to_thread(chart.warm)
+
+
+def _order(t: Totals) -> int:
+    keys = list(GAMES)
+    return keys.index(t.game) if t.game in keys else len(keys)

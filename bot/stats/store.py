@@ -1,0 +1,147 @@
+"""The statistics' queries (``db.read`` functions; the rows come from
+bot/stats/results.py, the bankroll from the ledger)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from bot.db import Conn
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    """A player's figures at one game (or every game)."""
+
+    game: str | None
+    rounds: int = 0
+    won: int = 0
+    lost: int = 0
+    pushed: int = 0
+    staked: int = 0
+    net: int = 0
+    naturals: int = 0
+    best: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        """Rounds won over rounds played (0 without rounds)."""
+        return self.won / self.rounds if self.rounds else 0.0
+
+    def plus(self, other: Totals) -> Totals:
+        """Both players' figures summed (the biggest win: the larger)."""
+        return Totals(
+            None,
+            self.rounds + other.rounds,
+            self.won + other.won,
+            self.lost + other.lost,
+            self.pushed + other.pushed,
+            self.staked + other.staked,
+            self.net + other.net,
+            self.naturals + other.naturals,
+            max(self.best, other.best),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """One player of a ranking."""
+
+    user_id: int
+    rounds: int
+    won: int
+    net: int
+
+    @property
+    def win_rate(self) -> float:
+        """Rounds won over rounds played."""
+        return self.won / self.rounds if self.rounds else 0.0
+
+
+async def player_totals(conn: Conn, guild_id: int, user_id: int) -> list[Totals]:
+    """The player's totals, one per game played, in no order."""
+    rows = await conn.fetchall(
+        "SELECT game, rounds, won, lost, pushed, staked, net, naturals, best"
+        " FROM round_totals WHERE guild_id = ? AND user_id = ?",
+        (guild_id, user_id),
+    )
+    return [Totals(str(r[0]), *(int(v) for v in r[1:])) for r in rows]
+
+
+async def ranked_all_time(
+    conn: Conn, guild_id: int, game: str | None, min_rounds: int
+) -> list[Ranked]:
+    """Every player with ``min_rounds`` or more, all time (at ``game``, or every game)."""
+    if game is not None:
+        rows = await conn.fetchall(
+            "SELECT user_id, rounds, won, net FROM round_totals"
+            " WHERE guild_id = ? AND game = ? AND rounds >= ?",
+            (guild_id, game, min_rounds),
+        )
+    else:
+        rows = await conn.fetchall(
+            "SELECT user_id, SUM(rounds), SUM(won), SUM(net) FROM round_totals"
+            " WHERE guild_id = ? GROUP BY user_id HAVING SUM(rounds) >= ?",
+            (guild_id, min_rounds),
+        )
+    return [Ranked(*(int(v) for v in r)) for r in rows]
+
+
+async def ranked_since(
+    conn: Conn, guild_id: int, game: str | None, min_rounds: int, since: float
+) -> list[Ranked]:
+    """Every player with ``min_rounds`` or more settled at ``since`` (epoch s) or later."""
+    params: tuple[object, ...] = (guild_id, since)
+    where = "guild_id = ? AND at >= ?"
+    if game is not None:
+        where, params = "guild_id = ? AND game = ? AND at >= ?", (guild_id, game, since)
+    rows = await conn.fetchall(
+        "SELECT user_id, COUNT(*), SUM(CASE WHEN outcome = 'won' THEN 1 ELSE 0 END), SUM(net)"
+        f" FROM round_results WHERE {where} GROUP BY user_id HAVING COUNT(*) >= ?",
+        (*params, min_rounds),
+    )
+    return [Ranked(*(int(v) for v in r)) for r in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """The player's money after one ledger entry: balance and chips on tables."""
+
+    at: datetime
+    balance: int
+    chips: int
+
+
+def _when(text: object) -> datetime:
+    if isinstance(text, datetime):
+        return text if text.tzinfo else text.replace(tzinfo=UTC)
+    return datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+
+
+async def bankroll(conn: Conn, guild_id: int, user_id: int) -> list[Point]:
+    """The player's balance and chips on tables after each round (the entries of one
+    table's round are one point) or other entry that moved them, oldest first (the
+    ledger's postings to their account and their seats)."""
+    rows = await conn.fetchall(
+        "SELECT p.entry_id, e.created_at, e.table_id, e.round_no,"
+        " SUM(CASE WHEN a.kind = 'player' THEN p.amount ELSE 0 END),"
+        " SUM(CASE WHEN a.kind = 'seat' THEN p.amount ELSE 0 END)"
+        " FROM bank_accounts a JOIN bank_postings p ON p.account_id = a.id"
+        " JOIN bank_entries e ON e.id = p.entry_id"
+        " WHERE a.guild_id = ? AND a.user_id = ? AND a.kind IN ('player', 'seat')"
+        " GROUP BY p.entry_id, e.created_at, e.table_id, e.round_no ORDER BY p.entry_id",
+        (guild_id, user_id),
+    )
+    points: list[Point] = []
+    balance = chips = 0
+    last: tuple[object, object] | None = None
+    for _, at, table_id, round_no, wallet, seats in rows:
+        balance, chips = balance + int(wallet), chips + int(seats)
+        point = Point(_when(at), balance, chips)
+        same = table_id is not None and round_no is not None and last == (table_id, round_no)
+        if same:
+            points[-1] = point
+        else:
+            points.append(point)
+        last = (table_id, round_no)
+    return points
