@@ -119,29 +119,32 @@ def _when(text: object) -> datetime:
 
 
 async def bankroll(conn: Conn, guild_id: int, user_id: int) -> list[Point]:
-    """The player's balance and chips on tables after each round (the entries of one
-    table's round are one point) or other entry that moved them, oldest first (the
-    ledger's postings to their account and their seats)."""
+    """The player's balance and chips on tables after each move or bank movement that
+    moved them (the entries of one move, keyed ``<move>:<n>``, are one point), oldest
+    first, bets excepted: a bet's chips are still the player's until the round is
+    settled (a lost one shows at the next point, or at the last one: their money now)."""
     rows = await conn.fetchall(
-        "SELECT p.entry_id, e.created_at, e.table_id, e.round_no,"
+        "SELECT p.entry_id, e.created_at, e.kind, e.idem_key,"
         " SUM(CASE WHEN a.kind = 'player' THEN p.amount ELSE 0 END),"
         " SUM(CASE WHEN a.kind = 'seat' THEN p.amount ELSE 0 END)"
         " FROM bank_accounts a JOIN bank_postings p ON p.account_id = a.id"
         " JOIN bank_entries e ON e.id = p.entry_id"
         " WHERE a.guild_id = ? AND a.user_id = ? AND a.kind IN ('player', 'seat')"
-        " GROUP BY p.entry_id, e.created_at, e.table_id, e.round_no ORDER BY p.entry_id",
+        " GROUP BY p.entry_id, e.created_at, e.kind, e.idem_key ORDER BY p.entry_id",
         (guild_id, user_id),
     )
     points: list[Point] = []
     balance = chips = 0
-    last: tuple[object, object] | None = None
-    for _, at, table_id, round_no, wallet, seats in rows:
+    last_move = None
+    for i, (_, at, kind, key, wallet, seats) in enumerate(rows):
         balance, chips = balance + int(wallet), chips + int(seats)
+        move = str(key).rpartition(":")[0] or key
+        if kind == "bet" and i < len(rows) - 1:
+            continue
         point = Point(_when(at), balance, chips)
-        same = table_id is not None and round_no is not None and last == (table_id, round_no)
-        if same:
+        if move == last_move and points:
             points[-1] = point
         else:
             points.append(point)
-        last = (table_id, round_no)
+        last_move = move
     return points
