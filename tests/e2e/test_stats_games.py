@@ -1,0 +1,84 @@
+"""/stats player after Sept et demi and Pirate 21 rounds played through SimCord: the
+banker's round, a 7½, Pirate 21's coins (no money), a void round, a two-card 21."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.helpers import table_message
+from tests.e2e.test_pirate21_table import R1, R2, R3, R4
+from tests.e2e.test_pirate21_table import open_table as pirate_table
+from tests.e2e.test_sept_et_demi_table import open_table as sept_table
+
+
+@pytest.fixture
+def db_path(database_url: str) -> str:
+    """This module runs on both databases (tests/conftest.py ``database_url``)."""
+    return database_url
+
+
+async def line(member, channel, who=None) -> str:
+    """The one line of /stats player (for ``who``, default the member)."""
+    kwargs = {} if who is None else {"member": who}
+    res = await member.slash(channel, "stats player", **kwargs)
+    (embed,) = res.response.embeds
+    (only,) = embed.description.splitlines()
+    return only
+
+
+async def test_sept_et_demi_banker_and_seven_and_a_half(simcord_env):
+    env = simcord_env
+    _guild, thread, table, (alice, bob) = await sept_table(env, ("alice", "bob"))
+    # bob 7♠, the bank 4♦; bob draws K♥ (½): 7½, paid twice his bet by the banker alice
+    table.game.rig(["7S", "4D", "KH"])
+    await alice.member.click(table_message(thread, table), label="Start")
+    await bob.member.click(table_message(thread, table), label="Bet 25")
+    await bob.member.click(table_message(thread, table), label="Hit")
+    await bob.member.click(table_message(thread, table), label="Show it")
+    await bob.member.click(table_message(thread, table), label="Stand")
+    await alice.member.click(table_message(thread, table), label="Stand")
+    assert await line(bob.member, thread) == (
+        "**Sept et demi**: one round, 1 won, 0 lost, 0 pushed (win rate 100%)"
+        " · net +50\xa0flouz · biggest win 50\xa0flouz · sevens and a half: 1"
+    )
+    assert await line(bob.member, thread, alice.member) == (
+        "**Sept et demi**: one round, 0 won, 1 lost, 0 pushed (win rate 0%)"
+        " · net -50\xa0flouz · biggest win 0\xa0flouz · sevens and a half: 0"
+    )
+
+
+async def test_pirate21_rounds_count_coins_not_money(simcord_env):
+    env = simcord_env
+    _guild, _lobby, thread, table, (alice, bob, carol) = await pirate_table(
+        env, "alice", "bob", "carol"
+    )
+    table.game.rig(R1 + R2 + R3 + R4, only=True)
+    await alice.member.click(table_message(thread, table), label="Start")
+    # round 1: bob 19 takes the pot, carol busts, alice 16
+    await bob.member.click(table_message(thread, table), label="Stand")
+    await carol.member.click(table_message(thread, table), label="Hit")
+    await carol.member.click(table_message(thread, table), label="Stand")
+    await alice.member.click(table_message(thread, table), label="Stand")
+    # round 2: bob and carol tie at 18: a void round for everyone
+    await bob.member.click(table_message(thread, table), label="Stand")
+    await carol.member.click(table_message(thread, table), label="Stand")
+    await alice.member.click(table_message(thread, table), label="Hit")
+    await alice.member.click(table_message(thread, table), label="Stand")
+    # round 3: bob's BlackJack and carol's three-card 21 both take coins
+    await bob.member.click(table_message(thread, table), label="Stand")
+    await carol.member.click(table_message(thread, table), label="Hit")
+    await carol.member.click(table_message(thread, table), label="Stand")
+    await alice.member.click(table_message(thread, table), label="Stand")
+    coins = "played for gold coins, no money"
+    assert await line(bob.member, thread) == (
+        "**Pirate 21**: 3 rounds, 2 won, 0 lost, 1 void (win rate 67%)"
+        f" · BlackJacks (21 in two cards): 1 · {coins}"
+    )
+    assert await line(bob.member, thread, carol.member) == (
+        "**Pirate 21**: 3 rounds, 1 won, 1 lost, 1 void (win rate 33%)"
+        f" · BlackJacks (21 in two cards): 0 · {coins}"
+    )
+    assert await line(bob.member, thread, alice.member) == (
+        "**Pirate 21**: 3 rounds, 0 won, 2 lost, 1 void (win rate 0%)"
+        f" · BlackJacks (21 in two cards): 0 · {coins}"
+    )
