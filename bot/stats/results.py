@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from bot.engine.events import ROUND_SETTLED, Event
 
 SEVEN_AND_A_HALF = 15  # Sept et demi's points are half-points
+ALL_TIME = 0  # round_totals.week of the all-time totals
 
 Statement = tuple[str, tuple[object, ...]]
 
@@ -29,6 +31,12 @@ class RoundResult:
     net: int
     outcome: str  # won / lost / push
     natural: bool
+
+
+def iso_week(at: float) -> int:
+    """The ISO week of ``at`` (epoch seconds) in UTC, as round_totals keys it: 202649."""
+    year, week, _ = datetime.fromtimestamp(at, UTC).isocalendar()
+    return year * 100 + week
 
 
 def _by_net(net: int) -> str:
@@ -112,7 +120,7 @@ RESULT_COLUMNS = (
     "(guild_id, table_id, round_no, user_id, game, staked, net, outcome, is_natural, at)"
 )
 TOTALS_UPSERT = (
-    " ON CONFLICT (guild_id, game, user_id) DO UPDATE SET"
+    " ON CONFLICT (guild_id, week, game, user_id) DO UPDATE SET"
     " rounds = round_totals.rounds + excluded.rounds,"
     " won = round_totals.won + excluded.won,"
     " lost = round_totals.lost + excluded.lost,"
@@ -133,9 +141,9 @@ def _values(width: int, count: int) -> str:
 def result_statements(
     guild_id: int, table_id: int, game: str, results: Iterable[RoundResult], at: float
 ) -> list[Statement]:
-    """The rows of ``results`` and their players' totals: two statements (none without
-    results), that neither read each other nor change the same row (one round trip on
-    PostgreSQL, in :meth:`Conn.execute_together`)."""
+    """The rows of ``results`` and their players' totals (all time and the ISO week of
+    ``at``): two statements (none without results), that neither read each other nor
+    change the same row (one round trip on PostgreSQL, in :meth:`Conn.execute_together`)."""
     rows = list(results)
     if not rows:
         return []
@@ -152,15 +160,16 @@ def result_statements(
             t[i] += int(v)
         t[7] = max(t[7], r.net if won else 0)
     sums: list[object] = []
-    for user, t in totals.items():
-        sums += [guild_id, game, user, *t]
+    for week in (ALL_TIME, iso_week(at)):
+        for user, t in totals.items():
+            sums += [guild_id, week, game, user, *t]
     insert_rows = (
         f"INSERT INTO round_results {RESULT_COLUMNS} VALUES {_values(10, len(rows))}",
         tuple(found),
     )
     upsert = (
-        "INSERT INTO round_totals (guild_id, game, user_id, rounds, won, lost, pushed,"
-        f" staked, net, naturals, best) VALUES {_values(11, len(totals))}{TOTALS_UPSERT}",
+        "INSERT INTO round_totals (guild_id, week, game, user_id, rounds, won, lost, pushed,"
+        f" staked, net, naturals, best) VALUES {_values(12, 2 * len(totals))}{TOTALS_UPSERT}",
         tuple(sums),
     )
     return [insert_rows, upsert]

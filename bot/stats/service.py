@@ -13,6 +13,7 @@ from bot.db import Database
 from bot.engine.registry import GAMES
 
 from . import chart, store
+from .results import ALL_TIME, iso_week
 from .store import Point, Ranked, Totals
 
 MIN_ROUNDS = 10  # a win rate is ranked from this many rounds
@@ -81,11 +82,11 @@ class StatsService:
     async def top(self, guild_id: int, game: str | None, period: str) -> Top:
         """The best net results and win rates of ``period`` (week: this ISO week, UTC)."""
         since: float | None = None
+        week = ALL_TIME
         if period == WEEK:
-            since = week_start(self.clock())
-            ranked = await self.db.read(store.ranked_since, guild_id, game, 1, since)
-        else:
-            ranked = await self.db.read(store.ranked_all_time, guild_id, game, 1)
+            now = self.clock()
+            since, week = week_start(now), iso_week(now)
+        ranked = await self.db.read(store.ranked, guild_id, week, game)
         by_net = sorted(ranked, key=lambda r: (-r.net, -r.rounds, r.user_id))[:TOP]
         rated = [r for r in ranked if r.rounds >= self.min_rounds]
         by_rate = sorted(rated, key=lambda r: (-r.win_rate, -r.rounds, r.user_id))[:TOP]

@@ -8,6 +8,8 @@ from datetime import UTC, datetime
 
 from bot.db import Conn
 
+from .results import ALL_TIME
+
 
 @dataclass(frozen=True, slots=True)
 class Totals:
@@ -59,47 +61,29 @@ class Ranked:
 
 
 async def player_totals(conn: Conn, guild_id: int, user_id: int) -> list[Totals]:
-    """The player's totals, one per game played, in no order."""
+    """The player's all-time totals, one per game played, in no order."""
     rows = await conn.fetchall(
         "SELECT game, rounds, won, lost, pushed, staked, net, naturals, best"
-        " FROM round_totals WHERE guild_id = ? AND user_id = ?",
-        (guild_id, user_id),
+        " FROM round_totals WHERE guild_id = ? AND user_id = ? AND week = ?",
+        (guild_id, user_id, ALL_TIME),
     )
     return [Totals(str(r[0]), *(int(v) for v in r[1:])) for r in rows]
 
 
-async def ranked_all_time(
-    conn: Conn, guild_id: int, game: str | None, min_rounds: int
-) -> list[Ranked]:
-    """Every player with ``min_rounds`` or more, all time (at ``game``, or every game)."""
+async def ranked(conn: Conn, guild_id: int, week: int, game: str | None) -> list[Ranked]:
+    """Every player of ``week`` (an ISO week, or ALL_TIME), at ``game`` or every game."""
     if game is not None:
         rows = await conn.fetchall(
             "SELECT user_id, rounds, won, net FROM round_totals"
-            " WHERE guild_id = ? AND game = ? AND rounds >= ?",
-            (guild_id, game, min_rounds),
+            " WHERE guild_id = ? AND week = ? AND game = ?",
+            (guild_id, week, game),
         )
     else:
         rows = await conn.fetchall(
             "SELECT user_id, SUM(rounds), SUM(won), SUM(net) FROM round_totals"
-            " WHERE guild_id = ? GROUP BY user_id HAVING SUM(rounds) >= ?",
-            (guild_id, min_rounds),
+            " WHERE guild_id = ? AND week = ? GROUP BY user_id",
+            (guild_id, week),
         )
-    return [Ranked(*(int(v) for v in r)) for r in rows]
-
-
-async def ranked_since(
-    conn: Conn, guild_id: int, game: str | None, min_rounds: int, since: float
-) -> list[Ranked]:
-    """Every player with ``min_rounds`` or more settled at ``since`` (epoch s) or later."""
-    params: tuple[object, ...] = (guild_id, since)
-    where = "guild_id = ? AND at >= ?"
-    if game is not None:
-        where, params = "guild_id = ? AND game = ? AND at >= ?", (guild_id, game, since)
-    rows = await conn.fetchall(
-        "SELECT user_id, COUNT(*), SUM(CASE WHEN outcome = 'won' THEN 1 ELSE 0 END), SUM(net)"
-        f" FROM round_results WHERE {where} GROUP BY user_id HAVING COUNT(*) >= ?",
-        (*params, min_rounds),
-    )
     return [Ranked(*(int(v) for v in r)) for r in rows]
 
 

@@ -25,15 +25,15 @@ CREATE TABLE round_results (
     at         REAL NOT NULL
 );
 
--- /stats chart and a player's rounds; /stats top of a week (all games, or one)
+-- a player's rounds, in order (the totals below can be recomputed from them)
 CREATE INDEX round_results_player ON round_results (guild_id, user_id, at);
-CREATE INDEX round_results_week ON round_results (guild_id, at, user_id, net, outcome);
-CREATE INDEX round_results_game_week ON round_results (guild_id, game, at, user_id, net, outcome);
 
--- A player's totals at one game of one guild, kept by the same move (an upsert), so
--- /stats player and the all-time /stats top read a few rows whatever the ledger's size.
+-- A player's totals at one game of one guild, all time (week 0) and in each ISO week in
+-- UTC (week = ISO year * 100 + ISO week number: 202649), upserted by the same move, so
+-- /stats player and /stats top read a few rows whatever the ledger's size.
 CREATE TABLE round_totals (
     guild_id  INTEGER NOT NULL,
+    week      INTEGER NOT NULL,
     game      TEXT NOT NULL,
     user_id   INTEGER NOT NULL,
     rounds    INTEGER NOT NULL,
@@ -44,8 +44,7 @@ CREATE TABLE round_totals (
     net       INTEGER NOT NULL,
     naturals  INTEGER NOT NULL,
     best      INTEGER NOT NULL,
-    PRIMARY KEY (guild_id, game, user_id)
+    PRIMARY KEY (guild_id, week, game, user_id)
 );
 
-CREATE INDEX round_totals_user ON round_totals (guild_id, user_id);
-CREATE INDEX round_totals_net ON round_totals (guild_id, game, net);
+CREATE INDEX round_totals_user ON round_totals (guild_id, user_id, week);
