@@ -1,11 +1,13 @@
-"""/stats player after Sept et demi and Pirate 21 rounds played through SimCord: the
-banker's round, a 7½, Pirate 21's coins (no money), a void round, a two-card 21."""
+"""/stats player after Sept et demi, Pirate 21 and Casino 21 rounds played through
+SimCord: the banker's round, a 7½, Pirate 21's coins (no money), a void round, a two-card
+21, a Casino 21 blackjack."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.e2e.helpers import table_message
+from tests.e2e.test_casino21_money import open_casino
 from tests.e2e.test_pirate21_table import R1, R2, R3, R4
 from tests.e2e.test_pirate21_table import open_table as pirate_table
 from tests.e2e.test_sept_et_demi_table import open_table as sept_table
@@ -81,4 +83,26 @@ async def test_pirate21_rounds_count_coins_not_money(simcord_env):
     assert await line(bob.member, thread, alice.member) == (
         "**Pirate 21**: 3 rounds, 0 won, 2 lost, 1 void (win rate 0%)"
         f" · BlackJacks (21 in two cards): 0 · {coins}"
+    )
+
+
+async def test_casino21_blackjack_and_a_loss(simcord_env):
+    env = simcord_env
+    _guild, _lobby, thread, table, (alice, bob) = await open_casino(env, "alice", "bob")
+    # alice A♠ K♦ (ace 11): a blackjack, bet 10, +5; bob 5♣ 4♦ 3♠ 2♥ 14 against 17: -25
+    table.game.rig(["AS", "KD", "5C", "4D", "9H", "8C", "3S", "2H"])
+    await alice.member.click(table_message(thread, table), label="Start")
+    await alice.member.click(table_message(thread, table), label="Bet 10")
+    await alice.member.click(table_message(thread, table), label="Ace = 11")
+    await bob.member.click(table_message(thread, table), label="Bet 25")
+    await bob.member.click(table_message(thread, table), label="+1")
+    await bob.member.click(table_message(thread, table), label="+1")
+    await bob.member.click(table_message(thread, table), label="Stand (0)")
+    assert await line(alice.member, thread) == (
+        "**Casino 21**: one round, 1 won, 0 lost, 0 pushed (win rate 100%)"
+        " · net +5\xa0flouz · biggest win 5\xa0flouz · blackjacks: 1"
+    )
+    assert await line(alice.member, thread, bob.member) == (
+        "**Casino 21**: one round, 0 won, 1 lost, 0 pushed (win rate 0%)"
+        " · net -25\xa0flouz · biggest win 0\xa0flouz · blackjacks: 0"
     )
