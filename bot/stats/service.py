@@ -86,10 +86,9 @@ class StatsService:
         if period == WEEK:
             now = self.clock()
             since, week = week_start(now), iso_week(now)
-        ranked = await self.db.read(store.ranked, guild_id, week, game)
-        by_net = sorted(ranked, key=lambda r: (-r.net, -r.rounds, r.user_id))[:TOP]
-        rated = [r for r in ranked if r.rounds >= self.min_rounds]
-        by_rate = sorted(rated, key=lambda r: (-r.win_rate, -r.rounds, r.user_id))[:TOP]
+        by_net, by_rate = await self.db.read(
+            store.rankings, guild_id, week, game, self.min_rounds, TOP
+        )
         return Top(by_net, by_rate, self.min_rounds, since)
 
     async def chart(

@@ -70,21 +70,31 @@ async def player_totals(conn: Conn, guild_id: int, user_id: int) -> list[Totals]
     return [Totals(str(r[0]), *(int(v) for v in r[1:])) for r in rows]
 
 
-async def ranked(conn: Conn, guild_id: int, week: int, game: str | None) -> list[Ranked]:
-    """Every player of ``week`` (an ISO week, or ALL_TIME), at ``game`` or every game."""
+async def rankings(
+    conn: Conn, guild_id: int, week: int, game: str | None, min_rounds: int, limit: int
+) -> tuple[list[Ranked], list[Ranked]]:
+    """The best ``limit`` players of ``week`` (an ISO week, or ALL_TIME), at ``game`` or
+    every game: by net result, and by win rate from ``min_rounds`` rounds."""
     if game is not None:
-        rows = await conn.fetchall(
-            "SELECT user_id, rounds, won, net FROM round_totals"
-            " WHERE guild_id = ? AND week = ? AND game = ?",
-            (guild_id, week, game),
-        )
+        rows = "SELECT user_id, rounds AS n, won AS w, net AS v FROM round_totals"
+        rows += " WHERE guild_id = ? AND week = ? AND game = ?"
+        params: tuple[object, ...] = (guild_id, week, game)
     else:
-        rows = await conn.fetchall(
-            "SELECT user_id, SUM(rounds), SUM(won), SUM(net) FROM round_totals"
-            " WHERE guild_id = ? AND week = ? GROUP BY user_id",
-            (guild_id, week),
-        )
-    return [Ranked(*(int(v) for v in r)) for r in rows]
+        rows = "SELECT user_id, SUM(rounds) AS n, SUM(won) AS w, SUM(net) AS v"
+        rows += " FROM round_totals WHERE guild_id = ? AND week = ? GROUP BY user_id"
+        params = (guild_id, week)
+    by_net = await conn.fetchall(
+        f"SELECT user_id, n, w, v FROM ({rows}) AS r ORDER BY v DESC, n DESC, user_id LIMIT ?",
+        (*params, limit),
+    )
+    by_rate = await conn.fetchall(
+        f"SELECT user_id, n, w, v FROM ({rows}) AS r WHERE n >= ?"
+        " ORDER BY w * 1.0 / n DESC, n DESC, user_id LIMIT ?",
+        (*params, min_rounds, limit),
+    )
+    return [Ranked(*(int(v) for v in r)) for r in by_net], [
+        Ranked(*(int(v) for v in r)) for r in by_rate
+    ]
 
 
 @dataclass(frozen=True, slots=True)
