@@ -25,7 +25,7 @@ from pathlib import Path
 
 from bench.audit import PLAYERS, Entry, History, Posting, _open_fresh, fill
 from bot.db import Conn, Database
-from bot.stats.results import ALL_TIME, TOTALS_UPSERT, iso_week
+from bot.stats.results import ALL_GAMES, ALL_TIME, TOTALS_UPSERT, iso_week
 from bot.stats.service import StatsService
 
 GAMES = ("blackjack", "casino21", "sept_et_demi")
@@ -94,11 +94,12 @@ async def fill_results(db: Database, history: ResultHistory) -> tuple[int, float
     totals: dict[tuple[object, ...], list[int]] = {}
     for g, _t, _r, u, game, staked, net, outcome, natural, at in timed:
         for week in (ALL_TIME, iso_week(float(at))):  # type: ignore[arg-type]
-            t = totals.setdefault((g, week, game, u), [0] * 8)
-            add = (1, outcome == "won", outcome == "lost", 0, staked, net, natural)
-            for k, v in enumerate(add):
-                t[k] += int(v)  # type: ignore[call-overload]
-            t[7] = max(t[7], int(net) if outcome == "won" else 0)  # type: ignore[call-overload]
+            for kind in (game, ALL_GAMES):
+                t = totals.setdefault((g, week, kind, u), [0] * 8)
+                add = (1, outcome == "won", outcome == "lost", 0, staked, net, natural)
+                for k, v in enumerate(add):
+                    t[k] += int(v)  # type: ignore[call-overload]
+                t[7] = max(t[7], int(net) if outcome == "won" else 0)  # type: ignore[call-overload]
     flat = [(*key, *t) for key, t in totals.items()]
     for i in range(0, len(flat), CHUNK):
         await db.write(_write_totals, flat[i : i + CHUNK])

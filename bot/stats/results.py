@@ -17,6 +17,7 @@ from bot.engine.events import ROUND_SETTLED, Event
 
 SEVEN_AND_A_HALF = 15  # Sept et demi's points are half-points
 ALL_TIME = 0  # round_totals.week of the all-time totals
+ALL_GAMES = "*"  # round_totals.game of the totals over every game
 
 Statement = tuple[str, tuple[object, ...]]
 
@@ -142,8 +143,9 @@ def result_statements(
     guild_id: int, table_id: int, game: str, results: Iterable[RoundResult], at: float
 ) -> list[Statement]:
     """The rows of ``results`` and their players' totals (all time and the ISO week of
-    ``at``): two statements (none without results), that neither read each other nor
-    change the same row (one round trip on PostgreSQL, in :meth:`Conn.execute_together`)."""
+    ``at``; at the game and over every game): two statements (none without results)
+    that neither read each other nor change the same row (one round trip on PostgreSQL,
+    in :meth:`Conn.execute_together`)."""
     rows = list(results)
     if not rows:
         return []
@@ -161,15 +163,16 @@ def result_statements(
         t[7] = max(t[7], r.net if won else 0)
     sums: list[object] = []
     for week in (ALL_TIME, iso_week(at)):
-        for user, t in totals.items():
-            sums += [guild_id, week, game, user, *t]
+        for kind in (game, ALL_GAMES):
+            for user, t in totals.items():
+                sums += [guild_id, week, kind, user, *t]
     insert_rows = (
         f"INSERT INTO round_results {RESULT_COLUMNS} VALUES {_values(10, len(rows))}",
         tuple(found),
     )
     upsert = (
         "INSERT INTO round_totals (guild_id, week, game, user_id, rounds, won, lost, pushed,"
-        f" staked, net, naturals, best) VALUES {_values(12, 2 * len(totals))}{TOTALS_UPSERT}",
+        f" staked, net, naturals, best) VALUES {_values(12, 4 * len(totals))}{TOTALS_UPSERT}",
         tuple(sums),
     )
     return [insert_rows, upsert]

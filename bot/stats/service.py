@@ -13,7 +13,7 @@ from bot.db import Database
 from bot.engine.registry import GAMES
 
 from . import chart, store
-from .results import ALL_TIME, iso_week
+from .results import ALL_GAMES, ALL_TIME, iso_week
 from .store import Point, Ranked, Totals
 
 MIN_ROUNDS = 10  # a win rate is ranked from this many rounds
@@ -31,7 +31,7 @@ def week_start(now: float) -> float:
 
 @dataclass(frozen=True, slots=True)
 class PlayerStats:
-    """A player's totals per game and over all of them."""
+    """A player's totals per game and over all of them (``total``: at the one game asked)."""
 
     games: list[Totals]
     total: Totals
@@ -73,11 +73,12 @@ class StatsService:
     async def player(self, guild_id: int, user_id: int, game: str | None = None) -> PlayerStats:
         """The player's figures (at ``game`` only, when given)."""
         found = await self.db.read(store.player_totals, guild_id, user_id)
-        games = sorted((t for t in found if game is None or t.game == game), key=_order)
-        total = Totals(None)
-        for t in games:
-            total = total.plus(t)
-        return PlayerStats(games, total)
+        every = next((t for t in found if t.game == ALL_GAMES), Totals(ALL_GAMES))
+        games = sorted((t for t in found if t.game != ALL_GAMES), key=_order)
+        if game is not None:
+            games = [t for t in games if t.game == game]
+            every = games[0] if games else Totals(game)
+        return PlayerStats(games, every)
 
     async def top(self, guild_id: int, game: str | None, period: str) -> Top:
         """The best net results and win rates of ``period`` (week: this ISO week, UTC)."""

@@ -8,14 +8,14 @@ from datetime import UTC, datetime
 
 from bot.db import Conn
 
-from .results import ALL_TIME
+from .results import ALL_GAMES, ALL_TIME
 
 
 @dataclass(frozen=True, slots=True)
 class Totals:
-    """A player's figures at one game (or every game)."""
+    """A player's figures at one game (or every game: ALL_GAMES)."""
 
-    game: str | None
+    game: str
     rounds: int = 0
     won: int = 0
     lost: int = 0
@@ -29,20 +29,6 @@ class Totals:
     def win_rate(self) -> float:
         """Rounds won over rounds played (0 without rounds)."""
         return self.won / self.rounds if self.rounds else 0.0
-
-    def plus(self, other: Totals) -> Totals:
-        """Both players' figures summed (the biggest win: the larger)."""
-        return Totals(
-            None,
-            self.rounds + other.rounds,
-            self.won + other.won,
-            self.lost + other.lost,
-            self.pushed + other.pushed,
-            self.staked + other.staked,
-            self.net + other.net,
-            self.naturals + other.naturals,
-            max(self.best, other.best),
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +47,8 @@ class Ranked:
 
 
 async def player_totals(conn: Conn, guild_id: int, user_id: int) -> list[Totals]:
-    """The player's all-time totals, one per game played, in no order."""
+    """The player's all-time totals, one per game played and one over every game
+    (``game`` ALL_GAMES), in no order."""
     rows = await conn.fetchall(
         "SELECT game, rounds, won, lost, pushed, staked, net, naturals, best"
         " FROM round_totals WHERE guild_id = ? AND user_id = ? AND week = ?",
@@ -75,14 +62,9 @@ async def rankings(
 ) -> tuple[list[Ranked], list[Ranked]]:
     """The best ``limit`` players of ``week`` (an ISO week, or ALL_TIME), at ``game`` or
     every game: by net result, and by win rate from ``min_rounds`` rounds."""
-    if game is not None:
-        rows = "SELECT user_id, rounds AS n, won AS w, net AS v FROM round_totals"
-        rows += " WHERE guild_id = ? AND week = ? AND game = ?"
-        params: tuple[object, ...] = (guild_id, week, game)
-    else:
-        rows = "SELECT user_id, SUM(rounds) AS n, SUM(won) AS w, SUM(net) AS v"
-        rows += " FROM round_totals WHERE guild_id = ? AND week = ? GROUP BY user_id"
-        params = (guild_id, week)
+    rows = "SELECT user_id, rounds AS n, won AS w, net AS v FROM round_totals"
+    rows += " WHERE guild_id = ? AND week = ? AND game = ?"
+    params = (guild_id, week, ALL_GAMES if game is None else game)
     by_net = await conn.fetchall(
         f"SELECT user_id, n, w, v FROM ({rows}) AS r ORDER BY v DESC, n DESC, user_id LIMIT ?",
         (*params, limit),

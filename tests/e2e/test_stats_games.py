@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.helpers import table_message
+from tests.e2e.helpers import classic_table, table_message, table_of, thread_of
 from tests.e2e.test_casino21_money import open_casino
 from tests.e2e.test_pirate21_table import R1, R2, R3, R4
 from tests.e2e.test_pirate21_table import open_table as pirate_table
@@ -106,3 +106,51 @@ async def test_casino21_blackjack_and_a_loss(simcord_env):
         "**Casino 21**: one round, 0 won, 1 lost, 0 pushed (win rate 0%)"
         " · net -25\xa0flouz · biggest win 0\xa0flouz · blackjacks: 0"
     )
+
+
+async def test_every_game_line_and_ranking_over_two_games(simcord_env):
+    env = simcord_env
+    guild, lobby, thread, table, (alice, bob) = await classic_table(env, "alice", "bob")
+    # Black Jack: alice A♠ K♥ (+15 on 10), bob 10♥ Q♠ 20 against 20 (a push on 20)
+    table.game.rig(["AS", "TH", "TD", "KH", "QS", "KC"])
+    await alice.member.click(table_message(thread, table), label="Start")
+    await alice.member.click(table_message(thread, table), label="Bet 10")
+    await bob.member.click(table_message(thread, table), label="Bet 20")
+    await bob.member.click(table_message(thread, table), label="Stand")
+    # Casino 21 in another channel, hosted by bob: his blackjack (+5 on 10), alice 14 (-25)
+    other = guild.create_text_channel("forum-casino")
+    await bob.member.slash(other, "table open", game="casino21")
+    casino_thread = thread_of(other)
+    casino = table_of(env, casino_thread)
+    await alice.member.slash(casino_thread, "table join")
+    casino.game.rig(["AS", "KD", "5C", "4D", "9H", "8C", "3S", "2H"])
+    for who, label in (
+        (bob, "Start"),
+        (bob, "Bet 10"),
+        (bob, "Ace = 11"),
+        (alice, "Bet 25"),
+        (alice, "+1"),
+        (alice, "+1"),
+        (alice, "Stand (0)"),
+    ):
+        await who.member.click(table_message(casino_thread, casino), label=label)
+    res = await alice.member.slash(lobby, "stats player")
+    assert res.response.embeds[0].description.splitlines() == [
+        "**Black Jack**: one round, 1 won, 0 lost, 0 pushed (win rate 100%) · net +15\xa0flouz"
+        " · biggest win 15\xa0flouz · Black Jacks: 1",
+        "**Casino 21**: one round, 0 won, 1 lost, 0 pushed (win rate 0%) · net -25\xa0flouz"
+        " · biggest win 0\xa0flouz · blackjacks: 0",
+        "**Every game**: 2 rounds, 1 won, 1 lost, 0 pushed (win rate 50%) · net -10\xa0flouz"
+        " · biggest win 15\xa0flouz · naturals: 1",
+    ]
+    env.bot.stats.min_rounds = 2
+    res = await alice.member.slash(lobby, "stats top", period="all")
+    net, rate = res.response.embeds[0].fields
+    assert net.value.splitlines() == [
+        f"1. <@{bob.id}> +5\xa0flouz (2 rounds)",
+        f"2. <@{alice.id}> -10\xa0flouz (2 rounds)",
+    ]
+    assert rate.value.splitlines() == [
+        f"1. <@{alice.id}> 50% (1 won of 2)",
+        f"2. <@{bob.id}> 50% (1 won of 2)",
+    ]

@@ -28,9 +28,10 @@ CREATE TABLE round_results (
 -- a player's rounds, in order (the totals below can be recomputed from them)
 CREATE INDEX round_results_player ON round_results (guild_id, user_id, at);
 
--- A player's totals at one game of one guild, all time (week 0) and in each ISO week in
--- UTC (week = ISO year * 100 + ISO week number: 202649), upserted by the same move, so
--- /stats player and /stats top read a few rows whatever the ledger's size.
+-- A player's totals at one game of one guild (and over every game: game '*'), all time
+-- (week 0) and in each ISO week in UTC (week = ISO year * 100 + ISO week number: 202649),
+-- upserted by the same move, so /stats player and /stats top read a few rows whatever the
+-- ledger's size.
 CREATE TABLE round_totals (
     guild_id  INTEGER NOT NULL,
     week      INTEGER NOT NULL,

@@ -10,6 +10,7 @@ import discord
 
 from bot.engine.registry import GAMES
 from bot.i18n import normalize, t
+from bot.stats.results import ALL_GAMES
 from bot.stats.service import Chart, PlayerStats, Top
 from bot.stats.store import Point, Totals
 from bot.ui.render.bank import NBSP, amount, count, signed
@@ -30,7 +31,7 @@ def game_name(game: str | None, locale: str | None) -> str:
 
 def totals_line(totals: Totals, locale: str | None, currency: str) -> str:
     """One game's figures (Pirate 21's without money: it plays for coins)."""
-    game = totals.game
+    game = None if totals.game == ALL_GAMES else totals.game
     coins = game is not None and not GAMES[game].money
     key = "stats.player.line_coins" if coins else "stats.player.line"
     return t(
