@@ -3,6 +3,7 @@ bankroll chart (bot/stats computes them, bot/ui/render/stats.py writes them)."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 from typing import Any
 
@@ -32,10 +33,14 @@ class Stats(commands.Cog):
 
     def __init__(self, bot: CroupierBot) -> None:
         self.bot = bot
+        self._warm: asyncio.Task[None] | None = None
 
-    async def cog_load(self) -> None:
-        """Import the chart's drawing code in the background."""
-        self.bot.loop.create_task(self.bot.stats.warm())
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Import the chart's drawing code off the loop once the bot is up (not during the
+        start-up it would slow), so the first chart does not pay it."""
+        if self._warm is None:
+            self._warm = asyncio.create_task(self.bot.stats.warm())
 
     stats_group = app_commands.Group(
         name=_("stats", "name.stats"),

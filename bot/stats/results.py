@@ -8,6 +8,7 @@ outcome is whether the player took coins (a void round is a push).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -20,6 +21,7 @@ ALL_TIME = 0  # round_totals.week of the all-time totals
 ALL_GAMES = "*"  # round_totals.game of the totals over every game
 
 Statement = tuple[str, tuple[object, ...]]
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,5 +183,12 @@ def result_statements(
 def settled_statements(
     guild_id: int, table_id: int, game: str, events: Sequence[Event], at: float
 ) -> list[Statement]:
-    """What a move that settled a round writes for the statistics (none otherwise)."""
-    return result_statements(guild_id, table_id, game, round_results(game, events), at)
+    """What a move that settled a round writes for the statistics (none otherwise). A
+    summary this code cannot read is logged and counts for nothing: a statistic must never
+    keep a table from settling its round."""
+    try:
+        found = round_results(game, events)
+    except (KeyError, TypeError, ValueError):
+        log.exception("round results of table %s not read: no statistics for it", table_id)
+        return []
+    return result_statements(guild_id, table_id, game, found, at)
