@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from datetime import timedelta
 
 from .store import Point
 
@@ -50,8 +51,11 @@ def render_png(points: Sequence[Point], labels: tuple[str, str, str, str]) -> by
     ax.plot(xs, total, color=TOTAL, linewidth=2.2, label=total_label, marker="o", markersize=3)
     ax.plot(xs, balance, color=BALANCE, linewidth=1.6, label=balance_label)
     ticks = sorted({0, len(points) - 1, *range(0, len(points), max(1, len(points) // 5))})
-    ax.set_xticks(ticks, [points[i].at.strftime("%d %b") for i in ticks])
+    within_a_day = points[-1].at - points[0].at < timedelta(days=1)
+    form = "%H:%M" if within_a_day else "%d %b"  # UTC, like the rest of the statistics
+    ax.set_xticks(ticks, [points[i].at.strftime(form) for i in ticks])
     ax.set_title(title, color=TEXT, fontsize=13)
+    ax.set_xlabel("UTC", color=TEXT, fontsize=8)
     ax.tick_params(colors=TEXT)
     for spine in ax.spines.values():
         spine.set_color(GRID)
