@@ -35,10 +35,19 @@ def fitted(points: Sequence[Point]) -> tuple[list[Point], bool]:
     return per_day(points), True
 
 
+def short(value: float) -> str:
+    """An axis figure that fits the margin: 950, 12k, 3.5M, 2.1G."""
+    for least, size, unit in ((1e9, 1e9, "G"), (1e6, 1e6, "M"), (1e4, 1e3, "k")):
+        if abs(value) >= least:
+            return f"{value / size:.1f}".rstrip("0").rstrip(".") + unit
+    return f"{value:.0f}"
+
+
 def render_png(points: Sequence[Point], labels: tuple[str, str, str, str]) -> bytes:
     """The chart of ``points`` (title, total, balance and chips legends) as PNG bytes."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+    from matplotlib.ticker import FuncFormatter
 
     title, total_label, balance_label, chips_label = labels
     fig = Figure(figsize=(8, 4), dpi=100, facecolor=BACKGROUND)
@@ -54,6 +63,7 @@ def render_png(points: Sequence[Point], labels: tuple[str, str, str, str]) -> by
     within_a_day = points[-1].at - points[0].at < timedelta(days=1)
     form = "%H:%M" if within_a_day else "%d %b"  # UTC, like the rest of the statistics
     ax.set_xticks(ticks, [points[i].at.strftime(form) for i in ticks])
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: short(v)))
     ax.set_title(title, color=TEXT, fontsize=13)
     ax.set_xlabel("UTC", color=TEXT, fontsize=8)
     ax.tick_params(colors=TEXT)
@@ -63,9 +73,9 @@ def render_png(points: Sequence[Point], labels: tuple[str, str, str, str]) -> by
     legend = ax.legend(loc="upper left", facecolor="white", edgecolor=GRID, fontsize=9)
     for text in legend.get_texts():
         text.set_color(TEXT)
-    fig.tight_layout()
+    fig.subplots_adjust(left=0.09, right=0.98, top=0.9, bottom=0.14)  # tight_layout: a draw more
     out = io.BytesIO()
-    fig.savefig(out, format="png", facecolor=BACKGROUND)
+    fig.savefig(out, format="png", facecolor=BACKGROUND, pil_kwargs={"compress_level": 1})
     return out.getvalue()
 
 

@@ -34,3 +34,17 @@ def test_a_summary_it_cannot_read_writes_nothing_and_is_logged(
     assert "round results of table 7 not read" in caplog.text
     settled = Event(ROUND_SETTLED, data={"round": 3, "hands": [], "net": []})
     assert settled_statements(1, 7, "blackjack", [settled], 0.0) == []  # nobody played
+
+
+def test_the_chart_axis_figures_fit_the_margin() -> None:
+    from bot.stats.chart import short
+
+    assert [short(v) for v in (950, 1000, 12_000, 250_000, 3_500_000, 2.1e9, -15_000)] == [
+        "950",
+        "1000",
+        "12k",
+        "250k",
+        "3.5M",
+        "2.1G",
+        "-15k",
+    ]
