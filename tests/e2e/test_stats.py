@@ -106,6 +106,9 @@ async def test_refusals_name_what_is_wrong(simcord_env):
     stranger = env.create_user("stranger")  # not a member of this server
     res = await alice.member.slash(lobby, "stats player", member=stranger)
     assert res.response.content == t("stats.error.not_member", "en", user=f"<@{stranger.id}>")
+    other_bot = guild.add_member(env.create_user("dealer-bot", bot=True))
+    res = await alice.member.slash(lobby, "stats player", member=other_bot)
+    assert res.response.content == t("stats.error.bot", "en", user=f"<@{other_bot.id}>")
     res = await alice.member.slash(lobby, "stats player", member=carol.member)
     assert res.response.content == t("stats.error.no_rounds", "en", user=f"<@{carol.id}>")
     res = await carol.member.slash(lobby, "stats chart")
