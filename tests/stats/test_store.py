@@ -79,4 +79,18 @@ async def test_results_rows_and_the_week_limit(db):
     total = host.total
     assert (total.rounds, total.won, total.net, total.best, total.naturals) == (2, 2, 25, 15, 1)
     assert (await stats.player(GUILD, HOST, "casino21")).games == []
+    # the totals are the sums of the rows (the rows can rebuild them)
+    summed = await db.read(
+        lambda c: c.fetchall(
+            "SELECT user_id, COUNT(*), SUM(net), SUM(staked), SUM(is_natural)"
+            " FROM round_results GROUP BY user_id ORDER BY user_id"
+        )
+    )
+    kept = await db.read(
+        lambda c: c.fetchall(
+            "SELECT user_id, rounds, net, staked, naturals FROM round_totals"
+            " WHERE week = 0 AND game = '*' ORDER BY user_id"
+        )
+    )
+    assert [tuple(int(v) for v in r) for r in summed] == [tuple(int(v) for v in r) for r in kept]
     await assert_audit_clean(db)
