@@ -48,3 +48,18 @@ def test_the_chart_axis_figures_fit_the_margin() -> None:
         "2.1G",
         "-15k",
     ]
+
+
+def test_a_long_history_is_drawn_one_point_per_day() -> None:
+    from datetime import timedelta
+
+    from bot.stats.chart import MAX_POINTS, fitted
+    from bot.stats.store import Point
+
+    start = datetime(2026, 11, 30, tzinfo=UTC)
+    few = [Point(start + timedelta(hours=h), 1000 + h, 0) for h in range(MAX_POINTS)]
+    assert fitted(few) == (few, False)
+    many = [Point(start + timedelta(hours=h), 1000 + h, 0) for h in range(MAX_POINTS + 1)]
+    days, daily = fitted(many)
+    assert daily and [p.at.day for p in days] == [30, 1, 2, 3, 4, 5]
+    assert [p.balance for p in days] == [1023, 1047, 1071, 1095, 1119, 1120]  # each day's last
