@@ -19,6 +19,7 @@ BENCHES = {
     "bank": ("bench.bank", "bank postings vs raw sqlite3"),
     "audit": ("bench.audit", "the bank audit by ledger size: full, incremental"),
     "backends": ("bench.backends", "SQLite vs PostgreSQL: postings/s, a move's p99"),
+    "stats": ("bench.stats", "/stats queries on 1,000,000 ledger entries, the chart"),
     "stalls": ("bench.stalls", "worst loop stall per database condition, /bank beside an audit"),
     "noise": ("bench.noise", "how steady the machine's CPU is (context for tails)"),
     "cost": ("bench.cost", "instructions per move, Croupier and a floor bot (callgrind)"),

@@ -32,6 +32,7 @@ from bot.heap import settle_after_startup
 from bot.i18n import t
 from bot.prefs import Prefs
 from bot.shards import layout_of
+from bot.stats.service import StatsService
 from bot.tables import Table, TableService
 from bot.ui.errors import refusal_text
 from bot.ui.translator import CroupierTranslator
@@ -58,6 +59,7 @@ class Services:
     publisher: Publisher  # the table messages, DMs and announcements
     scheduler: Scheduler  # deadlines and the repair pass
     card_emojis: CardEmojis  # the card pictures (started in setup_hook: needs the app id)
+    stats: StatsService  # the players' statistics and charts
 
 
 class CroupierBot(commands.Bot):
@@ -138,8 +140,9 @@ class CroupierBot(commands.Bot):
         scheduler = Scheduler(tables, publisher, self._backups(db))
         # shard 0 uploads the card pictures for all processes
         card_emojis = CardEmojis(self, upload=self.layout.first)
+        stats = StatsService(db, clock=now)
         self._services = Services(
-            db, bank, tables, prefs, bank_channel, publisher, scheduler, card_emojis
+            db, bank, tables, prefs, bank_channel, publisher, scheduler, card_emojis, stats
         )
         tables.wake = scheduler.rearm  # a table built at first use: its timers
         # a table another process wrote is re-rendered by the next repair pass
@@ -197,6 +200,11 @@ class CroupierBot(commands.Bot):
     def card_emojis(self) -> CardEmojis:
         """The card pictures."""
         return self.services.card_emojis
+
+    @property
+    def stats(self) -> StatsService:
+        """The players' statistics and charts."""
+        return self.services.stats
 
     def _backups(self, db: Database) -> Backups | None:
         """The scheduled backups (BACKUP_EVERY; SQLite only: load_settings refuses it on

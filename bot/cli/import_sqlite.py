@@ -54,6 +54,8 @@ ID_COLUMNS: dict[str, dict[str, str]] = {
     },
     "user_prefs": {},
     "user_locales": {},
+    "round_results": {"table_id": "table"},
+    "round_totals": {},
 }
 KIND_TABLE = {
     "table": "tables",

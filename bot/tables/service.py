@@ -47,6 +47,7 @@ from bot.db import Conn, Database, IntegrityError, Row
 from bot.engine.base import HOUSE, Action, ActionKind, Event, InvalidOptions
 from bot.engine.options import parse_text
 from bot.engine.shuffle import Entropy, secure_entropy
+from bot.stats.results import settled_statements
 
 from . import cover, replay, store
 from .errors import StaleAction, StaleTable, TableError
@@ -644,7 +645,8 @@ class TableService:
         bet's worst case). ``snapshot``: the caller's snapshot point (opening, a close, a
         settled round, a new shoe); every :data:`SNAPSHOT_EVERY` versions is one too. A move
         that starts a round refills the float, a close returns it: their entries."""
-        effects = [m for e in events for m in e.money]
+        outcome_events = list(events)
+        effects = [m for e in outcome_events for m in e.money]
         # the deadline fields are part of the snapshot (the timers are derived from it and
         # from the last move's time at start-up): compute them before writing it
         deadline = (table.deadline_key, table.deadline_due)
@@ -670,6 +672,9 @@ class TableService:
                 house_needed=house_needed,
                 floated=floated,
                 refill=refill,
+                extra=settled_statements(
+                    table.guild_id, table.id, table.game_key, outcome_events, now
+                ),
             )
             write = self._write_move  # a move (conn None): in a transaction of its own
             moved = await (self.db.write(write, move) if conn is None else write(conn, move))

@@ -43,6 +43,9 @@ class MoveRecord(NamedTuple):
     house_needed: int = 0  # what the float (or the treasury) must hold first
     floated: bool = False  # the house's side is the table's float
     refill: FloatTerms | None = None  # a round started: the float's terms
+    # statements that ride along in the same round trip (a settled round's results for
+    # the statistics, bot/stats/results.py); their counts are not read
+    extra: Sequence[tuple[str, tuple[object, ...]]] = ()
 
     @property
     def posting_key(self) -> str:
@@ -110,8 +113,11 @@ async def write_row(
     result, True without ``full``): one round trip where the database gathers statements.
     The timers are derived from the row's ``updated_at`` and snapshot deadline, and from
     the logged actions after it."""
+    statements = _statements(move, cover, full)
+    last = len(statements) - 1
+    statements += move.extra
     try:
-        counts = await c.execute_together(_statements(move, cover, full))
+        counts = await c.execute_together(statements)
     except IntegrityError as exc:
         if _version_taken(exc):  # a stale copy: this version is in the log already
             raise StaleTable(move.table_id) from None
@@ -121,7 +127,7 @@ async def write_row(
         raise StaleTable(move.table_id)
     if cover is not None and counts[1 + snapshot] == 0:
         raise TableError("house_cannot_cover", needed=cover[1])
-    return full is None or counts[-1] == 1
+    return full is None or counts[last] == 1
 
 
 async def insert_table(c: Conn, table: Table, now: float) -> int:

@@ -17,6 +17,9 @@ ELSEWHERE = (
     "bank give",
     "bank history",
     "bank top",
+    "stats player",
+    "stats top",
+    "stats chart",
     "rules",
     "language",
 )
