@@ -31,6 +31,7 @@ from bot.shards import layout_of
 from bot.tables import Table, TableService
 from bot.ui.card_emojis import CardEmojis
 from bot.ui.errors import refusal_text
+from bot.ui.history import round_summaries
 from bot.ui.limits import fit_content
 from bot.ui.translator import CroupierTranslator
 
@@ -130,6 +131,7 @@ class CroupierBot(commands.Bot):
         self.publisher = Publisher(self, self.tables, self.prefs, self.bank_channel)
         self.scheduler = Scheduler(self.tables, self.publisher, self._backups())
         self.tables.wake = self.scheduler.rearm  # a table built at first use: its timers
+        self.tables.summarize = round_summaries  # each settled round's text, in its history
         # a table another process wrote is re-rendered by the next repair pass
         self.tables.reloaded.append(self._rerender)
         await self.tables.load()  # each table is built at its first use, or after READY

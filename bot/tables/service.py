@@ -59,9 +59,11 @@ from bot.engine.base import (
 from bot.engine.options import parse_text
 from bot.engine.shuffle import Entropy, secure_entropy
 
+from . import history
 from .errors import StaleAction, StaleTable, TableError
 from .floats import FloatTerms, float_terms, most_covered
 from .games import GAMES, AnyGame, GameSpec, all_options
+from .invites import Invites
 from .limits import check_limits
 from .models import Outcome, Table, TableSettings
 
@@ -274,6 +276,9 @@ class TableService:
         # called with a table reloaded because another process wrote it (its message may
         # show this process's stale copy: the app has the publisher re-render it)
         self.reloaded: list[Callable[[Table], None]] = []
+        self.invites = Invites(db)  # who may sit at a private table
+        # the UI's round summaries, stored with each settled round (bot.tables.history)
+        self.summarize: history.Summarize | None = None
 
     # ------------------------------------------------------------------ loading
 
@@ -662,6 +667,8 @@ class TableService:
         """Sit a player down (buy-in from the balance, or the game's welcome stake)."""
         async with self.lock(table_id):
             table = self._open(table_id)
+            if not await self.invites.may_join(table, user_id):
+                raise TableError("private_not_invited")
             amount = await self._buy_in_amount(None, table, user_id, buy_in)
             return await self._act_locked(
                 table,
@@ -926,6 +933,7 @@ class TableService:
         worst case). ``snapshot``: the caller's snapshot point (opening, a close, a settled
         round, a new shoe); every :data:`SNAPSHOT_EVERY` versions is one too. A move that
         starts a round refills the float, a close returns it: their entries."""
+        events = list(events)
         effects = [m for e in events for m in e.money]
         posting = (
             (
@@ -943,6 +951,7 @@ class TableService:
         # from the last move's time at start-up): compute them before writing it
         deadline = (table.deadline_key, table.deadline_due)
         floated = table.has_float  # before this move's first round since an upgrade
+        chronicle = history.chronicle(table, events, table.round_no, now, self.summarize)
         started = self._advance(table, user_id, new_version, now, closing)
         refill = float_terms(table.game) if started and not closing else None
         snapshot = snapshot or closing or new_version - table.snapshot_version >= SNAPSHOT_EVERY
@@ -968,6 +977,7 @@ class TableService:
                 guild=table.guild_id,
                 floated=floated,
                 refill=refill,
+                chronicle=chronicle,
             )
             functools.update_wrapper(write, self._write_move)  # named as it is in the logs
             if conn is None:  # a move: a transaction of its own
@@ -995,6 +1005,7 @@ class TableService:
         guild: int = 0,
         floated: bool = False,
         refill: FloatTerms | None = None,
+        chronicle: history.Chronicle | None = None,
     ) -> list[FloatMove]:
         """One move (of a table of ``guild``): the house's cover (``house``: (guild, amount)
         the table's float, or the treasury when it has none yet, must hold first, else it
@@ -1033,6 +1044,8 @@ class TableService:
             raise TableError("float_cannot_cover", needed=needed, available=held) from None
         if posting is not None:  # the whole move rolls back if this raises: no savepoint
             await self.bank.post_effects(c, *posting, own_savepoint=False, floated=floated)
+        if chronicle:  # the rounds it settled, the decks it committed or revealed
+            await history.write(c, table_id, chronicle)
         return await self._float_moves(
             c, guild, table_id, version, None if enough and full else refill, closing
         )
