@@ -65,6 +65,8 @@ def deck_line(deck: Deck, locale: str) -> str:
             commitment=deck.commitment,
         )
     line = verify_line(deck, locale)
+    if deck.first_round is None:  # a spare committed ahead (or shuffled before the history)
+        return t("history.deck_ahead", locale, deck=deck.deck, line=line)
     return t("history.deck_revealed", locale, rounds=rounds, deck=deck.deck, line=line)
 
 
