@@ -78,9 +78,10 @@ def lobby_page(
     if game is not None:
         title += " · " + GAMES[game].name(locale)
     embed = discord.Embed(title=title, description="\n".join(lines))
-    embed.set_footer(
-        text=t("lobby.footer", locale, page=page.number + 1, pages=page.pages, total=page.total)
-    )
+    footer = t("lobby.footer", locale, page=page.number + 1, pages=page.pages, total=page.total)
+    if any(e.table.settings.private for e in page.entries):
+        footer += " · " + t("lobby.private_legend", locale)
+    embed.set_footer(text=footer)
     joins = [
         _button(
             t("lobby.join", locale, n=i + 1),

@@ -16,7 +16,7 @@ from bot.i18n import t
 from bot.tables import GAMES, Table, TableError
 from bot.tables.listing import listed, page_of
 from bot.ui.amounts import MAX_TYPED, parse_whole
-from bot.ui.lobby import JOIN_TEMPLATE, PAGE_TEMPLATE, lobby_page
+from bot.ui.lobby import JOIN_TEMPLATE, PAGE_TEMPLATE, join_id, lobby_page, page_id
 
 from .play import refuse, run_move
 
@@ -54,7 +54,7 @@ class LobbyPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_TE
     """Previous / Next of a lobby page (custom id: guild, page, game filter)."""
 
     def __init__(self, guild_id: int, page: int, game: str | None) -> None:
-        super().__init__(discord.ui.Button(label="page", custom_id=f"crl:page:{guild_id}:{page}"))
+        super().__init__(discord.ui.Button(label="page", custom_id=page_id(guild_id, page, game)))
         self.guild_id, self.page, self.game = guild_id, page, game
 
     @classmethod
@@ -87,7 +87,7 @@ class LobbyJoin(discord.ui.DynamicItem[discord.ui.Button[Any]], template=JOIN_TE
     """A table's Join button in the lobby."""
 
     def __init__(self, table_id: int) -> None:
-        super().__init__(discord.ui.Button(label="join", custom_id=f"crl:join:{table_id}"))
+        super().__init__(discord.ui.Button(label="join", custom_id=join_id(table_id)))
         self.table_id = table_id
 
     @classmethod
