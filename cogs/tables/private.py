@@ -1,7 +1,7 @@
 """Private tables (issue 39): ``/table open ... private:True`` seats only the members its
 host invites (``/table invite``, ``/table uninvite``; the host is always allowed). The
-table lives in a private thread when the bot and the host may create one in that channel
-(Create Private Threads); else (no such permission, a forum: a post is never private, or
+table lives in a private thread when the bot may create one in that channel (Create
+Private Threads); else (no such permission, a forum: a post is never private, or
 ``here``) the thread is public and only its seats are invite-only. An uninvited member
 who is seated keeps their seat (the host may ``/table kick`` them); they cannot sit again."""
 
@@ -26,16 +26,13 @@ log = logging.getLogger(__name__)
 
 def thread_allowed(interaction: discord.Interaction, target: Any) -> bool:
     """Whether a private table's new thread in ``target`` (a text channel) may be private:
-    the bot may create private threads there, and so may the host by hand."""
+    the bot may create private threads there (the host needs only what a public thread
+    asks of them: a private thread shows less, to fewer members)."""
     guild = interaction.guild
-    member = interaction.user
     if guild is None or not isinstance(target, discord.TextChannel):
         return False
-    if not isinstance(member, discord.Member):
-        return False
     mine = perms.in_new_thread(target, guild.me)
-    theirs = target.permissions_for(member)
-    return all(perms.has(p, name) for p in (mine, theirs) for name in perms.BOT_OPENS_PRIVATE)
+    return not perms.missing(mine, perms.BOT_OPENS_PRIVATE)
 
 
 def _hosts(table: Table, user_id: int) -> bool:
