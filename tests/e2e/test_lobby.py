@@ -71,7 +71,7 @@ async def test_lobby_pages_filter_and_join(simcord_env):
     assert alice.id in table_of(env, threads[11]).game.seated()
     # her own seat's Join is greyed out in a new list
     again = await alice.member.slash(casino, "table list", game="casino21")
-    join = [c for row in again.response.message.components for c in row.children][0]
+    join = next(c for row in again.response.message.components for c in row.children)
     assert join.disabled
 
 

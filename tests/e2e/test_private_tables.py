@@ -15,6 +15,7 @@ from tests.e2e.helpers import add_players, embed_text, service, table_message, t
 from tests.e2e.recovery_helpers import restart
 from tests.sql import fetchall
 
+
 @pytest.fixture
 def db_path(database_url: str) -> str:
     """This module runs on both databases (tests/conftest.py ``database_url``)."""

@@ -33,7 +33,7 @@ async def play_round(alice, bob, thread, table, cards: list[str], bets=(10, 20))
 
 async def test_history_shows_rounds_commitments_then_seeds_that_verify(simcord_env):
     env = simcord_env
-    guild, lobby, thread, table, (alice, bob) = await classic_table(env, "alice", "bob")
+    _guild, lobby, thread, table, (alice, bob) = await classic_table(env, "alice", "bob")
     empty = await alice.member.slash(thread, "table history")
     assert empty.ephemeral and empty.response.content == t("table.error.history_empty", "en")
     await alice.member.click(table_message(thread, table), label="Start")
@@ -75,7 +75,7 @@ async def test_history_shows_rounds_commitments_then_seeds_that_verify(simcord_e
 
 async def test_history_in_french_and_bad_input(simcord_env):
     env = simcord_env
-    guild, lobby, thread, table, (alice, bob) = await classic_table(env, "alice", "bob")
+    _guild, lobby, thread, table, (alice, bob) = await classic_table(env, "alice", "bob")
     await alice.member.click(table_message(thread, table), label="Start")
     await play_round(alice, bob, thread, table, ["9S", "TH", "TD", "8S", "7H", "8D"])
     await alice.member.slash(thread, "table close")
@@ -84,7 +84,8 @@ async def test_history_in_french_and_bad_input(simcord_env):
     text = embed_text(res.response.message)
     assert "Historique" in text and "Manche 1" in text
     (seed, commitment, deck) = VERIFY_FR.findall(text)[0]
-    assert deck == "std52*6"
+    verified = await bob.member.slash(lobby, "verify", seed=seed, commitment=commitment, deck=deck)
+    assert verified.response.content.startswith("✅ Vérifié"), verified.response.content
     # bad input: no table here (the channel itself), in French
     res = await bob.member.slash(lobby, "table history")
     assert res.ephemeral and res.response.content == t("table.error.no_table_here", "fr")
