@@ -112,27 +112,38 @@ def _texts(
         return {}
 
 
-async def write(c: Conn, table_id: int, done: Chronicle) -> None:
-    """Store one move's history (inside its transaction)."""
+_DECK = (
+    "INSERT INTO table_decks (table_id, commitment, deck, first_round, last_round, seed)"
+    " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, commitment) DO UPDATE SET"
+    " first_round = COALESCE(table_decks.first_round, excluded.first_round),"
+    " last_round = COALESCE(excluded.last_round, table_decks.last_round),"
+    " seed = COALESCE(excluded.seed, table_decks.seed)"
+)
+_ROUND = (
+    "INSERT INTO table_rounds (table_id, round, summary, at) VALUES (?, ?, ?, ?)"
+    " ON CONFLICT (table_id, round) DO NOTHING"
+)
+
+
+def statements(table_id: int, done: Chronicle) -> list[tuple[str, tuple[object, ...]]]:
+    """One move's history as statements that touch distinct rows (a deck committed and
+    revealed by the same move is one row): sent with the move's own rows, no round trip
+    of their own (``Conn.execute_together``)."""
+    decks: dict[str, Deck] = {}
     for deck in done.shuffled:
-        await c.execute(
-            "INSERT INTO table_decks (table_id, commitment, deck, first_round)"
-            " VALUES (?, ?, ?, ?) ON CONFLICT (table_id, commitment) DO NOTHING",
-            (table_id, deck.commitment, deck.deck, deck.first_round),
-        )
+        decks[deck.commitment] = deck
     for deck in done.revealed:
-        await c.execute(
-            "INSERT INTO table_decks (table_id, commitment, deck, last_round, seed)"
-            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id, commitment) DO UPDATE"
-            " SET last_round = excluded.last_round, seed = excluded.seed",
-            (table_id, deck.commitment, deck.deck, deck.last_round, deck.seed),
-        )
+        known = decks.get(deck.commitment)
+        first = known.first_round if known is not None else None
+        decks[deck.commitment] = Deck(deck.commitment, deck.deck, first, deck.last_round, deck.seed)
+    out: list[tuple[str, tuple[object, ...]]] = [
+        (_DECK, (table_id, d.commitment, d.deck, d.first_round, d.last_round, d.seed))
+        for d in decks.values()
+    ]
     for played in done.rounds:
-        await c.execute(
-            "INSERT INTO table_rounds (table_id, round, summary, at) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (table_id, round) DO NOTHING",
-            (table_id, played.number, orjson.dumps(played.summary).decode(), played.at),
-        )
+        summary = orjson.dumps(played.summary).decode()
+        out.append((_ROUND, (table_id, played.number, summary, played.at)))
+    return out
 
 
 @dataclass(frozen=True)

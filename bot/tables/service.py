@@ -115,14 +115,16 @@ async def _write_row(
     *,
     since: int | None = None,
     full: tuple[int, int, int] | None = None,
+    extra: list[tuple[str, tuple[object, ...]]] | None = None,
 ) -> bool:
     """The action row of one move, its snapshot when it is a snapshot point (``state_json``
     not None: the tables row at version ``since``, default the one before, moves to
     ``new_version``), the house's cover (``house``: (account, amount) it must hold) and
     whether the float needs no refill (``full``: (account, what the move's postings add to
-    it, the least it must then hold); the result, True without ``full``): one round trip
-    where the database gathers statements. The timers are derived from the row's
-    ``updated_at`` and snapshot deadline, and from the logged actions after it."""
+    it, the least it must then hold); the result, True without ``full``) and ``extra``
+    statements (the table's history): one round trip where the database gathers them.
+    The timers are derived from the row's ``updated_at`` and snapshot deadline, and from
+    the logged actions after it."""
     statements: list[tuple[str, tuple[object, ...]]] = [
         (_ACTION_ROW, (table_id, new_version, user_id, interaction_id, action_json, now))
     ]
@@ -137,6 +139,8 @@ async def _write_row(
         statements.append(("SELECT 1 FROM bank_accounts WHERE id = ? AND balance >= ?", house))
     if full is not None:
         statements.append(("SELECT 1 FROM bank_accounts WHERE id = ? AND balance + ? >= ?", full))
+    checked = len(statements) - 1  # the float's check, when there is one
+    statements += extra or ()
     try:
         counts = await c.execute_together(statements)
     except IntegrityError as exc:
@@ -147,7 +151,7 @@ async def _write_row(
         raise StaleTable(table_id)
     if house is not None and counts[1 + (state_json is not None)] == 0:
         raise TableError("house_cannot_cover", needed=house[1])
-    return full is None or counts[-1] == 1
+    return full is None or counts[checked] == 1
 
 
 async def _insert_table(c: Conn, table: Table, now: float) -> int:
@@ -1035,7 +1039,8 @@ class TableService:
             )
             full = (await escrow_account(c, guild, "house", table_id), net, refill.low)
         try:
-            enough = await _write_row(c, cover, *row, since=since, full=full)
+            extra = history.statements(table_id, chronicle) if chronicle else None
+            enough = await _write_row(c, cover, *row, since=since, full=full, extra=extra)
         except TableError as exc:
             if not floated or exc.code != "house_cannot_cover":
                 raise
@@ -1044,8 +1049,6 @@ class TableService:
             raise TableError("float_cannot_cover", needed=needed, available=held) from None
         if posting is not None:  # the whole move rolls back if this raises: no savepoint
             await self.bank.post_effects(c, *posting, own_savepoint=False, floated=floated)
-        if chronicle:  # the rounds it settled, the decks it committed or revealed
-            await history.write(c, table_id, chronicle)
         return await self._float_moves(
             c, guild, table_id, version, None if enough and full else refill, closing
         )
