@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.i18n import t
 from tests.e2e.helpers import add_players, embed_text, service, table_of, thread_of
+from tests.e2e.recovery_helpers import restart
 
 
 def labels(message: Any) -> list[str]:
@@ -75,7 +76,7 @@ async def test_lobby_pages_filter_and_join(simcord_env):
     assert join.disabled
 
 
-async def test_lobby_closed_table_empty_server_and_french(simcord_env):
+async def test_lobby_closed_table_empty_server_and_french(simcord_env, db_path):
     env = simcord_env
     guild = env.create_guild()
     casino = guild.create_text_channel("casino")
@@ -84,11 +85,14 @@ async def test_lobby_closed_table_empty_server_and_french(simcord_env):
     assert res.response.content == t("lobby.empty", "en")
     threads = await open_tables(env, guild, casino, ["sept_et_demi"])
     listed = await alice.member.slash(casino, "table list")
+    await restart(env, db_path)  # the lobby's buttons still work: a fixed buy-in, seated
+    seated = await alice.member.click(listed.response.message, label="Join 1")
+    assert seated.response.content == t("lobby.joined", "en", where=f"<#{threads[0].id}>")
     table = table_of(env, threads[0])
+    assert alice.id in table.game.seated()
     await service(env).close_table(table.id, None, "host")
     refused = await alice.member.click(listed.response.message, label="Join 1")
     assert refused.ephemeral and refused.response.content == t("table.error.closed", "en")
-    # a forged page of another server's lobby is refused, nothing shown
     await alice.member.slash(casino, "language", language="fr")
     res = await alice.member.slash(casino, "table list", game="blackjack")
     name = "Black Jack"

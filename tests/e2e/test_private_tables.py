@@ -61,11 +61,16 @@ async def test_private_thread_invites_and_a_strangers_lobby(simcord_env):
     assert joined.response.content == t("lobby.joined", "en", where=f"<#{thread.id}>")
     assert bob.id in table.game.seated()
 
-    # the host invites carol, then takes it back before she sits: out of the thread too
+    # the host invites carol, then takes it back before she sits: out of the thread too,
+    # and the lobby she listed meanwhile refuses her click
     await host.member.slash(thread, "table invite", member=carol.member)
+    hers = await carol.member.slash(casino, "table list")
     back = await host.member.slash(thread, "table uninvite", member=carol.member)
     assert back.response.content == t("table.uninvite.done", "en", player="carol")
     assert carol.id not in env.backend.channels[thread.id].thread_members
+    late = await carol.member.click(hers.response.message, label="Join 1")
+    assert late.response.content == t("table.error.private_not_invited", "en")
+    assert carol.id not in table.game.seated()
     # bob, seated, is uninvited: he keeps his seat (and the thread) and is told so
     back = await host.member.slash(thread, "table uninvite", member=bob.member)
     assert back.response.content == t("table.uninvite.seated", "en", player="bob")
@@ -137,3 +142,20 @@ async def test_private_table_texts_in_french(simcord_env):
     refused = await bob.member.slash(thread, "table join")
     assert refused.response.content == t("table.error.private_not_invited", "fr")
     assert "privée" in refused.response.content
+
+
+async def test_a_private_table_in_a_forum_is_a_public_post_with_invited_seats(simcord_env):
+    env = simcord_env
+    guild = env.create_guild()
+    forum = guild.create_forum_channel("tables")
+    host, bob = add_players(env, guild, "host", "bob")
+    res = await host.member.slash(forum, "table open", game="blackjack", private=True)
+    assert res.ephemeral
+    post = thread_of(forum)
+    assert env.backend.channels[post.id].type == discord.ChannelType.public_thread.value
+    table = table_of(env, post)
+    refused = await bob.member.click(table_message(post, table), label="Join")
+    assert refused.response.content == t("table.error.private_not_invited", "en")
+    await host.member.slash(post, "table invite", member=bob.member)
+    await bob.member.click(table_message(post, table), label="Join")
+    assert bob.id in table.game.seated()
