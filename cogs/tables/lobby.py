@@ -1,5 +1,6 @@
 """Opening and running a table: ``/table open|join|leave|start|top-up|vote-stop|close|
-kick|status``."""
+kick|status``, and ``list|invite|uninvite|history`` (``listing.py``, ``private.py``,
+``past.py``)."""
 
 from __future__ import annotations
 
