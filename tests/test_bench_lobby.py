@@ -23,7 +23,7 @@ async def test_one_table_in_ten_is_private_and_the_viewer_invited_to_half(tmp_pa
         service = TableService(db, Bank(db), clock=time.time, entropy=seeded_entropy("t"))
         await open_many(service, 40)
         await service.invites.load()
-        seen = listed(service.open_tables(), GUILD, VIEWER, service.invites.admits)
+        seen = listed(service.in_guild(GUILD), GUILD, VIEWER, service.invites.admits)
         stranger = listed(service.open_tables(), GUILD, VIEWER + 1, service.invites.admits)
     finally:
         await db.close()

@@ -20,28 +20,27 @@ async def _all(c: Conn) -> list[tuple[int, int]]:
     return [(int(r[0]), int(r[1])) for r in await c.fetchall(_OPEN_INVITES)]
 
 
-async def _invite(c: Conn, table_id: int, user_id: int) -> bool:
+async def _invited(c: Conn, table_id: int, user_id: int) -> bool:
     found = await c.fetchone(
         "SELECT 1 FROM table_invites WHERE table_id = ? AND user_id = ?", (table_id, user_id)
     )
-    if found is not None:
-        return False
-    await c.execute(
-        "INSERT INTO table_invites (table_id, user_id) VALUES (?, ?)", (table_id, user_id)
+    return found is not None
+
+
+async def _invite(c: Conn, table_id: int, user_id: int) -> bool:
+    added = await c.execute(
+        "INSERT INTO table_invites (table_id, user_id) VALUES (?, ?)"
+        " ON CONFLICT (table_id, user_id) DO NOTHING",
+        (table_id, user_id),
     )
-    return True
+    return added == 1
 
 
 async def _uninvite(c: Conn, table_id: int, user_id: int) -> bool:
-    found = await c.fetchone(
-        "SELECT 1 FROM table_invites WHERE table_id = ? AND user_id = ?", (table_id, user_id)
-    )
-    if found is None:
-        return False
-    await c.execute(
+    removed = await c.execute(
         "DELETE FROM table_invites WHERE table_id = ? AND user_id = ?", (table_id, user_id)
     )
-    return True
+    return removed == 1
 
 
 class Invites:
@@ -71,9 +70,17 @@ class Invites:
         return user_id in self._by_table.get(table.id, ())
 
     async def may_join(self, table: Table, user_id: int) -> bool:
-        """:meth:`admits`, the invites read first if need be."""
+        """:meth:`admits`, the invites read first if need be; a refusal is checked in the
+        database first (another process may have served the table and taken the invite
+        since this one read them: a takeover)."""
         await self.load()
-        return self.admits(table, user_id)
+        if self.admits(table, user_id):
+            return True
+        if not await self.db.read(_invited, table.id, user_id):
+            return False
+        assert self._by_table is not None
+        self._by_table.setdefault(table.id, set()).add(user_id)
+        return True
 
     async def invited(self, table_id: int) -> frozenset[int]:
         """The members invited to a table."""

@@ -487,6 +487,14 @@ class TableService:
             self._build(table_id)
         return list(self._tables.values())
 
+    def in_guild(self, guild_id: int) -> list[Table]:
+        """The open tables of a guild (only its tables are built, if a start left them
+        pending: the lobby never builds every server's)."""
+        for table_id, (row, _) in list(self._pending.items()):
+            if row["guild_id"] == guild_id:
+                self._build(table_id)
+        return [t for t in self._tables.values() if t.guild_id == guild_id and t.is_open]
+
     def hosted_by(self, guild_id: int, user_id: int) -> list[Table]:
         """The open tables of a guild that ``user_id`` opened or now hosts, oldest first
         (only that guild's tables are built, if a start left them pending)."""

@@ -28,7 +28,7 @@ async def lobby_message(
     listed, else (None, embed, buttons)."""
     service = bot.tables
     await service.invites.load()
-    tables = listed(service.open_tables(), guild_id, viewer, service.invites.admits, game)
+    tables = listed(service.in_guild(guild_id), guild_id, viewer, service.invites.admits, game)
     if not tables:
         key = "lobby.empty_game" if game is not None else "lobby.empty"
         name = GAMES[game].name(locale) if game is not None else ""
