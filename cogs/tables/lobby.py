@@ -330,7 +330,10 @@ class Lobby(commands.Cog):
             return
         await self.bot.publisher.refresh(outcome.table)  # a failure: the repair pass
         await self.bot.bank_channel.table_outcome(outcome)  # the float it drew
-        opened = fit_content(t("table.opened", locale, where=home.mention))
+        opened = t("table.opened", locale, where=home.mention)
+        if settings.private:  # who may sit, and how to let them
+            opened += " " + t("table.opened_private", locale)
+        opened = fit_content(opened)
         await interaction.followup.send(opened, ephemeral=True)
 
     @table_open.autocomplete("options")

@@ -34,6 +34,8 @@ async def test_private_thread_invites_and_a_strangers_lobby(simcord_env):
     res = await host.member.slash(casino, "table open", game="blackjack", private=True)
     assert res.ephemeral, res.response
     thread = thread_of(casino)
+    opened = res.followups[-1].content if res.followups else res.response.content
+    assert opened.endswith(t("table.opened_private", "en"))
     assert env.backend.channels[thread.id].type == discord.ChannelType.private_thread.value
     members = env.backend.channels[thread.id].thread_members
     assert host.id in members and bob.id not in members
