@@ -9,7 +9,15 @@ import re
 import pytest
 
 from bot.i18n import t
-from tests.e2e.helpers import classic_table, embed_text, service, table_message
+from tests.e2e.helpers import (
+    add_players,
+    classic_table,
+    embed_text,
+    service,
+    table_message,
+    table_of,
+    thread_of,
+)
 
 VERIFY = re.compile(r"/verify seed:([0-9a-f]{64}) commitment:([0-9a-f]{64}) deck:(\S+?)`")
 VERIFY_FR = re.compile(r"/vérifier graine:([0-9a-f]{64}) engagement:([0-9a-f]{64}) paquet:(\S+?)`")
@@ -89,3 +97,34 @@ async def test_history_in_french_and_bad_input(simcord_env):
     # bad input: no table here (the channel itself), in French
     res = await bob.member.slash(lobby, "table history")
     assert res.ephemeral and res.response.content == t("table.error.no_table_here", "fr")
+
+
+async def test_a_deck_per_round_shows_each_rounds_seed_while_the_table_plays(simcord_env):
+    """Casino 21 shuffles a deck each round and reveals it at the round's end: after two
+    rounds, two ``/verify`` lines that verify; nothing of the next round's deck (its round
+    is not settled)."""
+    env = simcord_env
+    guild = env.create_guild()
+    lobby = guild.create_text_channel("casino")
+    (alice,) = add_players(env, guild, "alice")
+    await alice.member.slash(lobby, "table open", game="casino21")
+    thread = thread_of(lobby)
+    table = table_of(env, thread)
+    await alice.member.click(table_message(thread, table), label="Start")
+    for cards in (["TS", "9H", "6D", "KC", "8C"], ["TD", "9D", "6H", "KH", "8H"]):
+        table.game.rig(cards)  # alice 19, the bank 16 then 8: bust
+        await alice.member.click(table_message(thread, table), label="Bet 10")
+        await alice.member.click(table_message(thread, table), label="Stand (0)")
+    res = await alice.member.slash(thread, "table history")
+    text = embed_text(res.response.message)
+    assert "Round 1" in text and "Round 2" in text
+    found = VERIFY.findall(text)
+    assert len(found) == 2, text
+    for seed, commitment, deck in found:
+        verified = await alice.member.slash(
+            lobby, "verify", seed=seed, commitment=commitment, deck=deck
+        )
+        assert verified.response.content.startswith("✅"), verified.response.content
+    shoe = table.game.shoe  # round 3's deck, being dealt: nothing of it in the history
+    assert shoe is not None and table.game.round == 3
+    assert shoe.commitment not in text and shoe.seed.hex() not in text
