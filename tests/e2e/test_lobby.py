@@ -62,6 +62,11 @@ async def test_lobby_pages_filter_and_join(simcord_env):
     assert bad.response.content == t("table.error.amount_not_number", "en")
     shown = await alice.member.click(second.response.message, label="Join 1")  # again
     field = shown.modal["components"][0]["components"][0]["custom_id"]
+    zero = await alice.member.submit_modal(shown, {field: "0"})
+    assert zero.response.content == t("table.error.buy_in_positive", "en")
+    assert alice.id not in table_of(env, threads[1]).game.seated()  # nothing changed
+    shown = await alice.member.click(second.response.message, label="Join 1")
+    field = shown.modal["components"][0]["components"][0]["custom_id"]
     joined = await alice.member.submit_modal(shown, {field: "150"})
     assert joined.response.content == t("lobby.joined", "en", where=f"<#{threads[1].id}>")
     table = table_of(env, threads[1])
