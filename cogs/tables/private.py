@@ -39,9 +39,19 @@ def _hosts(table: Table, user_id: int) -> bool:
     return user_id in (table.host_id, table.game.host)
 
 
-def _private_thread(interaction: discord.Interaction, table: Table) -> discord.Thread | None:
-    channel = interaction.guild.get_thread(table.channel_id) if interaction.guild else None
-    if channel is not None and channel.type is discord.ChannelType.private_thread:
+async def _private_thread(interaction: discord.Interaction, table: Table) -> discord.Thread | None:
+    """The table's thread if it is a private one (fetched when out of the cache: an
+    invited member must be let in)."""
+    guild = interaction.guild
+    if guild is None or table.parent_id is None:  # in a channel itself: no thread
+        return None
+    channel: Any = guild.get_thread(table.channel_id)
+    if channel is None:
+        try:
+            channel = await guild.fetch_channel(table.channel_id)
+        except discord.HTTPException:
+            return None
+    if isinstance(channel, discord.Thread) and channel.type is discord.ChannelType.private_thread:
         return channel
     return None
 
@@ -79,7 +89,7 @@ async def invite(
         return
     text = t("table.invite.done", locale, player=who, where=f"<#{table.channel_id}>")
     await interaction.response.send_message(fit_content(text), ephemeral=True)
-    thread = _private_thread(interaction, table)
+    thread = await _private_thread(interaction, table)
     if thread is not None:
         try:
             await thread.add_user(member)
@@ -104,7 +114,7 @@ async def uninvite(
     seated = member.id in table.game.seated()
     key = "table.uninvite.seated" if seated else "table.uninvite.done"
     await interaction.response.send_message(fit_content(t(key, locale, player=who)), ephemeral=True)
-    thread = _private_thread(interaction, table)
+    thread = await _private_thread(interaction, table)
     if thread is not None and not seated:
         try:
             await thread.remove_user(member)
