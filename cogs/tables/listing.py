@@ -6,6 +6,7 @@ templates (``bot/ui/lobby.py``), so an old lobby still works after a restart."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -21,14 +22,39 @@ from bot.ui.lobby import JOIN_TEMPLATE, PAGE_TEMPLATE, join_id, lobby_page, page
 from .play import refuse, run_move
 
 
+def seen_by(interaction: discord.Interaction) -> Callable[[Table], bool]:
+    """Whether the member may see the channel a table lives in (a table in a channel
+    hidden from them is not listed to them); one check per channel, not per table."""
+    guild, member = interaction.guild, interaction.user
+    known: dict[int, bool] = {}
+
+    def sees(table: Table) -> bool:
+        where = table.parent_id or table.channel_id  # a thread: its channel decides
+        if where not in known:
+            channel = guild.get_channel(where) if guild is not None else None
+            if channel is None or not isinstance(member, discord.Member):
+                known[where] = True  # not in the cache: listed (its link says the rest)
+            else:
+                known[where] = channel.permissions_for(member).view_channel
+        return known[where]
+
+    return sees
+
+
 async def lobby_message(
-    bot: CroupierBot, guild_id: int, viewer: int, game: str | None, number: int, locale: str
+    bot: CroupierBot, interaction: discord.Interaction, game: str | None, number: int, locale: str
 ) -> tuple[str | None, discord.Embed | None, discord.ui.View | None]:
-    """Page ``number`` of the lobby for ``viewer``: (text, None, None) when no table is
-    listed, else (None, embed, buttons)."""
+    """Page ``number`` of the lobby for the interaction's member: (text, None, None) when
+    no table is listed, else (None, embed, buttons)."""
     service = bot.tables
     await service.invites.load()
-    tables = listed(service.in_guild(guild_id), guild_id, viewer, service.invites.admits, game)
+    guild_id, viewer = interaction.guild_id or 0, interaction.user.id
+    sees = seen_by(interaction)
+
+    def admits(table: Table, user: int) -> bool:
+        return service.invites.admits(table, user) and sees(table)
+
+    tables = listed(service.in_guild(guild_id), guild_id, viewer, admits, game)
     if not tables:
         key = "lobby.empty_game" if game is not None else "lobby.empty"
         name = GAMES[game].name(locale) if game is not None else ""
@@ -41,9 +67,7 @@ async def show_lobby(bot: CroupierBot, interaction: discord.Interaction, game: s
     """``/table list``: the first page, ephemeral."""
     locale = await bot.locale_for(interaction)
     assert interaction.guild_id is not None
-    text, embed, view = await lobby_message(
-        bot, interaction.guild_id, interaction.user.id, game, 0, locale
-    )
+    text, embed, view = await lobby_message(bot, interaction, game, 0, locale)
     if embed is None or view is None:
         await interaction.response.send_message(text, ephemeral=True)
         return
@@ -75,9 +99,7 @@ class LobbyPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_TE
             if self.guild_id != interaction.guild_id or game != self.game:
                 await refuse(interaction, TableError("lobby_gone"), locale)
                 return
-            text, embed, view = await lobby_message(
-                bot, self.guild_id, interaction.user.id, game, self.page, locale
-            )
+            text, embed, view = await lobby_message(bot, interaction, game, self.page, locale)
             await interaction.response.edit_message(content=text, embed=embed, view=view)
         except Exception as exc:  # discord.py would only log it: answer as commands do
             await bot.on_interaction_error(interaction, exc, "lobby page")

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
+
 from bot.i18n import t
 from tests.e2e.helpers import add_players, embed_text, service, table_of, thread_of
 from tests.e2e.recovery_helpers import restart
@@ -107,3 +109,25 @@ async def test_lobby_closed_table_empty_server_and_french(simcord_env, db_path):
     text = embed_text(res.response.message)
     assert "Tables ouvertes" in text and "places libres" in text and "Page 1/1" in text
     assert labels(res.response.message) == ["Rejoindre 1"]
+
+
+async def test_a_table_in_a_channel_hidden_from_a_member_is_not_listed_to_them(simcord_env):
+    env = simcord_env
+    guild = env.create_guild()
+    staff = guild.create_role("staff")
+    hidden = guild.create_text_channel(
+        "staff-room",
+        overwrites={
+            guild.roles["@everyone"]: discord.PermissionOverwrite(view_channel=False),
+            staff: discord.PermissionOverwrite(view_channel=True),
+            guild.me: discord.PermissionOverwrite(view_channel=True),
+        },
+    )
+    casino = guild.create_text_channel("casino")
+    boss = guild.add_member(env.create_user("boss"), roles=[staff])
+    (alice,) = add_players(env, guild, "alice")
+    await boss.slash(hidden, "table open", game="blackjack", name="Staff only")
+    seen = await boss.slash(casino, "table list")
+    assert "Staff only" in embed_text(seen.response.message)
+    res = await alice.member.slash(casino, "table list")
+    assert res.response.content == t("lobby.empty", "en")
