@@ -23,6 +23,7 @@ BENCHES = {
     "stalls": ("bench.stalls", "worst loop stall per database condition, /bank beside an audit"),
     "noise": ("bench.noise", "how steady the machine's CPU is (context for tails)"),
     "cost": ("bench.cost", "instructions per move, Croupier and a floor bot (callgrind)"),
+    "lobby": ("bench.lobby", "/table list's page at 1,000 open tables: query + render"),
 }
 
 

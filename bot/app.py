@@ -35,6 +35,7 @@ from bot.shards import layout_of
 from bot.stats.service import StatsService
 from bot.tables import Table, TableService
 from bot.ui.errors import refusal_text
+from bot.ui.history import round_summaries
 from bot.ui.translator import CroupierTranslator
 
 log = logging.getLogger("croupier")
@@ -145,6 +146,7 @@ class CroupierBot(commands.Bot):
             db, bank, tables, prefs, bank_channel, publisher, scheduler, card_emojis, stats
         )
         tables.wake = scheduler.rearm  # a table built at first use: its timers
+        tables.summarize = round_summaries  # each settled round's text, in its history
         # a table another process wrote is re-rendered by the next repair pass
         tables.reloaded.append(self._rerender)
         await tables.load()  # each table is built at its first use, or after READY

@@ -14,7 +14,7 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 def test_the_readme_invite_grants_exactly_what_the_bot_checks() -> None:
     text = " ".join(README.read_text(encoding="utf-8").split())
     (value,) = re.findall(r"permissions=(\d+)", text)
-    assert int(value) == perms.invite_value() == 326417599488
+    assert int(value) == perms.invite_value() == 395137076224
     assert bin(int(value)).count("1") == len(perms.INVITE)  # one bit each, nothing else
     for name in perms.INVITE:  # each named as Discord's settings show it
         assert t(f"perm.{name}", "en") in text

@@ -27,6 +27,9 @@ BOT_OPENS_THREAD = (
     "manage_threads",
 )
 BOT_OPENS_POST = (*POST_IN_THREAD, "send_messages", "manage_threads")
+# what a private table's thread asks besides (bot/cogs/tables/private.py): without it the
+# table opens in a public thread whose seats only invited members may take
+BOT_OPENS_PRIVATE = ("create_private_threads",)
 # what the member could do by hand there: write here, start a thread, create a post
 MEMBER_OPENS_HERE = ("view_channel", "send_messages")
 MEMBER_OPENS_IN_THREAD = ("view_channel", "send_messages_in_threads")
@@ -35,7 +38,9 @@ MEMBER_OPENS_POST = ("view_channel", "create_posts")
 
 
 # every permission the bot checks anywhere: the invite asks for exactly these (README)
-INVITE = tuple(dict.fromkeys((*POST_IN_CHANNEL, *BOT_OPENS_THREAD, *BOT_OPENS_POST)))
+INVITE = tuple(
+    dict.fromkeys((*POST_IN_CHANNEL, *BOT_OPENS_THREAD, *BOT_OPENS_POST, *BOT_OPENS_PRIVATE))
+)
 
 
 def invite_value() -> int:

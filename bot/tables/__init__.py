@@ -1,6 +1,7 @@
 """Tables: open/join/act/close under a per-table lock, persisted with their postings and
 timers in one transaction. No discord imports."""
 
+from . import history
 from .errors import StaleAction, StaleTable, TableError
 from .games import GAMES, GameSpec
 from .models import Outcome, Table, TableSettings
@@ -16,4 +17,5 @@ __all__ = [
     "TableError",
     "TableService",
     "TableSettings",
+    "history",
 ]

@@ -81,6 +81,9 @@ class TableSettings:
     auto_next: bool = True  # start the next round by itself after a round with bets
     name: str = ""
     locale: str = "en"
+    # only the members the host invited may sit (bot/tables/invites.py); hidden from the
+    # lobby for the others (issue 39)
+    private: bool = False
 
     NAMES = tuple(spec.name for spec in SETTINGS)
 

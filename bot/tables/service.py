@@ -49,10 +49,11 @@ from bot.engine.options import parse_text
 from bot.engine.shuffle import Entropy, secure_entropy
 from bot.stats.results import settled_statements
 
-from . import cover, replay, store
+from . import cover, history, replay, store
 from .errors import StaleAction, StaleTable, TableError
 from .floats import FloatTerms, float_terms
 from .games import GAMES, AnyGame, GameSpec, all_options
+from .invites import Invites
 from .limits import check_limits
 from .models import Outcome, Table, TableSettings
 from .store import MoveRecord
@@ -113,6 +114,9 @@ class TableService:
         # called with a table reloaded because another process wrote it (its message may
         # show this process's stale copy: the app has the publisher re-render it)
         self.reloaded: list[Callable[[Table], None]] = []
+        self.invites = Invites(db)  # who may sit at a private table
+        # the UI's round summaries, stored with each settled round (bot.tables.history)
+        self.summarize: history.Summarize | None = None
 
     # ------------------------------------------------------------------ loading
 
@@ -279,6 +283,14 @@ class TableService:
         for table_id in list(self._pending):
             self._build(table_id)
         return list(self._tables.values())
+
+    def in_guild(self, guild_id: int) -> list[Table]:
+        """The open tables of a guild (only its tables are built, if a start left them
+        pending: the lobby never builds every server's)."""
+        for table_id, (row, _) in list(self._pending.items()):
+            if row["guild_id"] == guild_id:
+                self._build(table_id)
+        return [t for t in self._tables.values() if t.guild_id == guild_id and t.is_open]
 
     def hosted_by(self, guild_id: int, user_id: int) -> list[Table]:
         """The open tables of a guild that ``user_id`` opened or now hosts, oldest first
@@ -464,6 +476,8 @@ class TableService:
         """Sit a player down (buy-in from the balance, or the game's welcome stake)."""
         async with self.lock(table_id):
             table = self._open(table_id)
+            if not await self.invites.may_join(table, user_id):
+                raise TableError("private_not_invited")
             amount = await self._buy_in_amount(None, table, user_id, buy_in)
             return await self._act_locked(
                 table,
@@ -645,12 +659,13 @@ class TableService:
         bet's worst case). ``snapshot``: the caller's snapshot point (opening, a close, a
         settled round, a new shoe); every :data:`SNAPSHOT_EVERY` versions is one too. A move
         that starts a round refills the float, a close returns it: their entries."""
-        outcome_events = list(events)
-        effects = [m for e in outcome_events for m in e.money]
+        events = list(events)
+        effects = [m for e in events for m in e.money]
         # the deadline fields are part of the snapshot (the timers are derived from it and
         # from the last move's time at start-up): compute them before writing it
         deadline = (table.deadline_key, table.deadline_due)
         floated = table.has_float  # before this move's first round since an upgrade
+        chronicle = history.chronicle(table, events, table.round_no, now, self.summarize)
         started = replay.advance(table, user_id, new_version, now, closing)
         refill = float_terms(table.game) if started and not closing else None
         snapshot = snapshot or closing or new_version - table.snapshot_version >= SNAPSHOT_EVERY
@@ -672,9 +687,10 @@ class TableService:
                 house_needed=house_needed,
                 floated=floated,
                 refill=refill,
-                extra=settled_statements(
-                    table.guild_id, table.id, table.game_key, outcome_events, now
-                ),
+                extra=[
+                    *settled_statements(table.guild_id, table.id, table.game_key, events, now),
+                    *(history.statements(table.id, chronicle) if chronicle else ()),
+                ],
             )
             write = self._write_move  # a move (conn None): in a transaction of its own
             moved = await (self.db.write(write, move) if conn is None else write(conn, move))

@@ -11,6 +11,7 @@ from bot.tables.move_names import move_commands
 #: what a reader can do outside a table, in the order a newcomer needs them
 ELSEWHERE = (
     "table open",
+    "table list",
     "table join",
     "bank balance",
     "bank claim",
@@ -39,7 +40,7 @@ def table_commands(game: AnyGame) -> list[str]:
         out.append("table top-up")
     if game.VOTE_STOP:
         out.append("table vote-stop")
-    return [*out, "table start", "table close", "rules"]
+    return [*out, "table start", "table history", "table close", "rules"]
 
 
 def command_lines(commands: list[str], locale: str) -> list[str]:

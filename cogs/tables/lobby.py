@@ -1,10 +1,11 @@
 """Opening and running a table: ``/table open|join|leave|start|top-up|vote-stop|close|
-kick|status``."""
+kick|status``, and ``list|invite|uninvite|history`` (``listing.py``, ``private.py``,
+``past.py``)."""
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import discord
@@ -25,6 +26,8 @@ from bot.ui.limits import add_fields, fit_content, fit_embed
 from bot.ui.options import suggest, table_values_text
 from bot.ui.translator import _, game_choices
 
+from . import listing, past
+from . import private as private_tables
 from .play import run_move, table_here
 from .second_table import SecondTable, question
 
@@ -52,6 +55,7 @@ class Opening:
     here: bool
     tags: list[discord.ForumTag]
     locale: str  # the host's language, for the answers
+    private_thread: bool = False  # a private table in a private thread (private.py)
 
 
 def is_manager(interaction: discord.Interaction, table: Table) -> bool:
@@ -71,6 +75,7 @@ async def make_home(
     here: bool,
     locale: str,
     tags: list[discord.ForumTag],
+    private_thread: bool = False,
 ) -> tuple[Any, discord.Thread | None]:
     """Where the table lives: a new forum post, a new thread, or the channel itself; the
     thread made for it (deleted again if the table is refused)."""
@@ -91,11 +96,20 @@ async def make_home(
             )
             return post.thread, post.thread
         if isinstance(target, discord.TextChannel) and not here:
-            thread = await target.create_thread(
-                name=name,
-                type=discord.ChannelType.public_thread,
-                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
-            )
+            if private_thread:  # only its members see it; the host is added at once
+                thread = await target.create_thread(
+                    name=name,
+                    type=discord.ChannelType.private_thread,
+                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                    invitable=False,
+                )
+                await thread.add_user(interaction.user)
+            else:
+                thread = await target.create_thread(
+                    name=name,
+                    type=discord.ChannelType.public_thread,
+                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                )
             if intro:
                 line = t("table.intro_line", locale, host=interaction.user.mention, intro=intro)
                 await thread.send(fit_content(line), allowed_mentions=NO_PINGS)
@@ -177,6 +191,14 @@ class Lobby(commands.Cog):
     def __init__(self, bot: CroupierBot) -> None:
         self.bot = bot
 
+    async def cog_load(self) -> None:
+        """Route the lobby's clicks (before and after a restart)."""
+        self.bot.add_dynamic_items(listing.LobbyPage, listing.LobbyJoin)
+
+    async def cog_unload(self) -> None:
+        """Stop routing them."""
+        self.bot.remove_dynamic_items(listing.LobbyPage, listing.LobbyJoin)
+
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         """A table's thread or forum post was deleted: close its table now (raw: the
@@ -219,6 +241,7 @@ class Lobby(commands.Cog):
             "The forum post's tag (default: the forum's first, if it needs one)",
             "cmd.table_open.tag",
         ),
+        private=_("Only the members you invite may sit (/table invite)", "cmd.table_open.private"),
     )
     @app_commands.choices(game=game_choices())
     async def table_open(
@@ -231,6 +254,7 @@ class Lobby(commands.Cog):
         where: discord.TextChannel | discord.ForumChannel | None = None,
         here: bool = False,
         tag: app_commands.Range[str, 1, 100] | None = None,
+        private: bool = False,
     ) -> None:
         """Open a table: a thread (text channel), a forum post (forum channel), or here."""
         locale = await self.bot.locale_for(interaction)
@@ -250,8 +274,10 @@ class Lobby(commands.Cog):
         except UserError as exc:
             await refuse(interaction, exc, locale)
             return
+        settings = replace(settings, private=private)
+        secret = private and not here and private_tables.thread_allowed(interaction, target)
         opening = Opening(
-            target, settings, engine_options, game, table_name, intro, here, tags, locale
+            target, settings, engine_options, game, table_name, intro, here, tags, locale, secret
         )
         mine = self.bot.tables.hosted_by(interaction.guild.id, interaction.user.id)
         if mine:  # asked first: a second table is rarely meant
@@ -279,6 +305,7 @@ class Lobby(commands.Cog):
             here=opening.here,
             locale=locale,
             tags=opening.tags,
+            private_thread=opening.private_thread,
         )
         # all or nothing: the message first (a table is never stored without one), then
         # the table; if either fails, the thread made for it and the message go away
@@ -304,7 +331,10 @@ class Lobby(commands.Cog):
             return
         await self.bot.publisher.refresh(outcome.table)  # a failure: the repair pass
         await self.bot.bank_channel.table_outcome(outcome)  # the float it drew
-        opened = fit_content(t("table.opened", locale, where=home.mention))
+        opened = t("table.opened", locale, where=home.mention)
+        if settings.private:  # who may sit, and how to let them
+            opened += " " + t("table.opened_private", locale)
+        opened = fit_content(opened)
         await interaction.followup.send(opened, ephemeral=True)
 
     @table_open.autocomplete("options")
@@ -434,6 +464,50 @@ class Lobby(commands.Cog):
         values = table_values_text(GAMES[table.game_key].options, table.options(), table.settings)
         add_fields(embed, [(t("rules.field.table_options", locale), values)])
         await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
+
+    @table.command(
+        name="list", description=_("The open tables of this server", "cmd.table_list.description")
+    )
+    @app_commands.describe(game=_("Only this game's tables", "cmd.table_list.game"))
+    @app_commands.choices(game=game_choices())
+    async def table_list(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        """The lobby: the open tables, with Join buttons, page by page (ephemeral)."""
+        await listing.show_lobby(self.bot, interaction, game)
+
+    @table.command(
+        name="invite",
+        description=_("Let a member sit at your private table", "cmd.table_invite.description"),
+    )
+    @app_commands.describe(member=_("The member to invite", "cmd.table_invite.member"))
+    async def table_invite(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        """Invite a member to this private table (host)."""
+        await private_tables.invite(self.bot, interaction, member)
+
+    @table.command(
+        name="uninvite",
+        description=_("Take back an invitation to your table", "cmd.table_uninvite.description"),
+    )
+    @app_commands.describe(member=_("The member to uninvite", "cmd.table_uninvite.member"))
+    async def table_uninvite(
+        self, interaction: discord.Interaction, member: discord.Member
+    ) -> None:
+        """Take an invite back (host); a seated member keeps their seat."""
+        await private_tables.uninvite(self.bot, interaction, member)
+
+    @table.command(
+        name="history",
+        description=_(
+            "The last rounds of this table, with their seeds", "cmd.table_history.description"
+        ),
+    )
+    @app_commands.describe(rounds=_("How many rounds (default 5)", "cmd.table_history.rounds"))
+    async def table_history(
+        self,
+        interaction: discord.Interaction,
+        rounds: app_commands.Range[int, 1, 10] = past.ROUNDS,
+    ) -> None:
+        """The last settled rounds, their decks and ``/verify`` lines (ephemeral)."""
+        await past.show_history(self.bot, interaction, rounds)
 
 
 async def setup(bot: CroupierBot) -> None:

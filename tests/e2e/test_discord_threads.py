@@ -42,7 +42,7 @@ async def test_a_server_granting_exactly_the_invite_runs_tables_everywhere(simco
     alice, bob, carol = add_players(env, guild, "alice", "bob", "carol")
     exact_permissions(env, guild, perms.invite_value())
     me = env.bot.get_guild(guild.id).me
-    assert me.guild_permissions.value == perms.invite_value() == 326417599488
+    assert me.guild_permissions.value == perms.invite_value() == 395137076224
     assert not me.guild_permissions.manage_messages  # the old invite's bit, used nowhere
 
     await alice.member.slash(lobby, "table open", game="blackjack")
