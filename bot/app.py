@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.bank import Bank
+from bot.bank.daily import DailyPay
 from bot.bank_channel import BankChannel
 from bot.config import Settings
 from bot.db import Database, is_postgres, migrate, open_database, sqlite_path
@@ -22,6 +23,7 @@ from bot.db.backups import Backups, default_folder
 from bot.db.check import check_open
 from bot.db.lock import ProcessLock, claim
 from bot.engine.shuffle import Entropy, secure_entropy
+from bot.fairness import ClientSeeds
 from bot.heap import settle_after_startup
 from bot.i18n import t
 from bot.prefs import Prefs
@@ -49,6 +51,8 @@ class CroupierBot(commands.Bot):
 
     db: Database  # one database for everything, user-wide settings included
     bank: Bank  # the only code that moves money
+    daily: DailyPay  # /bank daily (through the bank's ledger)
+    seeds: ClientSeeds  # players' client seeds (/fairness)
     tables: TableService  # open tables: load, act, store
     prefs: Prefs  # users' reply language
     bank_channel: BankChannel  # each guild's bank channel
@@ -117,12 +121,15 @@ class CroupierBot(commands.Bot):
     async def _build_services(self) -> None:
         """The services, then the open tables loaded into memory."""
         self.bank = Bank(self.db)
+        self.daily = DailyPay(self.db, now)
+        self.seeds = ClientSeeds(self.db, self.entropy)
         self.tables = TableService(
             self.db,
             self.bank,
             clock=now,
             entropy=self.entropy,
             shards=self.layout.table_filter(),
+            seeds=self.seeds,
         )
         # other processes may change a user's language: PostgreSQL reads it every time
         self.prefs = Prefs(self.db, shared=self.db.dialect != "sqlite")

@@ -7,4 +7,5 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.tables.bets",
     "cogs.bank",
     "cogs.help",
+    "cogs.fairness",
 )

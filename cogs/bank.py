@@ -23,6 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import CroupierBot, send_ephemeral
+from bot.bank.daily import MAX_HOURS
 from bot.bank.errors import SelfTransfer, TransferToBot
 from bot.bank.models import MAX_AMOUNT, ClaimLine, ClaimReceipt, GuildInfo
 from bot.errors import NotAllowed
@@ -30,6 +31,7 @@ from bot.i18n import t
 from bot.ui.errors import refusal_text
 from bot.ui.limits import fit_content, fit_embed
 from bot.ui.render import bank as fmt
+from bot.ui.render.daily import daily_setup_line
 from bot.ui.translator import _
 
 log = logging.getLogger(__name__)
@@ -411,6 +413,8 @@ class BankCog(commands.Cog, name="Bank"):
         min_casino21_bet=_(
             "Lowest minimum bet a Casino 21 table may set", "cmd.bank_setup.min_casino21_bet"
         ),
+        daily_amount=_("The /bank daily pay (0 = off)", "cmd.bank_setup.daily_amount"),
+        daily_hours=_("Hours between two daily pays", "cmd.bank_setup.daily_hours"),
     )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.rename(
@@ -421,6 +425,8 @@ class BankCog(commands.Cog, name="Bank"):
         max_guarantee_fund=_("max_guarantee_fund", "param.max_guarantee_fund"),
         max_bank_bust_bonus=_("max_bank_bust_bonus", "param.max_bank_bust_bonus"),
         min_casino21_bet=_("min_casino21_bet", "param.min_casino21_bet"),
+        daily_amount=_("daily_amount", "param.daily_amount"),
+        daily_hours=_("daily_hours", "param.daily_hours"),
     )
     @answers_refusals
     async def setup(
@@ -433,6 +439,8 @@ class BankCog(commands.Cog, name="Bank"):
         max_guarantee_fund: app_commands.Range[int, 0, MAX_AMOUNT] | None = None,
         max_bank_bust_bonus: app_commands.Range[int, 0, MAX_AMOUNT] | None = None,
         min_casino21_bet: app_commands.Range[int, 1, MAX_AMOUNT] | None = None,
+        daily_amount: app_commands.Range[int, 0, MAX_AMOUNT] | None = None,
+        daily_hours: app_commands.Range[int, 1, MAX_HOURS] | None = None,
     ) -> None:
         """Set the bank channel and, optionally, the money settings and the limits on the
         table options that commit the casino's money."""
@@ -469,8 +477,10 @@ class BankCog(commands.Cog, name="Bank"):
             if changes
             else await self.bank.guild(guild_id)
         )
+        daily = await self.bot.daily.configure(guild_id, amount=daily_amount, hours=daily_hours)
         await self.channel.set_channel(guild_id, channel.id, loc)
-        await self.reply(interaction, self.setup_text(info, channel.mention, loc, cur))
+        text = self.setup_text(info, channel.mention, loc, cur)
+        await self.reply(interaction, text + "\n" + daily_setup_line(daily, loc, cur))
 
     @staticmethod
     def setup_text(info: GuildInfo, channel: str, loc: str, cur: str) -> str:
@@ -544,6 +554,35 @@ class BankCog(commands.Cog, name="Bank"):
                 admin=mention(interaction.user.id),
                 amount=fmt.amount(amount, gl, cur),
                 target=target(gl),
+            ),
+        )
+
+    # ================================================================ /bank daily (39.6)
+
+    @bank_group.command(
+        name=_("daily", "name.daily"),
+        description=_("Collect the server's daily pay", "cmd.bank_daily.description"),
+    )
+    @answers_refusals
+    async def daily(self, interaction: discord.Interaction) -> None:
+        """Pay the member the daily pay from the treasury; tell the bank channel."""
+        guild_id, loc, cur = await self.context(interaction)
+        paid = await self.bot.daily.pay(guild_id, interaction.user.id)
+        amount = fmt.amount(paid.amount, loc, cur)
+        balance = fmt.amount(paid.balance, loc, cur)
+        nxt = f"<t:{int(paid.next_at)}:R>"
+        await self.reply(
+            interaction, t("bank.daily.done", loc, amount=amount, balance=balance, next=nxt)
+        )
+        gl = (await self.channel.prefs(guild_id)).locale
+        await self.channel.announce(
+            guild_id,
+            t(
+                "bank.channel.daily",
+                gl,
+                user=mention(interaction.user.id),
+                amount=fmt.amount(paid.amount, gl, cur),
+                entry=paid.entry_id,
             ),
         )
 

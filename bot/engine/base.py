@@ -1046,8 +1046,9 @@ class TableGame(Generic[S]):
     ) -> Shoe:
         """Put a new shoe in use, committed publicly (one ``shuffle`` event) before its first
         card: shoe n is shuffled from ``entropy(n - 1)``, or from the spare committed
-        earlier, mixed with the seated players' client seeds (by user id). ``keep``: the shoe holds only these cards, in the order they take in the
-        shuffled deck (a reshuffle of the played cards). The old shoe is retired, its seed
+        earlier, mixed with the seated players' client seeds (by user id). ``keep``: the
+        shoe holds only these cards, in the order they take in the shuffled deck (a
+        reshuffle of the played cards). The old shoe is retired, its seed
         revealed now or (``reveal_old=False``: cards it dealt may still be hidden) with
         :meth:`reveal_seeds`."""
         self.retire_shoe(events, reveal=reveal_old)

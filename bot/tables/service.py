@@ -58,6 +58,7 @@ from bot.engine.base import (
 )
 from bot.engine.options import parse_text
 from bot.engine.shuffle import Entropy, secure_entropy
+from bot.fairness import ClientSeeds
 
 from .errors import StaleAction, StaleTable, TableError
 from .floats import FloatTerms, float_terms, most_covered
@@ -240,8 +241,10 @@ class TableService:
         entropy: Entropy = secure_entropy,
         starting_balance: int = DEFAULT_STARTING_BALANCE,
         shards: tuple[int, tuple[int, ...]] | None = None,
+        seeds: ClientSeeds | None = None,
     ) -> None:
         self.db = db
+        self.seeds = seeds  # players' client seeds, mixed into each new shoe (None: none)
         # (shard count, shard ids) this process serves; None: every guild
         self.shards = shards
         self.bank = bank
@@ -384,11 +387,12 @@ class TableService:
         for _, version, user_id, action_json, at in actions:
             if version != table.version + 1:
                 raise RuntimeError(f"table {table.id}: no action logged for v{table.version + 1}")
-            draws = self._draws
+            draws, shuffles = self._draws, table.game.shuffles
             action = Action.from_dict(orjson.loads(action_json))
             outcome = Outcome(table, list(table.game.apply(action)))
             self._follow_up(table, outcome)
-            if self._draws != draws:  # such a move is a snapshot point: a bug if met here
+            # such a move is a snapshot point: a bug if met here
+            if self._draws != draws or table.game.shuffles != shuffles:
                 raise RuntimeError(f"table {table.id}: v{version} replayed drew a seed")
             self._advance(table, user_id, version, at, outcome.closed)
             table.version, last_at = version, at
@@ -735,13 +739,15 @@ class TableService:
         if seen_version is not None and seen_version < table.round_version:
             raise TableError("round_over")  # a button of a round already settled
         house_needed = self._house_needed(table, action, user_id)  # before any card
-        draws = self._draws
+        await self._client_seeds(table, action, user_id)
+        draws, shuffles = self._draws, table.game.shuffles
         events = table.game.apply(action)  # IllegalAction: nothing changed
         outcome = Outcome(table, list(events))
         try:
             house_needed += self._welcome_needed(table, action, outcome.events)
             self._follow_up(table, outcome)  # the same code replays it from the log
-            drew = self._draws != draws  # a new shoe's seed: the log cannot redraw it
+            # a new shoe (its seed, its client seeds): the log cannot redraw it
+            drew = self._draws != draws or table.game.shuffles != shuffles
             await self._commit(table, outcome, user_id, interaction_id, action, house_needed, drew)
         except TableError as exc:
             await self._restore(table)
@@ -760,6 +766,17 @@ class TableService:
         if interaction_id is not None:
             self._note_interaction(interaction_id)
         return outcome
+
+    async def _client_seeds(self, table: Table, action: Action, user_id: int | None) -> None:
+        """Give the game the client seeds of its seated players (and of a player sitting
+        down), read again from the database when a player sits down or a round starts."""
+        if self.seeds is None:
+            return
+        players = set(table.game.seated())
+        if action.kind is ActionKind.JOIN and user_id is not None:
+            players.add(user_id)
+        refresh = action.kind in (ActionKind.JOIN, ActionKind.START)
+        table.game.client_seeds = await self.seeds.of_players(players, refresh=refresh)
 
     @staticmethod
     def _house_needed(table: Table, action: Action, user_id: int | None) -> int:

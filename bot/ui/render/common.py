@@ -88,12 +88,17 @@ def seed_reveal_line(ctx: Ctx, event: Event) -> str:
     """A retired deck's seed with its commitment and deck spec, as ``/verify`` and
     ``python -m bot verify`` take them (the same line in every game)."""
     data = event.data
-    return ctx.t(
+    line = ctx.t(
         "fairness.seed_revealed",
         seed=data["seed"],
         commitment=data["commitment"],
         deck=data["spec"],
     )
+    clients = data.get("clients")
+    if clients:  # the seeds in user-id order, as /verify takes them
+        seeds = " ".join(str(text) for _, text in clients)
+        line += "\n" + ctx.t("fairness.seed_revealed.clients", shoe=data["number"], seeds=seeds)
+    return line
 
 
 def seat_sorted(ctx: Ctx, items: Iterable[T], player: Callable[[T], Any] | None = None) -> list[T]:
@@ -234,6 +239,10 @@ class GameRenderer:
         commitment = self.commitment(ctx)
         if commitment:
             lines.append(ctx.t("table.commitment", commitment=commitment))
+            shoe = ctx.view.get("shoe")
+            if isinstance(shoe, dict) and shoe.get("clients"):
+                seeds = " ".join(f"`{text}`" for _, text in shoe["clients"])
+                lines.append(ctx.t("table.client_seeds", shoe=shoe["number"], seeds=seeds))
         upcoming = ctx.view.get("next_commitment")
         if isinstance(upcoming, str):
             lines.append(ctx.t("table.next_commitment", commitment=upcoming))
