@@ -107,6 +107,7 @@ def command_names() -> tuple[str, ...]:
         ("cogs.bank", "BankCog"),
         ("cogs.help", "Help"),
         ("cogs.info", "Info"),
+        ("cogs.fairness", "Fairness"),
     ):
         for command in getattr(importlib.import_module(module), cog).__cog_app_commands__:
             out.append(command.qualified_name)
