@@ -63,7 +63,7 @@ async def test_seed_show_and_refusals(simcord_env):
 
 async def test_two_players_seed_a_shoe_that_verify_recomputes(simcord_env):
     env = simcord_env
-    guild, lobby, thread, table, (alice, bob) = await classic_table(env, "alice", "bob")
+    _, lobby, thread, table, (alice, bob) = await classic_table(env, "alice", "bob")
     committed = table.game.public_view()["next_commitment"]
     assert committed and committed in embed_text(table_message(thread, table))  # before
     await alice.member.slash(lobby, "fairness seed", text="alice-seed")

@@ -78,9 +78,10 @@ def test_the_key_is_the_published_hmac() -> None:
     msg = b"croupier-shoe-v1" + (3).to_bytes(8, "big") + b"\x03abc" + b"\x02xy"
     expected = hmac.new(server, msg, hashlib.sha256).digest()
     assert shoe_key(server, 3, ["abc", "xy"]) == expected
-    assert shuffled(build_deck("std52"), expected) == Shoe(
-        "std52", server, number=3, clients=((5, "abc"), (9, "xy"))
-    ).order
+    assert (
+        shuffled(build_deck("std52"), expected)
+        == Shoe("std52", server, number=3, clients=((5, "abc"), (9, "xy"))).order
+    )
 
 
 def test_seed_boundaries_are_unambiguous() -> None:
@@ -92,8 +93,10 @@ def test_a_shoe_without_client_seeds_keeps_the_old_order() -> None:
     """Older shoes (snapshots without client seeds) verify as before: the server seed."""
     seed = bytes(range(32))
     old = Shoe.from_dict({"spec": "std52", "seed": seed.hex(), "pos": 0})
-    assert old.order == shuffled(build_deck("std52"), seed) == verify(
-        seed.hex(), commitment(seed), "std52"
+    assert (
+        old.order
+        == shuffled(build_deck("std52"), seed)
+        == verify(seed.hex(), commitment(seed), "std52")
     )
     assert "clients" not in old.to_dict()
 
