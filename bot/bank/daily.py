@@ -156,7 +156,9 @@ class DailyPay:
     async def configure(
         self, guild_id: int, *, amount: int | None = None, hours: int | None = None
     ) -> DailySettings:
-        """Change the guild's daily pay (amount 0: off)."""
+        """Change the guild's daily pay (amount 0: off); nothing given: read it."""
+        if amount is None and hours is None:
+            return await self.settings(guild_id)
         return await self.db.write(configure, guild_id, amount, hours)
 
     async def pay(self, guild_id: int, user_id: int) -> DailyPaid:
