@@ -101,6 +101,18 @@ def seed_reveal_line(ctx: Ctx, event: Event) -> str:
     return line
 
 
+def reveal_blocks(reveals: list[str]) -> list[str]:
+    """The reveal lines in as few messages as fit (a reveal with eight client seeds is
+    ~900 characters: several in one batch pass a message's 2,000)."""
+    blocks: list[str] = []
+    for line in reveals:
+        if blocks and len(blocks[-1]) + 1 + len(line) <= MESSAGE_LIMIT:
+            blocks[-1] += "\n" + line
+        else:
+            blocks.append(line)
+    return blocks
+
+
 def seat_sorted(ctx: Ctx, items: Iterable[T], player: Callable[[T], Any] | None = None) -> list[T]:
     """``items`` (rows with a ``player``, or ``player(item)``) in the seat order of their
     players; players no longer seated keep their order, after the seated ones."""
@@ -377,7 +389,7 @@ class GameRenderer:
         block = "\n".join(reveals)
         if texts and len(texts[-1]) + 1 + len(block) <= MESSAGE_LIMIT:
             return [*texts[:-1], texts[-1] + "\n" + block]
-        return [*texts, block]
+        return [*texts, *reveal_blocks(reveals)]
 
     def announcements(self, ctx: Ctx, events: list[Event]) -> list[str]:
         """Separate public messages for this batch of events (the ``announced`` kinds:
