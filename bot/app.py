@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.bank import Bank
+from bot.bank.daily import DailyPay
 from bot.config import Settings
 from bot.db import Database, is_postgres, migrate, open_database, sqlite_path
 from bot.db.backups import Backups, default_folder
@@ -34,6 +35,7 @@ from bot.prefs import Prefs
 from bot.shards import layout_of
 from bot.stats.service import StatsService
 from bot.tables import Table, TableService
+from bot.tables.client_seeds import ClientSeeds
 from bot.ui.errors import refusal_text
 from bot.ui.history import round_summaries
 from bot.ui.translator import CroupierTranslator
@@ -54,6 +56,8 @@ class Services:
 
     db: Database  # one database for everything, user-wide settings included
     bank: Bank  # the only code that moves money
+    daily: DailyPay  # /bank daily (through the bank's ledger)
+    seeds: ClientSeeds  # players' client seeds (/fairness)
     tables: TableService  # open tables: load, act, store
     prefs: Prefs  # users' reply language
     bank_channel: BankChannel  # each guild's bank channel
@@ -131,8 +135,15 @@ class CroupierBot(commands.Bot):
         """The services on ``db`` (open and migrated), then the open tables loaded into
         memory; ``close()`` stops them and closes ``db``."""
         bank = Bank(db)
+        daily = DailyPay(db, now)
+        seeds = ClientSeeds(db, self.entropy)
         tables = TableService(
-            db, bank, clock=now, entropy=self.entropy, shards=self.layout.table_filter()
+            db,
+            bank,
+            clock=now,
+            entropy=self.entropy,
+            shards=self.layout.table_filter(),
+            seeds=seeds,
         )
         # other processes may change a user's language: PostgreSQL reads it every time
         prefs = Prefs(db, shared=db.dialect != "sqlite")
@@ -143,7 +154,17 @@ class CroupierBot(commands.Bot):
         card_emojis = CardEmojis(self, upload=self.layout.first)
         stats = StatsService(db, clock=now)
         self._services = Services(
-            db, bank, tables, prefs, bank_channel, publisher, scheduler, card_emojis, stats
+            db=db,
+            bank=bank,
+            daily=daily,
+            seeds=seeds,
+            tables=tables,
+            prefs=prefs,
+            bank_channel=bank_channel,
+            publisher=publisher,
+            scheduler=scheduler,
+            card_emojis=card_emojis,
+            stats=stats,
         )
         tables.wake = scheduler.rearm  # a table built at first use: its timers
         tables.summarize = round_summaries  # each settled round's text, in its history
@@ -207,6 +228,16 @@ class CroupierBot(commands.Bot):
     def stats(self) -> StatsService:
         """The players' statistics and charts."""
         return self.services.stats
+
+    @property
+    def daily(self) -> DailyPay:
+        """/bank daily."""
+        return self.services.daily
+
+    @property
+    def seeds(self) -> ClientSeeds:
+        """The players' client seeds."""
+        return self.services.seeds
 
     def _backups(self, db: Database) -> Backups | None:
         """The scheduled backups (BACKUP_EVERY; SQLite only: load_settings refuses it on

@@ -8,4 +8,5 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.bank",
     "cogs.help",
     "cogs.stats",
+    "cogs.fairness",
 )

@@ -16,7 +16,13 @@ from discord.ext import commands
 from bot.app import CroupierBot
 from bot.discord.answer import answers_refusals
 from bot.engine.cards import build_deck
-from bot.engine.shuffle import SEED_BYTES, commitment, verify
+from bot.engine.shuffle import (
+    CLIENT_SEED_MAX,
+    SEED_BYTES,
+    client_seed_problem,
+    commitment,
+    verify,
+)
 from bot.errors import UserError
 from bot.i18n import has, t
 from bot.tables.games import GAMES
@@ -88,6 +94,17 @@ def help_embed(locale: str, sections: list[tuple[str, list[str]]]) -> discord.Em
         add_lines(embed, name, lines)
     embed.set_footer(text=t("help.footer", locale))
     return embed
+
+
+def checked_client_seeds(text: str | None, shoe: int | None) -> list[str]:
+    """The client seeds of ``/verify`` (space-separated), each checked; they need a shoe."""
+    clients = (text or "").split()
+    for one in clients:
+        if client_seed_problem(one) is not None:
+            raise UserError("verify.error.client_seed", max=CLIENT_SEED_MAX)
+    if clients and shoe is None:
+        raise UserError("verify.error.shoe_needed")
+    return clients
 
 
 class Help(commands.Cog):
@@ -176,11 +193,17 @@ class Help(commands.Cog):
         deck=_(
             "The deck: std52, std52*6, pirate54, pirate:36/14/4, sept40, sept32", "cmd.verify.deck"
         ),
+        shoe=_("The shoe's number (#N), with client seeds", "cmd.verify.shoe"),
+        client_seeds=_(
+            "The client seeds the reveal lists, separated by spaces", "cmd.verify.client_seeds"
+        ),
     )
     @app_commands.rename(
         seed=_("seed", "param.seed"),
         commitment_=_("commitment", "param.commitment"),
         deck=_("deck", "param.deck"),
+        shoe=_("shoe", "param.shoe"),
+        client_seeds=_("client_seeds", "param.client_seeds"),
     )
     @answers_refusals
     async def verify_seed(
@@ -189,6 +212,8 @@ class Help(commands.Cog):
         seed: app_commands.Range[str, 1, 200],
         commitment_: app_commands.Range[str, 1, 200],
         deck: app_commands.Range[str, 1, 20] = "std52",
+        shoe: app_commands.Range[int, 1, 1_000_000] | None = None,
+        client_seeds: app_commands.Range[str, 1, 1000] | None = None,
     ) -> None:
         """Whether the seed matches, and the first cards of the order it gives."""
         locale = await self.bot.locale_for(interaction)
@@ -205,13 +230,16 @@ class Help(commands.Cog):
             size = len(build_deck(deck))
         except ValueError:
             raise UserError("verify.error.deck", deck=deck) from None
+        clients = checked_client_seeds(client_seeds, shoe)
         if commitment(raw) != expected:
             text = t("verify.mismatch", locale, actual=commitment(raw), expected=expected)
             await interaction.response.send_message(fit_content(text), ephemeral=False)
             return
-        order = verify(seed, expected, deck)
+        order = verify(seed, expected, deck, clients, shoe)
         first = " ".join(str(c) for c in order[:FIRST_CARDS])
         text = t("verify.ok", locale, n=size, deck=deck, k=min(FIRST_CARDS, size), cards=first)
+        if clients:
+            text += "\n" + t("verify.mixed", locale, shoe=shoe, seeds=" ".join(clients))
         await interaction.response.send_message(fit_content(text), ephemeral=False)
 
 

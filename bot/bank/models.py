@@ -170,3 +170,21 @@ class AuditReport:
                 " audit; the next audit starts from the previous checkpoint"
             ]
         return "\n".join([head, *saved, *(f"  - {p}" for p in self.problems)])
+
+
+@dataclass(frozen=True, slots=True)
+class DailySettings:
+    """A guild's daily pay: ``amount`` (0 = off) every ``hours`` hours."""
+
+    amount: int
+    hours: int
+
+
+@dataclass(frozen=True, slots=True)
+class DailyPaid:
+    """One daily pay: its entry, the member's balance after it, when the next is due."""
+
+    entry_id: int
+    amount: int
+    balance: int
+    next_at: float

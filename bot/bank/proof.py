@@ -6,6 +6,8 @@ Over one guild or all of them, an audit proves:
 - every entry it covers has at least two postings summing to zero, posts only to accounts
   of its own guild, touches the issuer once if it is a mint or a burn and never otherwise,
   and has a non-empty idempotency key no other entry shares;
+- every daily pay (``bot.bank.daily``) goes from its guild's treasury to one of its
+  members, in one transfer of two postings;
 - every account's cached balance is what the ledger makes it, and none but the issuer is
   below zero;
 - each guild's accounts (issuer excepted) hold what was minted minus burned, the issuer
@@ -152,6 +154,7 @@ async def prove(c: Conn, guild_id: int | None, full: bool) -> Proof:
     else:
         await scan.read(c, after, last)
     problems += await _keys(c, guild_id, after)
+    problems += await _daily_pays(c, guild_id, after)
     problems += _balances(scan, guilds, full)
     floats, stranded = await _floats(c, guild_id)
     problems += stranded
@@ -228,6 +231,33 @@ async def _verify_checkpoint(c: Conn, scan: Scan, last: int) -> None:
                 f" ledger: entries, postings, minted, burned, digests {tally.row()} != {proved}"
             )
     await scan.read(c, upto, last)
+
+
+_PAID_BY: Final = (
+    "EXISTS (SELECT 1 FROM bank_postings p JOIN bank_accounts a ON a.id = p.account_id"
+    " WHERE p.entry_id = e.id AND a.guild_id = e.guild_id AND {})"
+)
+
+
+async def _daily_pays(c: Conn, guild_id: int | None, after: int) -> list[str]:
+    """Daily pays (``bot.bank.daily``: reason 'daily pay' or a ``daily:`` key) that are not
+    one transfer of two postings from the guild's treasury to one of its members."""
+    where = "" if guild_id is None else " AND e.guild_id = ?"
+    params = (after, *(() if guild_id is None else (guild_id,)))
+    treasury = _PAID_BY.format("p.amount < 0 AND a.kind = 'house' AND a.table_id = 0")
+    member = _PAID_BY.format("p.amount > 0 AND a.kind = 'player'")
+    sql = (
+        "SELECT e.id FROM bank_entries e WHERE e.id > ?"
+        + where
+        + " AND (e.reason = 'daily pay' OR e.idem_key LIKE 'daily:%')"
+        " AND NOT (e.kind = 'transfer' AND e.reason = 'daily pay'"
+        " AND (SELECT COUNT(*) FROM bank_postings q WHERE q.entry_id = e.id) = 2"
+        f" AND {treasury} AND {member}) ORDER BY e.id"
+    )
+    return [
+        f"entry {entry_id}: a daily pay goes from the guild's treasury to one member"
+        for (entry_id,) in await c.fetchall(sql, params)
+    ]
 
 
 async def _keys(c: Conn, guild_id: int | None, after: int) -> list[str]:

@@ -83,7 +83,7 @@ from .events import (
 )
 from .options import GameOptions
 from .phases import BETWEEN, DEADLINES, ROUND_PHASES, Deadline, DeadlineKind, Phase
-from .shuffle import Entropy, Shoe, commitment, secure_entropy
+from .shuffle import Entropy, Retired, Shoe, commitment, secure_entropy
 from .views import GamePart, PrivatePart, PrivateView, SeatView, ShoeView, TableView, YouView
 
 __all__ = [
@@ -266,7 +266,10 @@ class TableGame(Generic[S]):
         self.shuffles = 0  # shoes shuffled so far: shoe n is shuffled from entropy(n - 1)
         self.spare: bytes | None = None  # the next shoe's seed, committed in advance
         self._spare_commitment: str | None = None
-        self.unrevealed: list[tuple[bytes, str]] = []  # retired seeds still secret, and spec
+        self.unrevealed: list[Retired] = []  # retired seeds still secret, with their shoe
+        # the seated players' client seeds, set by the table service before each move and
+        # read when a shoe is shuffled (the shoe keeps those it used: a replay reads none)
+        self.client_seeds: Mapping[int, str] = {}
         self._shoe_cards: list[Card] | None = None  # the shoe's order when not its seed's
         self._rig: list[Card] = []  # TEST HOOK: rigged cards still to be dealt
         self._rig_only = False  # no card of the shoe's own after them
@@ -284,8 +287,11 @@ class TableGame(Generic[S]):
 
     @classmethod
     def create(cls, host: int, options: Mapping[str, Any], entropy: Entropy) -> Self:
-        """A new table hosted by ``host`` (the registry's way to build one)."""
-        return cls(options, host=host, entropy=entropy)
+        """A new table hosted by ``host`` (the registry's way to build one); its first
+        shoe's server seed is committed now, before any client seed is read."""
+        game = cls(options, host=host, entropy=entropy)
+        game.commit_spare()
+        return game
 
     # ================================================================== hooks
     # What a game overrides. The defaults suit a game without bets or money rules. The
@@ -1053,14 +1059,18 @@ class TableGame(Generic[S]):
     ) -> Shoe:
         """Put a new shoe in use, committed publicly (one ``shuffle`` event) before its first
         card: shoe n is shuffled from ``entropy(n - 1)``, or from the spare committed
-        earlier. ``keep``: the shoe holds only these cards, in the order they take in the
-        shuffled deck (a reshuffle of the played cards). The old shoe is retired, its seed
+        earlier, mixed with the seated players' client seeds (by user id). ``keep``: the
+        shoe holds only these cards, in the order they take in the shuffled deck (a
+        reshuffle of the played cards). The old shoe is retired, its seed
         revealed now or (``reveal_old=False``: cards it dealt may still be hidden) with
         :meth:`reveal_seeds`."""
         self.retire_shoe(events, reveal=reveal_old)
         seed = self.spare if self.spare is not None else self.entropy(self.shuffles)
-        shoe = Shoe(self.deck_spec(), seed)
         self.shuffles += 1
+        clients = tuple(
+            (p, self.client_seeds[p]) for p in sorted(self._seat_of) if p in self.client_seeds
+        )
+        shoe = Shoe(self.deck_spec(), seed, number=self.shuffles, clients=clients)
         if keep is not None:
             self._shoe_cards = keep_only(shoe.order, keep)
             shoe.rig(self._shoe_cards)
@@ -1075,6 +1085,8 @@ class TableGame(Generic[S]):
             "size": shoe.size,
             "commitment": shoe.commitment,
         }
+        if clients:
+            data["clients"] = [list(c) for c in clients]
         if self._spare_commitment is not None:
             data["next_commitment"] = self._spare_commitment
         events.append(Event(SHUFFLE, data=data))
@@ -1091,7 +1103,8 @@ class TableGame(Generic[S]):
     def retire_shoe(self, events: list[Event], *, reveal: bool = True) -> None:
         """Take the shoe out of use; its seed is revealed now, or with :meth:`reveal_seeds`."""
         if self.shoe is not None:
-            self.unrevealed.append((self.shoe.seed, self.shoe.spec))
+            shoe = self.shoe
+            self.unrevealed.append(Retired(shoe.seed, shoe.spec, shoe.number, shoe.clients))
             self.shoe = None
             self._shoe_cards = None
         if reveal:
@@ -1099,15 +1112,15 @@ class TableGame(Generic[S]):
 
     def reveal_seeds(self, events: list[Event]) -> None:
         """Reveal every retired seed still secret (one ``seed_revealed`` event each)."""
-        for seed_, spec in self.unrevealed:
-            events.append(reveal_event(seed_, spec))
+        for r in self.unrevealed:
+            events.append(reveal_event(r.seed, r.spec, r.number, r.clients))
         self.unrevealed = []
 
     def reveal_all(self, events: list[Event]) -> None:
         """The game ends: the shoe in use and the spare are retired and every seed revealed."""
         self.retire_shoe(events, reveal=False)
         if self.spare is not None:  # its commitment was shown: its seed is revealed too
-            self.unrevealed.append((self.spare, self.deck_spec()))
+            self.unrevealed.append(Retired(self.spare, self.deck_spec()))
             self._set_spare(None)
         self.reveal_seeds(events)
 
@@ -1185,7 +1198,7 @@ class TableGame(Generic[S]):
             pot=self.pot,
             shoe=None
             if shoe is None
-            else ShoeView(self.shuffles, shoe.commitment, shoe.size, shoe.remaining),
+            else ShoeView(self.shuffles, shoe.commitment, shoe.size, shoe.remaining, shoe.clients),
             next_commitment=self._spare_commitment,
             last_round=self.last_summary,
             own=self.view(),
@@ -1225,7 +1238,7 @@ class TableGame(Generic[S]):
             "shoe": shoe_data,
             "shuffles": self.shuffles,
             "spare": None if self.spare is None else self.spare.hex(),
-            "unrevealed": [{"seed": s.hex(), "spec": spec} for s, spec in self.unrevealed],
+            "unrevealed": [r.to_dict() for r in self.unrevealed],
             "last_summary": self.last_summary,
         }
         if self.votes:
@@ -1281,7 +1294,7 @@ class TableGame(Generic[S]):
         self.shuffles = int(data["shuffles"])
         spare = data["spare"]
         self._set_spare(None if spare is None else bytes.fromhex(spare))
-        self.unrevealed = [(bytes.fromhex(d["seed"]), str(d["spec"])) for d in data["unrevealed"]]
+        self.unrevealed = [Retired.from_dict(d) for d in data["unrevealed"]]
         self._load_shoe(data["shoe"], data.get("rig"))
 
     def _load_shoe(self, shoe: Mapping[str, Any] | None, rig: Mapping[str, Any] | None) -> None:

@@ -18,7 +18,7 @@ game adds kinds of its own for its own moves (``hit``, ``dealer_card``, ``showdo
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -167,10 +167,15 @@ def private_event(kind: str, to: int, /, **data: Any) -> Event:
     return Event(kind, Visibility.PRIVATE, to, data)
 
 
-def reveal_event(seed: bytes, spec: str) -> Event:
+def reveal_event(
+    seed: bytes, spec: str, number: int = 0, clients: Sequence[tuple[int, str]] = ()
+) -> Event:
     """The PUBLIC event that reveals a retired deck's seed, with the same data in every game:
-    the seed, its commitment and the deck spec, which is what ``python -m bot verify`` takes
-    (``verify SEED COMMITMENT SPEC`` reprints the deck's order)."""
-    return Event(
-        SEED_REVEALED, data={"seed": seed.hex(), "commitment": commitment(seed), "spec": spec}
-    )
+    the seed, its commitment and the deck spec, and for a deck mixed with client seeds the
+    shoe number and those seeds (user id, seed), which is what ``python -m bot verify``
+    takes (``verify SEED COMMITMENT SPEC [--shoe N --client-seeds ...]``)."""
+    data: dict[str, Any] = {"seed": seed.hex(), "commitment": commitment(seed), "spec": spec}
+    if clients:
+        data["number"] = number
+        data["clients"] = [list(c) for c in clients]
+    return Event(SEED_REVEALED, data=data)

@@ -4,15 +4,23 @@ Order = Fisher-Yates where each index comes from an unbiased integer stream:
 block_i = SHA-256(seed || i as 8-byte big-endian), the blocks concatenated; an integer
 below n takes ceil(bits(n-1)/8) bytes, masked to bits(n-1) bits, rejected if >= n.
 Anyone holding the revealed seed recomputes the same order on any machine.
+
+Client seeds: a shoe shuffled with players' client seeds is driven by the shoe key
+HMAC-SHA256(key = server seed, msg = :func:`shoe_message`) instead of the server seed
+itself; the server seed was committed before the client seeds were read, so neither the
+operator nor a player chooses the order alone. A shoe without client seeds (an older shoe)
+is driven by the server seed, as before.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
-from collections.abc import Callable, Sequence
+import string
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .cards import Card, Rank, Suit, build_deck
 
@@ -38,6 +46,45 @@ def seeded_entropy(label: str | bytes) -> Entropy:
         return hashlib.sha256(base + n.to_bytes(8, "big")).digest()
 
     return entropy
+
+
+#: A client seed: 1 to 64 of these characters (no space, so a list of them is one string).
+CLIENT_SEED_MAX = 64
+CLIENT_SEED_CHARS = frozenset(string.ascii_letters + string.digits + "-_.:!?@#+=~")
+_SHOE_LABEL = b"croupier-shoe-v1"
+
+
+def client_seed_problem(text: str) -> str | None:
+    """Why ``text`` is not a valid client seed (``empty``, ``too_long``, ``bad_chars``), or
+    None."""
+    if not text:
+        return "empty"
+    if len(text) > CLIENT_SEED_MAX:
+        return "too_long"
+    if not CLIENT_SEED_CHARS.issuperset(text):
+        return "bad_chars"
+    return None
+
+
+def shoe_message(number: int, client_seeds: Sequence[str]) -> bytes:
+    """The canonical message of a shoe key: ``croupier-shoe-v1``, the shoe number as 8
+    big-endian bytes, then each client seed (in the order given: by user id) as one length
+    byte and its ASCII bytes."""
+    parts = [_SHOE_LABEL, number.to_bytes(8, "big")]
+    for text in client_seeds:
+        if client_seed_problem(text) is not None:
+            raise ValueError(f"not a client seed: {text!r}")
+        raw = text.encode("ascii")
+        parts += [len(raw).to_bytes(1, "big"), raw]
+    return b"".join(parts)
+
+
+def shoe_key(server_seed: bytes, number: int, client_seeds: Sequence[str]) -> bytes:
+    """The seed that drives shoe ``number``'s order: HMAC-SHA256 keyed by the server seed
+    over :func:`shoe_message`; the server seed itself when there is no client seed."""
+    if not client_seeds:
+        return server_seed
+    return hmac.new(server_seed, shoe_message(number, client_seeds), hashlib.sha256).digest()
 
 
 def commitment(seed: bytes) -> str:
@@ -145,14 +192,23 @@ def shuffled(items: Sequence[T], seed: bytes) -> list[T]:
     return out
 
 
-def verify(seed_hex: str, expected_commitment: str, deck_spec: str) -> list[Card]:
-    """Check a revealed seed against its commitment and return the card order it gives."""
+def verify(
+    seed_hex: str,
+    expected_commitment: str,
+    deck_spec: str,
+    client_seeds: Sequence[str] = (),
+    shoe: int | None = None,
+) -> list[Card]:
+    """Check a revealed seed against its commitment and return the card order it gives
+    with these client seeds (in user-id order) for shoe number ``shoe``."""
     seed = bytes.fromhex(seed_hex)
     if len(seed) != SEED_BYTES:
         raise ValueError("a seed is 32 bytes (64 hex digits)")
     if commitment(seed) != expected_commitment.strip().lower():
         raise ValueError("the seed does not match the commitment")
-    return shuffled(build_deck(deck_spec), seed)
+    if client_seeds and (shoe is None or shoe < 1):
+        raise ValueError("client seeds need the shoe's number (1 or more)")
+    return shuffled(build_deck(deck_spec), shoe_key(seed, shoe or 0, client_seeds))
 
 
 # Every distinct card, so a shoe holds its order as one byte per card: a six-deck shoe is
@@ -168,18 +224,30 @@ def _deck_indices(spec: str) -> bytes:
 
 
 class Shoe:
-    """A shuffled deck being dealt: the deck spec, the seed and how far it was dealt.
+    """A shuffled deck being dealt: the deck spec, the server seed, the client seeds
+    ((user id, seed) by user id) and the shoe's number they were mixed with, and how far
+    it was dealt.
 
-    Only (spec, seed, position) is stored in snapshots; the order is recomputed from them
-    at the first draw, so loading thousands of tables at start-up shuffles none.
+    Only those are stored in snapshots; the order is recomputed from them at the first
+    draw, so loading thousands of tables at start-up shuffles none.
     """
 
-    __slots__ = ("_commitment", "_order", "_size", "pos", "seed", "spec")
+    __slots__ = ("_commitment", "_order", "_size", "clients", "number", "pos", "seed", "spec")
 
-    def __init__(self, spec: str, seed: bytes, pos: int = 0) -> None:
+    def __init__(
+        self,
+        spec: str,
+        seed: bytes,
+        pos: int = 0,
+        *,
+        number: int = 0,
+        clients: tuple[tuple[int, str], ...] = (),
+    ) -> None:
         self.spec = spec
         self.seed = seed
         self.pos = pos
+        self.number = number
+        self.clients = clients
         self._size = len(_deck_indices(spec))  # also checks the spec
         self._order: bytes | None = None
         self._commitment: str | None = None
@@ -187,7 +255,8 @@ class Shoe:
     def _dealing_order(self) -> bytes:
         if self._order is None:
             # shuffling the indices gives the same order as shuffling the cards
-            self._order = bytes(shuffled(_deck_indices(self.spec), self.seed))
+            key = shoe_key(self.seed, self.number, [text for _, text in self.clients])
+            self._order = bytes(shuffled(_deck_indices(self.spec), key))
         return self._order
 
     @property
@@ -229,9 +298,50 @@ class Shoe:
 
     def to_dict(self) -> dict[str, object]:
         """JSON-able snapshot."""
-        return {"spec": self.spec, "seed": self.seed.hex(), "pos": self.pos}
+        out: dict[str, object] = {"spec": self.spec, "seed": self.seed.hex(), "pos": self.pos}
+        if self.clients:  # an older shoe has none: its order is the server seed's
+            out["number"] = self.number
+            out["clients"] = [[user, text] for user, text in self.clients]
+        return out
 
     @classmethod
-    def from_dict(cls, data: dict[str, object]) -> Shoe:
+    def from_dict(cls, data: dict[str, Any]) -> Shoe:
         """Rebuild a shoe from its snapshot."""
-        return cls(str(data["spec"]), bytes.fromhex(str(data["seed"])), int(str(data["pos"])))
+        clients = tuple((int(u), str(t)) for u, t in data.get("clients", ()))
+        return cls(
+            str(data["spec"]),
+            bytes.fromhex(str(data["seed"])),
+            int(str(data["pos"])),
+            number=int(data.get("number", 0)),
+            clients=clients,
+        )
+
+
+class Retired:
+    """A shoe out of use whose server seed is still secret: what its reveal will show."""
+
+    __slots__ = ("clients", "number", "seed", "spec")
+
+    def __init__(
+        self, seed: bytes, spec: str, number: int = 0, clients: tuple[tuple[int, str], ...] = ()
+    ) -> None:
+        self.seed = seed
+        self.spec = spec
+        self.number = number
+        self.clients = clients
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able snapshot (the shoe number and client seeds only when it had some)."""
+        out: dict[str, Any] = {"seed": self.seed.hex(), "spec": self.spec}
+        if self.clients:
+            out["number"] = self.number
+            out["clients"] = [[user, text] for user, text in self.clients]
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Retired:
+        """Rebuild from :meth:`to_dict` (or an older snapshot's seed and spec)."""
+        clients = tuple((int(u), str(t)) for u, t in data.get("clients", ()))
+        return cls(
+            bytes.fromhex(data["seed"]), str(data["spec"]), int(data.get("number", 0)), clients
+        )

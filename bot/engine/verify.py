@@ -1,4 +1,5 @@
-"""``python -m bot verify SEED COMMITMENT [DECK]``: check a revealed seed, print the order."""
+"""``python -m bot verify SEED COMMITMENT [DECK] [--shoe N --client-seeds A B ...]``: check a
+revealed seed, print the order."""
 
 from __future__ import annotations
 
@@ -18,9 +19,16 @@ def main(argv: list[str]) -> int:
         default="std52",
         help="deck spec: std52, std52*6, pirate54, sept40, sept32 (default std52)",
     )
+    parser.add_argument("--shoe", type=int, default=None, help="the shoe's number (#N)")
+    parser.add_argument(
+        "--client-seeds",
+        nargs="*",
+        default=[],
+        help="the players' client seeds the reveal lists, in its order (by user id)",
+    )
     args = parser.parse_args(argv)
     try:
-        order = verify(args.seed, args.commitment, args.deck)
+        order = verify(args.seed, args.commitment, args.deck, args.client_seeds, args.shoe)
     except ValueError as exc:
         print(f"NOT VERIFIED: {exc}")
         return 1

@@ -42,12 +42,14 @@ class SeatView:
 
 @dataclass(frozen=True, slots=True)
 class ShoeView:
-    """The shoe in use: its number, public commitment, size and cards left in it."""
+    """The shoe in use: its number, public commitment, size and cards left in it, and the
+    client seeds (user id, seed) mixed into its order."""
 
     number: int
     commitment: str
     size: int
     remaining: int
+    clients: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,11 +68,12 @@ def replay(table: Table, actions: Iterable[Row], last_at: float, draws: Callable
     for _, version, user_id, action_json, at in actions:
         if version != table.version + 1:
             raise RuntimeError(f"table {table.id}: no action logged for v{table.version + 1}")
-        drawn = draws()
+        drawn, shuffles = draws(), table.game.shuffles
         action = Action.from_dict(orjson.loads(action_json))
         outcome = Outcome(table, list(table.game.apply(action)))
         follow_up(table, outcome)
-        if draws() != drawn:  # such a move is a snapshot point: a bug if met here
+        # a seed drawn or a shoe shuffled (its client seeds) is a snapshot point: a bug here
+        if draws() != drawn or table.game.shuffles != shuffles:
             raise RuntimeError(f"table {table.id}: v{version} replayed drew a seed")
         advance(table, user_id, version, at, outcome.closed)
         table.version, last_at = version, at

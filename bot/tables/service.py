@@ -50,6 +50,7 @@ from bot.engine.shuffle import Entropy, secure_entropy
 from bot.stats.results import settled_statements
 
 from . import cover, history, replay, store
+from .client_seeds import ClientSeeds
 from .errors import StaleAction, StaleTable, TableError
 from .floats import FloatTerms, float_terms
 from .games import GAMES, AnyGame, GameSpec, all_options
@@ -82,8 +83,10 @@ class TableService:
         entropy: Entropy = secure_entropy,
         starting_balance: int = DEFAULT_STARTING_BALANCE,
         shards: tuple[int, tuple[int, ...]] | None = None,
+        seeds: ClientSeeds | None = None,
     ) -> None:
         self.db = db
+        self.seeds = seeds  # players' client seeds, mixed into each new shoe (None: none)
         # (shard count, shard ids) this process serves; None: every guild
         self.shards = shards
         self.bank = bank
@@ -551,13 +554,15 @@ class TableService:
         if seen_version is not None and seen_version < table.round_version:
             raise TableError("round_over")  # a button of a round already settled
         house_needed = cover.house_needed(table, action, user_id)  # before any card
-        draws = self._draws
+        await self._client_seeds(table, action, user_id)
+        draws, shuffles = self._draws, table.game.shuffles
         events = table.game.apply(action)  # IllegalAction: nothing changed
         outcome = Outcome(table, list(events))
         try:
             house_needed += cover.welcome_needed(table, action, outcome.events)
             replay.follow_up(table, outcome)  # the same code replays it from the log
-            drew = self._draws != draws  # a new shoe's seed: the log cannot redraw it
+            # a new shoe (its seed, its client seeds): the log cannot redraw it
+            drew = self._draws != draws or table.game.shuffles != shuffles
             await self._commit(table, outcome, user_id, interaction_id, action, house_needed, drew)
         except TableError as exc:
             await self._restore(table)
@@ -576,6 +581,17 @@ class TableService:
         if interaction_id is not None:
             self._note_interaction(interaction_id)
         return outcome
+
+    async def _client_seeds(self, table: Table, action: Action, user_id: int | None) -> None:
+        """Give the game the client seeds of its seated players (and of a player sitting
+        down), read again from the database when a player sits down or a round starts."""
+        if self.seeds is None:
+            return
+        players = set(table.game.seated())
+        if action.kind is ActionKind.JOIN and user_id is not None:
+            players.add(user_id)
+        refresh = action.kind in (ActionKind.JOIN, ActionKind.START)
+        table.game.client_seeds = await self.seeds.of_players(players, refresh=refresh)
 
     async def _restore(self, table: Table) -> None:
         """Put the table back to its last committed move: the row's snapshot and the logged

@@ -11,12 +11,14 @@ from typing import Any, cast
 import discord
 from discord import app_commands
 
+from bot.bank.daily import MAX_HOURS
 from bot.bank.errors import TransferToBot
 from bot.bank.models import MAX_AMOUNT, ClaimLine
 from bot.discord.answer import answers_refusals
 from bot.i18n import t
 from bot.ui.limits import fit_content
 from bot.ui.render import bank as fmt
+from bot.ui.render.daily import daily_setup_line
 from bot.ui.translator import _
 
 from .common import NO_PINGS, Amount, BankBase, bank_group, mention, require_admin
@@ -86,6 +88,8 @@ class AdminCommands(BankBase):
         min_casino21_bet=_(
             "Lowest minimum bet a Casino 21 table may set", "cmd.bank_setup.min_casino21_bet"
         ),
+        daily_amount=_("The /bank daily pay (0 = off)", "cmd.bank_setup.daily_amount"),
+        daily_hours=_("Hours between two daily pays", "cmd.bank_setup.daily_hours"),
     )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.rename(
@@ -96,6 +100,8 @@ class AdminCommands(BankBase):
         max_guarantee_fund=_("max_guarantee_fund", "param.max_guarantee_fund"),
         max_bank_bust_bonus=_("max_bank_bust_bonus", "param.max_bank_bust_bonus"),
         min_casino21_bet=_("min_casino21_bet", "param.min_casino21_bet"),
+        daily_amount=_("daily_amount", "param.daily_amount"),
+        daily_hours=_("daily_hours", "param.daily_hours"),
     )
     @answers_refusals
     async def setup(
@@ -108,6 +114,8 @@ class AdminCommands(BankBase):
         max_guarantee_fund: app_commands.Range[int, 0, MAX_AMOUNT] | None = None,
         max_bank_bust_bonus: app_commands.Range[int, 0, MAX_AMOUNT] | None = None,
         min_casino21_bet: app_commands.Range[int, 1, MAX_AMOUNT] | None = None,
+        daily_amount: app_commands.Range[int, 0, MAX_AMOUNT] | None = None,
+        daily_hours: app_commands.Range[int, 1, MAX_HOURS] | None = None,
     ) -> None:
         """Set the bank channel and, optionally, the money settings and the limits on the
         table options that commit the casino's money."""
@@ -144,8 +152,10 @@ class AdminCommands(BankBase):
             if changes
             else await self.bank.guild(guild_id)
         )
+        daily = await self.bot.daily.configure(guild_id, amount=daily_amount, hours=daily_hours)
         await self.channel.set_channel(guild_id, channel.id, loc)
-        await self.reply(interaction, setup_text(info, channel.mention, loc, cur))
+        text = setup_text(info, channel.mention, loc, cur)
+        await self.reply(interaction, text + "\n" + daily_setup_line(daily, loc, cur))
 
     async def mint_or_burn(
         self, interaction: discord.Interaction, kind: str, amount: int, user: discord.Member | None

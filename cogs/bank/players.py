@@ -227,3 +227,32 @@ class PlayerCommands(BankBase):
                 amount=fmt.amount(amount, prefs.locale, cur),
             ),
         )
+
+    # ================================================================ /bank daily (39.6)
+
+    @bank_group.command(
+        name=_("daily", "name.daily"),
+        description=_("Collect the server's daily pay", "cmd.bank_daily.description"),
+    )
+    @answers_refusals
+    async def daily(self, interaction: discord.Interaction) -> None:
+        """Pay the member the daily pay from the treasury; tell the bank channel."""
+        guild_id, loc, cur = await self.context(interaction)
+        paid = await self.bot.daily.pay(guild_id, interaction.user.id)
+        amount = fmt.amount(paid.amount, loc, cur)
+        balance = fmt.amount(paid.balance, loc, cur)
+        nxt = f"<t:{int(paid.next_at)}:R>"
+        await self.reply(
+            interaction, t("bank.daily.done", loc, amount=amount, balance=balance, next=nxt)
+        )
+        gl = (await self.channel.prefs(guild_id)).locale
+        await self.channel.announce(
+            guild_id,
+            t(
+                "bank.channel.daily",
+                gl,
+                user=mention(interaction.user.id),
+                amount=fmt.amount(paid.amount, gl, cur),
+                entry=paid.entry_id,
+            ),
+        )

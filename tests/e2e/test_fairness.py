@@ -35,8 +35,12 @@ from tests.card_markup import readable
 from tests.e2e.helpers import Player, add_players, service, table_of, thread_of
 
 HEX = re.compile(r"\b[0-9a-f]{64}\b")
-# the reveal post (fairness.seed_revealed): seed, commitment, deck, in that order
-REVEAL = re.compile(r"🔑[^`\n]*`([0-9a-f]{64})`[^`]*`([0-9a-f]{64})`[^`]*`([^`\s]+)`")
+# the reveal post (fairness.seed_revealed): seed, commitment, deck, in that order, then
+# (fairness.seed_revealed.clients) the shoe's number and its client seeds, when it had some
+REVEAL = re.compile(
+    r"🔑[^`\n]*`([0-9a-f]{64})`[^`]*`([0-9a-f]{64})`[^`]*`([^`\s]+)`"
+    r"(?:[^\n]*\n[^\n`#]*#(\d+)[^`\n]*`([^`]+)`)?"
+)
 CARD_MARKS = ("♠", "♥", "♦", "♣", "🃏")  # a card face as bot.ui.cards writes it
 IDLE = 30 * 60 + 5  # a live table's idle timer, and a little more
 
@@ -82,11 +86,15 @@ class Channel:
         return out
 
 
-def verify_cli(seed: str, commitment: str, deck: str) -> list[str]:
-    """``python -m bot verify``: must report a match and print the whole card order."""
+def verify_cli(
+    seed: str, commitment: str, deck: str, shoe: str = "", clients: str = ""
+) -> list[str]:
+    """``python -m bot verify``: must report a match and print the whole card order (with
+    the shoe's number and client seeds the reveal gave)."""
     out = io.StringIO()
+    extra = ["--shoe", shoe, "--client-seeds", *clients.split()] if clients else []
     with redirect_stdout(out):
-        code = verify_main([seed, commitment, deck])
+        code = verify_main([seed, commitment, deck, *extra])
     lines = out.getvalue().splitlines()
     size = len(build_deck(deck))
     assert code == 0 and lines[0] == f"verified: {size} cards", out.getvalue()
@@ -102,23 +110,24 @@ def check_fairness(seen: list[Seen], table_message_id: int) -> list[list[str]]:
     for i, s in enumerate(seen):
         for value in HEX.findall(s.body + "\n" + s.footer):
             first_seen.setdefault(value, i)
-    reveals: dict[str, tuple[int, str, str]] = {}  # commitment -> (where, seed, deck)
+    # commitment -> (where, seed, deck, shoe, client seeds)
+    reveals: dict[str, tuple[int, str, str, str, str]] = {}
     for i, s in enumerate(seen):
         if s.message_id == table_message_id:
             continue
-        for seed, commitment, deck in REVEAL.findall(s.body):
+        for seed, commitment, deck, shoe, clients in REVEAL.findall(s.body):
             assert commitment not in reveals, f"{commitment} revealed twice"
-            reveals[commitment] = (i, seed, deck)
-    seeds = {seed for _, seed, _ in reveals.values()}
+            reveals[commitment] = (i, seed, deck, shoe, clients)
+    seeds = {r[1] for r in reveals.values()}
     shown = {value for value in first_seen if value not in seeds}
     assert shown, "no commitment was ever shown"
     unrevealed = shown - set(reveals)
     assert not unrevealed, f"commitments shown whose seed was never posted: {unrevealed}"
     orders = {}
-    for commitment, (where, seed, deck) in reveals.items():
+    for commitment, (where, seed, deck, shoe, clients) in reveals.items():
         assert first_seen[commitment] < where, f"{commitment} revealed before it was shown"
         assert first_seen[seed] == where, f"seed {seed} shown before its reveal"
-        orders[commitment] = verify_cli(seed, commitment, deck)
+        orders[commitment] = verify_cli(seed, commitment, deck, shoe, clients)
     for i, s in enumerate(seen):
         if s.message_id != table_message_id or not any(m in s.body for m in CARD_MARKS):
             continue

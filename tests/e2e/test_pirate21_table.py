@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from bot.engine.cards import pirate54
-from bot.engine.shuffle import commitment, shuffled
+from bot.engine.shuffle import commitment, shoe_key, shuffled
 from tests.bank_audit import assert_audit_clean
 from tests.e2e.helpers import (
     Player,
@@ -399,6 +399,11 @@ async def test_shared_treasure_divided_and_played_to_its_end(simcord_env):
         assert "Verified" in res.response.content
     # the new pile is the 20 played cards in the order the seed gives the whole deck
     played = set(SHARED_PILE[:20])
-    whole = shuffled(pirate54(), bytes.fromhex(seeds[second_commitment]))
+    # (mixed with the shoe's number and the players' client seeds the reveal lists)
+    seed = seeds[second_commitment]
+    mixed = re.search(rf"`{seed}`\n[^\n]*\n[^\n`#]*#(\d+)[^`\n]*`([^`]+)`", final)
+    assert mixed is not None, final
+    key = shoe_key(bytes.fromhex(seed), int(mixed[1]), mixed[2].split())
+    whole = shuffled(pirate54(), key)
     assert drawn == str(next(c for c in whole if c.code in played))
     await assert_audit_clean(env.bot.db)

@@ -118,9 +118,12 @@ async def test_timers_that_played_are_said(simcord_env, lang):
 
 
 async def play_round(thread: Any, table: Any, players: list[Any]) -> None:
-    """Everyone bets 10 and stands."""
+    """Everyone bets 10, declines insurance and stands."""
     for p in players:
         await p.member.slash(thread, "bet", amount=10)
+    if table.game.phase is Phase.INSURANCE:  # the dealer shows an ace
+        for p in players:
+            await p.member.slash(thread, "insurance", take=False)
     while table.game.phase is Phase.PLAYING:
         player = next(p for p in players if p.id == table.game.to_act)
         await player.member.slash(thread, "stand")

@@ -608,7 +608,8 @@ def test_close_refunds_then_settles_every_seat_as_a_leave() -> None:
     ev = t.do(K.CLOSE)
     assert t.kinds(ev) == [
         "round_refunded",
-        "seed_revealed",
+        "seed_revealed",  # the round's shoe
+        "seed_revealed",  # the next round's, committed with it
         "left",
         "left",
         "closed",

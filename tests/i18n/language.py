@@ -108,6 +108,7 @@ def command_names() -> tuple[str, ...]:
         ("cogs.help", "Help"),
         ("cogs.info", "Info"),
         ("cogs.stats", "Stats"),
+        ("cogs.fairness", "Fairness"),
     ):
         for command in getattr(importlib.import_module(module), cog).__cog_app_commands__:
             out.append(command.qualified_name)

@@ -249,6 +249,7 @@ class Casino21(TableGame[CasinoSeat]):
         _PLAYING: (_END_TURN,),
     }
     SHOE_PER_ROUND = True
+    SPARE = True  # each round's shoe is committed at the previous one (client seeds)
     ILLEGAL_CODES = ILLEGAL_CODES
     options: Casino21Options
 

@@ -205,6 +205,7 @@ class SeptEtDemi(TableGame[SeptSeat]):
     VOTE_STOP = True
     KEEP_PLACE = True
     SHOE_PER_ROUND = True
+    SPARE = True  # each round's shoe is committed at the previous one (client seeds)
     ILLEGAL_CODES = ILLEGAL_CODES
     options: SeptEtDemiOptions
 

@@ -90,6 +90,8 @@ def history_line(item: HistoryItem, locale: str | None, currency: str | None) ->
     kind = item.kind
     if kind == "mint":
         kind = MINT_REASONS.get(item.reason or "", kind)
+    elif kind == "transfer" and item.reason == "daily pay":  # bot.bank.daily's entries
+        kind = "daily_pay"
     where = ""
     if item.table_id is not None:
         where = " " + t("bank.history.at_table", locale, table=item.table_id)

@@ -97,12 +97,29 @@ def seed_reveal_line(ctx: Ctx, event: Event) -> str:
     """A retired deck's seed with its commitment and deck spec, as ``/verify`` and
     ``python -m bot verify`` take them (the same line in every game)."""
     data = event.data
-    return ctx.t(
+    line = ctx.t(
         "fairness.seed_revealed",
         seed=data["seed"],
         commitment=data["commitment"],
         deck=data["spec"],
     )
+    clients = data.get("clients")
+    if clients:  # the seeds in user-id order, as /verify takes them
+        seeds = " ".join(str(text) for _, text in clients)
+        line += "\n" + ctx.t("fairness.seed_revealed.clients", shoe=data["number"], seeds=seeds)
+    return line
+
+
+def reveal_blocks(reveals: list[str]) -> list[str]:
+    """The reveal lines in as few messages as fit (a reveal with eight client seeds is
+    ~900 characters: several in one batch pass a message's 2,000)."""
+    blocks: list[str] = []
+    for line in reveals:
+        if blocks and len(blocks[-1]) + 1 + len(line) <= MESSAGE_LIMIT:
+            blocks[-1] += "\n" + line
+        else:
+            blocks.append(line)
+    return blocks
 
 
 def seat_sorted(ctx: Ctx, items: Iterable[T], player: Callable[[T], Any] | None = None) -> list[T]:
@@ -236,6 +253,10 @@ class GameRenderer:
         commitment = self.commitment(ctx)
         if commitment:
             lines.append(ctx.t("table.commitment", commitment=commitment))
+            shoe = ctx.view.shoe
+            if shoe is not None and shoe.clients:
+                seeds = " ".join(f"`{text}`" for _, text in shoe.clients)
+                lines.append(ctx.t("table.client_seeds", shoe=shoe.number, seeds=seeds))
         upcoming = ctx.view.next_commitment
         if upcoming is not None:
             lines.append(ctx.t("table.next_commitment", commitment=upcoming))
@@ -374,7 +395,7 @@ class GameRenderer:
         block = "\n".join(reveals)
         if texts and len(texts[-1]) + 1 + len(block) <= MESSAGE_LIMIT:
             return [*texts[:-1], texts[-1] + "\n" + block]
-        return [*texts, block]
+        return [*texts, *reveal_blocks(reveals)]
 
     def announcements(self, ctx: Ctx, events: list[Event]) -> list[str]:
         """Separate public messages for this batch of events (the ``announced`` kinds:
