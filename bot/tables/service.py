@@ -681,7 +681,7 @@ class TableService:
         # from the last move's time at start-up): compute them before writing it
         deadline = (table.deadline_key, table.deadline_due)
         floated = table.has_float  # before this move's first round since an upgrade
-        chronicle = history.chronicle(table, events, table.round_no, now, self.summarize)
+        extra = self._riders(table, events, now)  # before advance: this round's number
         started = replay.advance(table, user_id, new_version, now, closing)
         refill = float_terms(table.game) if started and not closing else None
         snapshot = snapshot or closing or new_version - table.snapshot_version >= SNAPSHOT_EVERY
@@ -703,10 +703,7 @@ class TableService:
                 house_needed=house_needed,
                 floated=floated,
                 refill=refill,
-                extra=[
-                    *settled_statements(table.guild_id, table.id, table.game_key, events, now),
-                    *(history.statements(table.id, chronicle) if chronicle else ()),
-                ],
+                extra=extra,
             )
             write = self._write_move  # a move (conn None): in a transaction of its own
             moved = await (self.db.write(write, move) if conn is None else write(conn, move))
@@ -720,6 +717,17 @@ class TableService:
         if not closing:
             self.timers.arm(table, now + table.settings.idle_timer)
         return moved
+
+    def _riders(
+        self, table: Table, events: list[Event], now: float
+    ) -> list[tuple[str, tuple[object, ...]]]:
+        """The statements that ride in a move's round trip: a settled round's results (the
+        statistics, bot/stats/results.py) and its history (bot/tables/history.py)."""
+        chronicle = history.chronicle(table, events, table.round_no, now, self.summarize)
+        return [
+            *settled_statements(table.guild_id, table.id, table.game_key, events, now),
+            *(history.statements(table.id, chronicle) if chronicle else ()),
+        ]
 
     async def _write_move(self, c: Conn, move: MoveRecord) -> list[FloatMove]:
         """One move: the house's cover (``move.house_needed``: what the table's float, or

@@ -58,32 +58,10 @@ async def run_move(
     answer instead of the move's); the outcome, None when refused."""
     if locale is None:
         locale = await bot.locale_for(interaction)
-    user = interaction.user.id
     try:
-        if move == "join":
-            bot.publisher.dms.retry(user)  # closed DMs are tried again at a new table
-            outcome = await bot.tables.join(table_id, user, arg, interaction.id)
-        else:
-            player = target if target is not None else user
-            if move == "rebet":  # the player's last bet (x2), played as a plain bet
-                action = rebet_action(bot.tables.get(table_id).game, player, arg)
-            else:
-                action = build_action(move, player, arg)
-            outcome = await bot.tables.act(
-                table_id, user, action, interaction_id=interaction.id, seen_version=seen_version
-            )
+        outcome = await _apply(bot, interaction, table_id, move, arg, seen_version, target)
     except IllegalAction as exc:
-        if exc.code == "forfeit_needs_confirmation":
-            collecting = move in COLLECT_MOVES
-            await confirm_leave(bot, interaction, table_id, exc, locale, collecting=collecting)
-        elif move == "join" and exc.code == "wrong_phase":  # say when a seat can be taken
-            await refuse(interaction, TableError("join_between_rounds"), locale)
-        elif move in BETTING_MOVES and exc.code == "wrong_phase":  # the same in every game
-            await refuse(interaction, IllegalAction("not_betting"), locale)
-        elif move == "rebet" and exc.code in REBET_REFUSALS:  # name the bet the click made
-            await refuse(interaction, TableError(f"rebet_{exc.code}", **exc.params), locale)
-        else:
-            await refuse(interaction, exc, locale)
+        await _refuse_illegal(bot, interaction, table_id, move, exc, locale)
         return None
     except Exception as exc:  # refusals answered; bugs re-raised with a reference
         await refuse(interaction, exc, locale)
@@ -93,7 +71,7 @@ async def run_move(
         return None
     receipt = None
     if move in COLLECT_MOVES:
-        answer, receipt = await collect(bot, outcome, user, locale)
+        answer, receipt = await collect(bot, outcome, interaction.user.id, locale)
     await bot.publisher.publish(
         outcome,
         interaction=interaction,
@@ -105,6 +83,52 @@ async def run_move(
     if receipt is not None:  # after the answer: the bank channel's news
         await announce_collected(bot, outcome.table.guild_id, receipt)
     return outcome
+
+
+async def _apply(
+    bot: CroupierBot,
+    interaction: discord.Interaction,
+    table_id: int,
+    move: str,
+    arg: int | None,
+    seen_version: int | None,
+    target: int | None,
+) -> Outcome:
+    """The move applied and stored for the interaction's user (``target``: whom it acts on)."""
+    user = interaction.user.id
+    if move == "join":
+        bot.publisher.dms.retry(user)  # closed DMs are tried again at a new table
+        return await bot.tables.join(table_id, user, arg, interaction.id)
+    player = target if target is not None else user
+    if move == "rebet":  # the player's last bet (x2), played as a plain bet
+        action = rebet_action(bot.tables.get(table_id).game, player, arg)
+    else:
+        action = build_action(move, player, arg)
+    return await bot.tables.act(
+        table_id, user, action, interaction_id=interaction.id, seen_version=seen_version
+    )
+
+
+async def _refuse_illegal(
+    bot: CroupierBot,
+    interaction: discord.Interaction,
+    table_id: int,
+    move: str,
+    exc: IllegalAction,
+    locale: str,
+) -> None:
+    """The engine's refusal of a move, in the words of the move the player made."""
+    if exc.code == "forfeit_needs_confirmation":
+        collecting = move in COLLECT_MOVES
+        await confirm_leave(bot, interaction, table_id, exc, locale, collecting=collecting)
+    elif move == "join" and exc.code == "wrong_phase":  # say when a seat can be taken
+        await refuse(interaction, TableError("join_between_rounds"), locale)
+    elif move in BETTING_MOVES and exc.code == "wrong_phase":  # the same in every game
+        await refuse(interaction, IllegalAction("not_betting"), locale)
+    elif move == "rebet" and exc.code in REBET_REFUSALS:  # name the bet the click made
+        await refuse(interaction, TableError(f"rebet_{exc.code}", **exc.params), locale)
+    else:
+        await refuse(interaction, exc, locale)
 
 
 async def confirm_leave(
