@@ -20,7 +20,7 @@ from bot.tables.listing import listed, page_of
 from bot.ui.amounts import MAX_TYPED, parse_whole
 from bot.ui.lobby import JOIN_TEMPLATE, PAGE_TEMPLATE, join_id, lobby_page, page_id
 
-from .play import run_move
+from .play import clicked_table, run_move
 
 
 def seen_by(interaction: discord.Interaction) -> Callable[[Table], bool]:
@@ -143,13 +143,8 @@ async def join_from_lobby(
     """A Join click: refused for a closed table, another server's, or a private table the
     member is not invited to; else the seat (the buy-in asked first when it is theirs)."""
     locale = await bot.locale_for(interaction)
-    try:
-        table = bot.tables.get(table_id)
-    except TableError:
-        await refuse(interaction, TableError("closed"), locale)
-        return
-    if table.guild_id != interaction.guild_id:  # another server's table: nothing of it here
-        await refuse(interaction, TableError("closed"), locale)
+    table = await clicked_table(bot, interaction, table_id, locale)
+    if table is None:
         return
     if not await bot.tables.invites.may_join(table, interaction.user.id):
         await refuse(interaction, TableError("private_not_invited"), locale)

@@ -23,7 +23,7 @@ from bot.ui.help import description_key
 from bot.ui.translator import _
 
 from .bets import BetModal
-from .play import run_move, send_hand, table_here
+from .play import clicked_table, run_move, send_hand, table_here
 
 
 class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
@@ -90,16 +90,8 @@ async def on_click(
 ) -> None:
     """A click on a move button: the move, the player's hand, or the bet modal."""
     locale = await bot.locale_for(interaction)
-    try:
-        table = bot.tables.get(table_id)
-    except TableError:
-        await refuse(interaction, TableError("closed"), locale)
-        return
-    if table.guild_id != interaction.guild_id:
-        # a button older than an id change (``import-sqlite`` renumbers tables) naming
-        # another server's table: for this server that table is gone, and nothing of the
-        # other one may be played nor shown from here
-        await refuse(interaction, TableError("closed"), locale)
+    table = await clicked_table(bot, interaction, table_id, locale)
+    if table is None:
         return
     message = interaction.message
     on_message = message is not None and message.id == table.message_id

@@ -220,3 +220,19 @@ async def announce_collected(bot: CroupierBot, guild_id: int, receipt: ClaimRece
         claims=fmt.claims_ref(receipt.paid, prefs.locale),
     )
     await bot.bank_channel.announce(guild_id, text)
+
+
+async def clicked_table(
+    bot: CroupierBot, interaction: discord.Interaction, table_id: int, locale: str
+) -> Table | None:
+    """The open table a button names, or None once the click is refused as closed: a
+    closed table, or another server's (a button older than an id change, ``import-sqlite``
+    renumbers tables: nothing of the other one may be played nor shown from here)."""
+    try:
+        table = bot.tables.get(table_id)
+    except TableError:
+        table = None
+    if table is None or table.guild_id != interaction.guild_id:
+        await refuse(interaction, TableError("closed"), locale)
+        return None
+    return table
