@@ -114,8 +114,12 @@ class TableSettings:
         return 7 * DAY if self.pace == FORUM else 30 * 60
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-able form."""
-        return asdict(self)
+        """JSON-able form (a public table's without ``private``: the shape stored before
+        private tables, so an older bot reads it as it was)."""
+        out = asdict(self)
+        if not self.private:
+            del out["private"]
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableSettings:
