@@ -106,12 +106,14 @@ async def measure(
     first_channel: int = 1,
     ready: Callable[[], None] | None = None,
     guilds: int = 1,
+    warmup: float = 0.0,
 ) -> dict[str, Any]:
     """Open ``tables`` tables, play them concurrently for ``seconds``, return figures.
 
     ``path``: the database file (one several processes share), else a fresh file in
-    ``folder``. ``ready``: called once the tables are open and warm, just before the timed
-    window (processes sharing a file wait for each other there)."""
+    ``folder``. ``warmup``: seconds every table plays, untimed, before the window.
+    ``ready``: called once the tables are open and warm, just before the timed window
+    (processes sharing a file wait for each other there)."""
     if path is None:
         run = len(list(folder.glob("latency-*.sqlite3")))  # a fresh file for every run
         path = folder / f"latency-{game}-{tables}-{run}.sqlite3"
@@ -129,6 +131,12 @@ async def measure(
             random.Random(0),
             {"latency": [], "handler": [], "clicked": [], "answered": []},
         )
+        if warmup > 0:  # every table's own first moves, the pool's connections: not timed
+            spare: dict[str, list[float]] = {"latency": [], "handler": [], "clicked": []}
+            spare["answered"] = []
+            until = time.perf_counter() + warmup
+            rng = random.Random(2)
+            await asyncio.gather(*(play(bot, t, until, think, rng, spare) for t in opened))
         settle_after_startup()  # as the bot does once its tables are loaded
         if ready is not None:
             ready()

@@ -68,6 +68,7 @@ def run_processes(
             "think": think,
             "steps": args.steps,
             "guilds": getattr(args, "guilds", 1),
+            "warmup": getattr(args, "warmup", 0.0),
         }
         command = [sys.executable, "-m", "bench", "latency", "--child", json.dumps(spec)]
         children.append(subprocess.Popen(command, stdout=subprocess.PIPE, text=True))
@@ -106,6 +107,7 @@ def child(raw: str) -> int:
             first_channel=1 + spec["index"] * CHANNELS_PER_PROCESS,
             ready=ready,
             guilds=spec.get("guilds", 1),
+            warmup=spec.get("warmup", 0.0),
         )
     )
     result.pop("services")
