@@ -29,8 +29,6 @@ import sqlite3
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -39,30 +37,10 @@ from bot.db import Database, migrate, open_database
 from bot.engine.base import Money, MoneyKind, seat
 
 from .measure import measure, pct
+from .pg import pg_schema, schema_sql
 from .processes import run_processes
 
 GUILD, TABLE = 1, 1
-
-
-async def _schema(url: str, sql: str) -> None:
-    import asyncpg
-
-    admin = await asyncpg.connect(url)
-    try:
-        await admin.execute(sql)
-    finally:
-        await admin.close()
-
-
-@asynccontextmanager
-async def pg_schema(url: str) -> AsyncIterator[str]:
-    """A fresh schema on the server: the URL that uses it."""
-    name = f"bench_{secrets.token_hex(5)}"
-    await _schema(url, f"CREATE SCHEMA {name}")
-    try:
-        yield f"{url}{'&' if '?' in url else '?'}search_path={name}"
-    finally:
-        await _schema(url, f"DROP SCHEMA {name} CASCADE")
 
 
 def _effects() -> list[Money]:
@@ -210,9 +188,9 @@ async def _measure_url(where: str, folder: Path, args: argparse.Namespace) -> di
 
 def _two_processes(url: str, folder: Path, args: argparse.Namespace) -> list[dict[str, Any]]:
     name = f"bench_{secrets.token_hex(5)}"
-    asyncio.run(_schema(url, f"CREATE SCHEMA {name}"))
+    asyncio.run(schema_sql(url, f"CREATE SCHEMA {name}"))
     try:
         where = f"{url}{'&' if '?' in url else '?'}search_path={name}"
         return run_processes(folder, args.tables, 2, args, args.think, database=where)
     finally:
-        asyncio.run(_schema(url, f"DROP SCHEMA {name} CASCADE"))
+        asyncio.run(schema_sql(url, f"DROP SCHEMA {name} CASCADE"))

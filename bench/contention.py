@@ -17,6 +17,7 @@ timings, so that one server and 100 servers compare on a machine others share.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -127,7 +128,5 @@ class Probe:
                     self._waits.append((now, _kind(row)))
             if self._stop.is_set():
                 return
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stop.wait(), SAMPLE_S)
-            except TimeoutError:
-                pass

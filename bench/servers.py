@@ -25,6 +25,7 @@ from bot.db import open_database
 
 from .contention import Counts, Probe
 from .measure import measure
+from .pg import pg_schema
 from .processes import run_processes
 
 # a posting on a treasury row, by the kind of its entry: the floats' own, the setup's, the rest
@@ -92,8 +93,6 @@ async def _fetch(c: Any, sql: str) -> list[Any]:
 
 async def window(url: str, folder: Path, args: argparse.Namespace, guilds: int) -> Window:
     """One window of ``--tables`` tables in ``guilds`` servers, in a fresh schema."""
-    from .backends import pg_schema
-
     async with pg_schema(url) as where:
         app = f"bench-{secrets.token_hex(4)}"
         async with Probe(where, app) as probe:
