@@ -107,11 +107,13 @@ async def measure(
     ready: Callable[[], None] | None = None,
     guilds: int = 1,
     warmup: float = 0.0,
+    first_table: int = 0,
 ) -> dict[str, Any]:
     """Open ``tables`` tables, play them concurrently for ``seconds``, return figures.
 
     ``path``: the database file (one several processes share), else a fresh file in
     ``folder``. ``warmup``: seconds every table plays, untimed, before the window.
+    ``first_table``: this process's first table's number (``open_tables``).
     ``ready``: called once the tables are open and warm, just before the timed window
     (processes sharing a file wait for each other there)."""
     if path is None:
@@ -120,7 +122,13 @@ async def measure(
     db, bot, _transport = await world(path)
     try:
         opened = await open_tables(
-            bot, tables + 1, game, players, first_channel=first_channel, guilds=guilds
+            bot,
+            tables + 1,
+            game,
+            players,
+            first_channel=first_channel,
+            guilds=guilds,
+            first_table=first_table,
         )
         warm = opened.pop()  # first moves pay for lazy imports and caches: not timed
         await play(

@@ -55,13 +55,15 @@ def run_processes(
     for path in dict.fromkeys(paths):
         asyncio.run(_migrate(path))
     children = []
+    shares = [tables // processes + (1 if i < tables % processes else 0) for i in range(processes)]
     for index, path in enumerate(paths):
         spec = {
             "path": str(path),
             "flags": str(shared),
             "index": index,
             "processes": processes,
-            "tables": tables // processes + (1 if index < tables % processes else 0),
+            "tables": shares[index],
+            "first_table": sum(shares[:index]),  # the servers go round all processes' tables
             "game": args.game,
             "players": args.players,
             "seconds": args.seconds,
@@ -108,6 +110,7 @@ def child(raw: str) -> int:
             ready=ready,
             guilds=spec.get("guilds", 1),
             warmup=spec.get("warmup", 0.0),
+            first_table=spec.get("first_table", 0),
         )
     )
     result.pop("services")
