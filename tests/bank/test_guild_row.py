@@ -8,7 +8,6 @@ import pytest
 
 from bot.bank import Bank
 from bot.db import Conn, Database, IntegrityError
-
 from tests.bank.conftest import GUILD
 
 _ENTRY = "INSERT INTO bank_entries (guild_id, kind, idem_key) VALUES (?, 'transfer', ?)"
