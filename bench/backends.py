@@ -9,11 +9,9 @@
 - A move's latency (click -> interaction response, the stubbed transport of
   ``bench latency``) with ``--tables`` live tables: SQLite in one process, PostgreSQL in one
   process, PostgreSQL with the tables split over two processes (the p99 over both).
-- ``--servers 1,100`` (issue 35) instead: PostgreSQL, one process, saturated (every table
-  clicks again as soon as it is answered), the ``--tables`` tables in 1 then in 100
-  servers: moves/s, rounds played, and the writes of the treasuries' rows (a posting on a
-  guild's ``house`` account of table 0) per 1,000 rounds, by kind: the tables' floats
-  (their fills and credits) against the rest (a settlement, a welcome stake).
+- ``--servers 1,100 [--pairs 3] [--warmup 3] [--processes 2]`` (issue 35) instead: the
+  ``--tables`` tables saturated in 1 server against 100, in alternating windows, with
+  their treasury-row writes and contention counts (``bench/servers.py``).
 
 PostgreSQL: ``--pg``, else ``BENCH_DATABASE_URL``, else ``TEST_DATABASE_URL``; without one
 the PostgreSQL lines are skipped with a note. Each PostgreSQL line runs in a schema of its
@@ -31,8 +29,6 @@ import sqlite3
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -41,30 +37,10 @@ from bot.db import Database, migrate, open_database
 from bot.engine.base import Money, MoneyKind, seat
 
 from .measure import measure, pct
+from .pg import pg_schema, schema_sql
 from .processes import run_processes
 
 GUILD, TABLE = 1, 1
-
-
-async def _schema(url: str, sql: str) -> None:
-    import asyncpg
-
-    admin = await asyncpg.connect(url)
-    try:
-        await admin.execute(sql)
-    finally:
-        await admin.close()
-
-
-@asynccontextmanager
-async def pg_schema(url: str) -> AsyncIterator[str]:
-    """A fresh schema on the server: the URL that uses it."""
-    name = f"bench_{secrets.token_hex(5)}"
-    await _schema(url, f"CREATE SCHEMA {name}")
-    try:
-        yield f"{url}{'&' if '?' in url else '?'}search_path={name}"
-    finally:
-        await _schema(url, f"DROP SCHEMA {name} CASCADE")
 
 
 def _effects() -> list[Money]:
@@ -130,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--servers", default=None, help="e.g. 1,100: the treasury rows' bench")
     ap.add_argument("--processes", type=int, default=1, help="with --servers: bot processes")
+    ap.add_argument("--pairs", type=int, default=3, help="with --servers: pairs of windows")
+    ap.add_argument("--warmup", type=float, default=3.0, help="with --servers: untimed seconds")
     args = ap.parse_args(argv)
     args.steps = False
     logging.disable(logging.WARNING)
@@ -142,8 +120,10 @@ def main(argv: list[str] | None = None) -> int:
         if not pg:
             print("--servers needs PostgreSQL (--pg or BENCH_DATABASE_URL)")
             return 2
+        from .servers import servers_table
+
         with tempfile.TemporaryDirectory() as tmp:
-            _servers_table(Path(tmp), pg, args)
+            servers_table(Path(tmp), pg, args)
         return 0
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -208,77 +188,9 @@ async def _measure_url(where: str, folder: Path, args: argparse.Namespace) -> di
 
 def _two_processes(url: str, folder: Path, args: argparse.Namespace) -> list[dict[str, Any]]:
     name = f"bench_{secrets.token_hex(5)}"
-    asyncio.run(_schema(url, f"CREATE SCHEMA {name}"))
+    asyncio.run(schema_sql(url, f"CREATE SCHEMA {name}"))
     try:
         where = f"{url}{'&' if '?' in url else '?'}search_path={name}"
         return run_processes(folder, args.tables, 2, args, args.think, database=where)
     finally:
-        asyncio.run(_schema(url, f"DROP SCHEMA {name} CASCADE"))
-
-
-# a posting on a treasury row, by the kind of its entry: the floats' own, the setup's, the rest
-_TREASURY_WRITES = (
-    "SELECT e.kind, COUNT(*) FROM bank_postings p JOIN bank_accounts a ON a.id = p.account_id"
-    " JOIN bank_entries e ON e.id = p.entry_id"
-    " WHERE a.kind = 'house' AND a.table_id = 0 GROUP BY e.kind"
-)
-_ROUNDS = (
-    "SELECT COUNT(*) FROM (SELECT DISTINCT table_id, round_no FROM bank_entries"
-    " WHERE kind = 'bet') AS r"
-)
-
-
-async def _servers_run(where: str, folder: Path, args: argparse.Namespace, guilds: int) -> str:
-    """One saturated run of ``--tables`` tables in ``guilds`` servers, in one process (or
-    ``--processes``, the tables split over them): its table line."""
-    if args.processes > 1:
-        args.guilds = guilds
-        runs = await asyncio.to_thread(
-            run_processes, folder, int(args.tables), args.processes, args, 0.0, where
-        )
-        rate = sum(run["moves/s"] for run in runs)
-    else:
-        fig = await measure(
-            folder,
-            int(args.tables),
-            args.game,
-            args.players,
-            args.seconds,
-            0.0,
-            path=where,
-            guilds=guilds,
-        )
-        rate = fig["moves/s"]
-    db = await open_database(where)
-    try:
-        rounds = int((await db.read(_fetch, _ROUNDS))[0][0])
-        kinds = {str(k): int(n) for k, n in await db.read(_fetch, _TREASURY_WRITES)}
-    finally:
-        await db.close()
-    floats = kinds.get("fund_open", 0) + kinds.get("fund_close", 0)
-    hot = sum(n for k, n in kinds.items() if k not in ("mint", "burn", "fund_open", "fund_close"))
-    per = 1000 / max(1, rounds)
-    return (
-        f"| {guilds} | {rate:.0f} | {rounds} | {hot} | {hot * per:.1f}"
-        f" | {floats} | {floats * per:.1f} |"
-    )
-
-
-async def _fetch(c: Any, sql: str) -> list[Any]:
-    return list(await c.fetchall(sql))
-
-
-def _servers_table(folder: Path, pg: str, args: argparse.Namespace) -> None:
-    """The treasury rows' bench: one server against many (``--servers``)."""
-    print(
-        f"\n{args.tables} saturated tables ({args.game}, {args.players} players, PostgreSQL,"
-        f" {args.processes} process(es), {args.seconds:g} s window; rounds and writes since"
-        " the opening)"
-    )
-    print(
-        "| servers | moves/s | rounds | other treasury writes | per 1,000 rounds"
-        " | fills + credits | per 1,000 rounds |"
-    )
-    print("|--:|--:|--:|--:|--:|--:|--:|")
-    for guilds in (int(n) for n in str(args.servers).split(",")):
-        print(asyncio.run(_pg(pg, _servers_run, folder, args, guilds)), flush=True)
+        asyncio.run(schema_sql(url, f"DROP SCHEMA {name} CASCADE"))

@@ -207,10 +207,12 @@ async def open_tables(
     start: bool = True,
     first_channel: int = 1,
     guilds: int = 1,
+    first_table: int = 0,
 ) -> list[Any]:
     """Open ``count`` tables of ``game`` with ``players`` players each (rich enough to play
     for a long time), give each a table message, and start them; the tables go round
-    ``guilds`` servers (each with its own house account)."""
+    ``guilds`` servers (each with its own house account). ``first_table``: the number of
+    this process's first table among several processes' (their servers and players)."""
     service = bot.tables
     bank: Bank = service.bank
     for g in range(GUILD, GUILD + guilds):
@@ -218,11 +220,11 @@ async def open_tables(
         # each table's float (bot/tables/floats.py) comes from its server's treasury
         await bank.mint(g, 20_000 * (count // guilds + 1))
     tables = []
-    user = itertools.count(1000)
+    user = itertools.count(1000 + players * first_table)
     rich = rich_buy_in(game)
     for n in range(count):
         ids = [next(user) for _ in range(players)]
-        guild = GUILD + n % guilds
+        guild = GUILD + (first_table + n) % guilds
         if rich:
             for pid in ids:
                 await bank.mint(guild, 10**7, user_id=pid)

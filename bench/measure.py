@@ -106,19 +106,29 @@ async def measure(
     first_channel: int = 1,
     ready: Callable[[], None] | None = None,
     guilds: int = 1,
+    warmup: float = 0.0,
+    first_table: int = 0,
 ) -> dict[str, Any]:
     """Open ``tables`` tables, play them concurrently for ``seconds``, return figures.
 
     ``path``: the database file (one several processes share), else a fresh file in
-    ``folder``. ``ready``: called once the tables are open and warm, just before the timed
-    window (processes sharing a file wait for each other there)."""
+    ``folder``. ``warmup``: seconds every table plays, untimed, before the window.
+    ``first_table``: this process's first table's number (``open_tables``).
+    ``ready``: called once the tables are open and warm, just before the timed window
+    (processes sharing a file wait for each other there)."""
     if path is None:
         run = len(list(folder.glob("latency-*.sqlite3")))  # a fresh file for every run
         path = folder / f"latency-{game}-{tables}-{run}.sqlite3"
     db, bot, _transport = await world(path)
     try:
         opened = await open_tables(
-            bot, tables + 1, game, players, first_channel=first_channel, guilds=guilds
+            bot,
+            tables + 1,
+            game,
+            players,
+            first_channel=first_channel,
+            guilds=guilds,
+            first_table=first_table,
         )
         warm = opened.pop()  # first moves pay for lazy imports and caches: not timed
         await play(
@@ -129,6 +139,12 @@ async def measure(
             random.Random(0),
             {"latency": [], "handler": [], "clicked": [], "answered": []},
         )
+        if warmup > 0:  # every table's own first moves, the pool's connections: not timed
+            spare: dict[str, list[float]] = {"latency": [], "handler": [], "clicked": []}
+            spare["answered"] = []
+            until = time.perf_counter() + warmup
+            rng = random.Random(2)
+            await asyncio.gather(*(play(bot, t, until, think, rng, spare) for t in opened))
         settle_after_startup()  # as the bot does once its tables are loaded
         if ready is not None:
             ready()

@@ -55,19 +55,22 @@ def run_processes(
     for path in dict.fromkeys(paths):
         asyncio.run(_migrate(path))
     children = []
+    shares = [tables // processes + (1 if i < tables % processes else 0) for i in range(processes)]
     for index, path in enumerate(paths):
         spec = {
             "path": str(path),
             "flags": str(shared),
             "index": index,
             "processes": processes,
-            "tables": tables // processes + (1 if index < tables % processes else 0),
+            "tables": shares[index],
+            "first_table": sum(shares[:index]),  # the servers go round all processes' tables
             "game": args.game,
             "players": args.players,
             "seconds": args.seconds,
             "think": think,
             "steps": args.steps,
             "guilds": getattr(args, "guilds", 1),
+            "warmup": getattr(args, "warmup", 0.0),
         }
         command = [sys.executable, "-m", "bench", "latency", "--child", json.dumps(spec)]
         children.append(subprocess.Popen(command, stdout=subprocess.PIPE, text=True))
@@ -106,6 +109,8 @@ def child(raw: str) -> int:
             first_channel=1 + spec["index"] * CHANNELS_PER_PROCESS,
             ready=ready,
             guilds=spec.get("guilds", 1),
+            warmup=spec.get("warmup", 0.0),
+            first_table=spec.get("first_table", 0),
         )
     )
     result.pop("services")

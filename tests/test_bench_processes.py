@@ -38,3 +38,16 @@ def test_own_databases_give_each_process_a_file_of_its_own(tmp_path: Path) -> No
         with sqlite3.connect(path) as db:  # its own tables (and warm-up table) only
             assert db.execute("SELECT count(*) FROM tables").fetchone()[0] == own + 1
     assert not (tmp_path / "shared-0.sqlite3").exists()  # no shared file was made
+
+
+def test_the_servers_go_round_every_process_s_tables(tmp_path: Path) -> None:
+    """Four tables in two processes and four servers: a server each, players of their own."""
+    args = argparse.Namespace(game="classic", players=3, seconds=0.3, steps=False, guilds=4)
+    run_processes(tmp_path, 4, 2, args, think=0.2)
+    [path] = tmp_path.glob("shared-*.sqlite3")
+    with sqlite3.connect(path) as db:  # the warm-up tables (channels 3, 10**6 + 3) aside
+        rows = db.execute(
+            "SELECT guild_id, host_id FROM tables WHERE channel_id % 1000000 <> 3 ORDER BY guild_id"
+        ).fetchall()
+    assert [guild for guild, _host in rows] == [1, 2, 3, 4]
+    assert len({host for _guild, host in rows}) == 4
