@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
-from operator import itemgetter
+from operator import attrgetter
 from typing import Any, ClassVar, TypeVar
 
 import discord
@@ -27,6 +27,7 @@ from bot.engine.events import (
     VOTED_STOP,
 )
 from bot.engine.registry import GAMES
+from bot.engine.summaries import RoundSummary
 from bot.engine.views import SeatView, TableView
 from bot.i18n import t
 from bot.tables.models import Table
@@ -123,10 +124,10 @@ def reveal_blocks(reveals: list[str]) -> list[str]:
 
 
 def seat_sorted(ctx: Ctx, items: Iterable[T], player: Callable[[T], Any] | None = None) -> list[T]:
-    """``items`` (rows with a ``player``, or ``player(item)``) in the seat order of their
+    """``items`` (with a ``player`` attribute, or ``player(item)``) in the seat order of their
     players; players no longer seated keep their order, after the seated ones."""
     order = {p: i for i, p in enumerate(ctx.table.game.seated())}
-    who: Callable[[Any], Any] = player or itemgetter("player")
+    who: Callable[[Any], Any] = player or attrgetter("player")
     return sorted(items, key=lambda item: order.get(who(item), len(order)))
 
 
@@ -421,12 +422,9 @@ class GameRenderer:
 
     def summary(self, ctx: Ctx, event: Event) -> str:
         """A round summary message."""
-        data = dict(event.data)
-        lines = [ctx.t("summary.title", n=data.get("round", ctx.view.round))]
-        for item in data.get("net", []) or data.get("results", []):
-            if isinstance(item, dict) and "player" in item:
-                net = int(item.get("net", 0))
-                lines.append(f"{mention(item['player'])} {net:+d}")
+        summary = ctx.table.game.summary_of(event.data)
+        lines = [ctx.t("summary.title", n=summary.round)]
+        lines += [f"{mention(row.player)} {row.net:+d}" for row in summary.nets]
         return "\n".join(lines)
 
     def final(self, ctx: Ctx, events: list[Event]) -> str:
@@ -567,10 +565,10 @@ class GameRenderer:
             out.append(self.drawn_line(ctx, drawn, total))
         for e in events:
             if e.kind == ROUND_SETTLED:
-                net = self.round_net(e.data, player)
+                summary = ctx.table.game.summary_of(e.data)
+                net = self.round_net(summary, player)
                 if net is not None:
-                    rnd = e.data.get("round", "?")
-                    out.append(ctx.t("answer.round_net", n=rnd, net=f"{net:+d}"))
+                    out.append(ctx.t("answer.round_net", n=summary.round, net=f"{net:+d}"))
         return out
 
     def drawn_line(self, ctx: Ctx, drawn: list[str], total: Any) -> str:
@@ -598,15 +596,9 @@ class GameRenderer:
             return ctx.t(f"answer.{kind}", **{k: v for k, v in data.items() if k != "hand"})
         return None
 
-    def round_net(self, data: Any, player: int) -> int | None:
+    def round_net(self, summary: RoundSummary, player: int) -> int | None:
         """A player's net for a settled round, from its summary (None: not in it)."""
-        rows = data.get("net") or data.get("results") or []
-        nets = [
-            int(r["net"])
-            for r in rows
-            if isinstance(r, dict) and r.get("player") == player and "net" in r
-        ]
-        return sum(nets) if nets else None
+        return summary.net_of(player)
 
     # ----------------------------------------------------------------- private
     def private_lines(self, ctx: Ctx, events: list[Event], player: int) -> list[str]:
