@@ -408,3 +408,43 @@ def sept_game_over(data: Row) -> SeptGameOver:
         winners=_ints(data.get("winners", [])),
         rounds_played=int(data.get("rounds_played", 0)),
     )
+
+
+# ====================================================================== every game
+
+
+@dataclass(frozen=True, slots=True)
+class Departure:
+    """A seat emptied (a ``left`` event's data): why (leave, close, empty_stack...), the
+    stack that waits at the bank (``keep``), the welcome stake given back (``forfeit``)."""
+
+    reason: str | None
+    keep: int
+    forfeit: int
+
+
+def departure(data: Row) -> Departure:
+    """A ``left`` event's data, typed."""
+    reason = data.get("reason")
+    keep, forfeit = int(data.get("keep", 0)), int(data.get("forfeit", 0))
+    return Departure(None if reason is None else str(reason), keep, forfeit)
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """A retired deck's seed (a ``seed_revealed`` event's data): with its commitment, deck
+    spec, and for a deck mixed with client seeds its shoe number and those (user, seed)."""
+
+    seed: str
+    commitment: str
+    spec: str
+    number: int | None
+    clients: tuple[tuple[int, str], ...]
+
+
+def reveal(data: Row) -> Reveal:
+    """A ``seed_revealed`` event's data, typed."""
+    number = data.get("number")
+    clients = tuple([(int(p), str(s)) for p, s in data.get("clients") or []])
+    shoe = None if number is None else int(number)
+    return Reveal(str(data["seed"]), str(data["commitment"]), str(data["spec"]), shoe, clients)

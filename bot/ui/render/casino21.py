@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from bot.engine.base import ROUND_SETTLED, ActionKind, Event, Phase
 from bot.engine.events import LEFT, ROUND_CANCELLED
 from bot.engine.games.casino21 import Casino21Options
-from bot.engine.summaries import CasinoResult, CasinoRound
+from bot.engine.summaries import CasinoResult, CasinoRound, departure
 from bot.engine.views import CasinoPart, CasinoSeatView, SeatView
 from bot.i18n import decimal
 from bot.ui.buttons import ButtonSpec
@@ -256,26 +256,26 @@ class Renderer(GameRenderer):
             return self.summary(ctx, event)
         if event.kind == ROUND_CANCELLED:  # nobody bet: said as in every game
             return super().announce(ctx, event)
-        return self.left_line(ctx, event) if event.data.get("reason") != "close" else ""
+        return self.left_line(ctx, event) if departure(event.data).reason != "close" else ""
 
     def left_line(self, ctx: Ctx, event: Event) -> str:
         """A player left: what goes back to the casino, what waits at the bank."""
-        data = event.data
+        gone = departure(event.data)
         player = mention(event.player)
-        if data.get("reason") == "empty_stack":
+        if gone.reason == "empty_stack":
             return ctx.t("casino21.left_empty", player=player)
-        if data.get("forfeit"):
+        if gone.forfeit:
             requirement = options(ctx).wager_requirement
             return ctx.t(
-                "casino21.left_forfeit" if data.get("keep") else "casino21.left_forfeit_all",
+                "casino21.left_forfeit" if gone.keep else "casino21.left_forfeit_all",
                 player=player,
-                forfeit=data["forfeit"],
-                keep=data["keep"],
+                forfeit=gone.forfeit,
+                keep=gone.keep,
                 requirement=requirement,
             )
-        if not data.get("keep"):
+        if not gone.keep:
             return ctx.t("casino21.left_empty", player=player)
-        return ctx.t("casino21.left", player=player, keep=data.get("keep", 0))
+        return ctx.t("casino21.left", player=player, keep=gone.keep)
 
     def figure(self, ctx: Ctx, result: CasinoResult) -> str:
         """``+15``, ``+7 (exact 7.5)``, ``-10``, ``±0``: the exact figure only when the
@@ -313,13 +313,9 @@ class Renderer(GameRenderer):
         return "\n".join(lines)
 
     def standing(self, ctx: Ctx, left: Event) -> str:
-        key = CLAIM_KEYS[bool(left.data.get("forfeit")), bool(left.data.get("keep"))]
-        return ctx.t(
-            key,
-            player=mention(left.player),
-            amount=left.data["keep"],
-            forfeit=left.data.get("forfeit", 0),
-        )
+        gone = departure(left.data)
+        key = CLAIM_KEYS[bool(gone.forfeit), bool(gone.keep)]
+        return ctx.t(key, player=mention(left.player), amount=gone.keep, forfeit=gone.forfeit)
 
     # ----------------------------------------------------------------- forum pings
     def pings(

@@ -27,7 +27,7 @@ from bot.engine.events import (
     VOTED_STOP,
 )
 from bot.engine.registry import GAMES
-from bot.engine.summaries import RoundSummary
+from bot.engine.summaries import RoundSummary, departure, reveal
 from bot.engine.views import SeatView, TableView
 from bot.i18n import t
 from bot.tables.models import Table
@@ -97,17 +97,13 @@ def checked(cls: type[T], value: object) -> T:
 def seed_reveal_line(ctx: Ctx, event: Event) -> str:
     """A retired deck's seed with its commitment and deck spec, as ``/verify`` and
     ``python -m bot verify`` take them (the same line in every game)."""
-    data = event.data
+    shown = reveal(event.data)
     line = ctx.t(
-        "fairness.seed_revealed",
-        seed=data["seed"],
-        commitment=data["commitment"],
-        deck=data["spec"],
+        "fairness.seed_revealed", seed=shown.seed, commitment=shown.commitment, deck=shown.spec
     )
-    clients = data.get("clients")
-    if clients:  # the seeds in user-id order, as /verify takes them
-        seeds = " ".join(str(text) for _, text in clients)
-        line += "\n" + ctx.t("fairness.seed_revealed.clients", shoe=data["number"], seeds=seeds)
+    if shown.clients:  # the seeds in user-id order, as /verify takes them
+        seeds = " ".join(text for _, text in shown.clients)
+        line += "\n" + ctx.t("fairness.seed_revealed.clients", shoe=shown.number, seeds=seeds)
     return line
 
 
@@ -431,15 +427,15 @@ class GameRenderer:
         """The message when the table ends: what each player left with, in seat order."""
         lines = [ctx.t("table.closed_title")]
         for e in seat_sorted(ctx, events, lambda e: e.player):
-            if e.kind == LEFT and e.data.get("reason") == "close":
+            if e.kind == LEFT and departure(e.data).reason == "close":
                 lines.append(self.standing(ctx, e))
-        if any(e.kind == LEFT and e.data.get("keep") for e in events):  # something to collect
+        if any(e.kind == LEFT and departure(e.data).keep for e in events):  # to collect
             lines.append(ctx.t("table.claim_hint"))
         return "\n".join(lines)
 
     def standing(self, ctx: Ctx, left: Event) -> str:
         """One player's line in the final standings (``left``: their ``left`` event)."""
-        keep = int(left.data.get("keep", 0))
+        keep = departure(left.data).keep
         key = "table.standing" if keep else "table.standing_empty"
         return ctx.t(key, player=mention(left.player), amount=keep)
 
@@ -454,9 +450,10 @@ class GameRenderer:
         """What a player who just left reads: the stack that goes to the bank (and how to
         collect it), the welcome stake returned; None when they did not leave."""
         left = next((e for e in events if e.kind == LEFT and e.player == player), None)
-        if left is None or left.data.get("reason") != "leave" or not ctx.table.game.MONEY:
+        gone = None if left is None else departure(left.data)
+        if gone is None or gone.reason != "leave" or not ctx.table.game.MONEY:
             return None
-        keep, forfeit = int(left.data.get("keep", 0)), int(left.data.get("forfeit", 0))
+        keep, forfeit = gone.keep, gone.forfeit
         if forfeit:
             key = "move.left.forfeit" if keep else "move.left.forfeit_all"
         else:
@@ -510,7 +507,7 @@ class GameRenderer:
         if e.kind == JOINED:
             return "🪑 " + ctx.t("news.joined", player=who)
         if e.kind == LEFT:
-            reason = e.data.get("reason")
+            reason = departure(e.data).reason
             if reason == "empty_stack":
                 return "🚪 " + ctx.t("news.out_of_chips", player=who)
             if reason != "leave":  # the close says it in its standings

@@ -10,9 +10,17 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bot.engine.base import ROUND_SETTLED, ActionKind, Event, MoneyKind, Phase, Visibility
+from bot.engine.events import LEFT
 from bot.engine.games.sept_et_demi import SeptEtDemiOptions
 from bot.engine.hands import SEPT_ET_DEMI, format_half_points
-from bot.engine.summaries import RoundSummary, SeptGameOver, SeptResult, SeptRound, sept_game_over
+from bot.engine.summaries import (
+    RoundSummary,
+    SeptGameOver,
+    SeptResult,
+    SeptRound,
+    departure,
+    sept_game_over,
+)
 from bot.engine.views import SeatView, SeptPart, SeptSeatView, SeptYou
 from bot.ui.buttons import ButtonSpec
 from bot.ui.cards import card, cards
@@ -320,7 +328,7 @@ class Renderer(GameRenderer):
         if data.shortfall:
             lines.append("⚠️ " + ctx.t("sept.shortfall", amount=data.shortfall))
         for e in batch:
-            if e.kind == "left" and e.data.get("reason") == "empty_stack":
+            if e.kind == LEFT and departure(e.data).reason == "empty_stack":
                 lines.append(ctx.t("sept.player_out", player=mention(e.player)))
         return "\n".join(lines)
 
