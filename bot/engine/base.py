@@ -84,6 +84,7 @@ from .events import (
 from .options import GameOptions
 from .phases import BETWEEN, DEADLINES, ROUND_PHASES, Deadline, DeadlineKind, Phase
 from .shuffle import Entropy, Retired, Shoe, commitment, secure_entropy
+from .summaries import RoundSummary, round_summary
 from .views import GamePart, PrivatePart, PrivateView, SeatView, ShoeView, TableView, YouView
 
 __all__ = [
@@ -282,6 +283,9 @@ class TableGame(Generic[S]):
         # the public view of the state as it is (immutable: every reader of a state, and
         # every private view of it, shares one; the publisher reads it several times a move)
         self._view_memo: TableView | None = None
+        # the last summary read (its mapping, typed): the view and the renderers of the
+        # round's events read the same mapping, once
+        self._summary_memo: tuple[Mapping[str, Any], RoundSummary] | None = None
         self._kinds_table = self._kinds()
         self.init_state()
 
@@ -479,6 +483,18 @@ class TableGame(Generic[S]):
     def private_part(self, player: int) -> PrivatePart | None:
         """What only ``player`` may see (their hidden cards): ``YouView.own``."""
         return None
+
+    def round_summary(self, data: Mapping[str, Any]) -> RoundSummary:
+        """A round's ``round_settled`` data, typed (a game returns its RoundSummary
+        subclass); the view's ``last_round`` and the renderers read it."""
+        return round_summary(data, self.round)
+
+    def summary_of(self, data: Mapping[str, Any]) -> RoundSummary:
+        """:meth:`round_summary` of ``data``, read once for the last mapping asked."""
+        memo = self._summary_memo
+        if memo is None or memo[0] is not data:
+            memo = self._summary_memo = (data, self.round_summary(data))
+        return memo[1]
 
     def state_dict(self) -> dict[str, Any]:
         """The game's own snapshot fields."""
@@ -1183,7 +1199,7 @@ class TableGame(Generic[S]):
         return view
 
     def _build_view(self) -> TableView:
-        shoe = self.shoe
+        shoe, last = self.shoe, self.last_summary
         timer = self.DEADLINES.get(self.phase)
         return TableView(
             game=self.GAME,
@@ -1200,7 +1216,7 @@ class TableGame(Generic[S]):
             if shoe is None
             else ShoeView(self.shuffles, shoe.commitment, shoe.size, shoe.remaining, shoe.clients),
             next_commitment=self._spare_commitment,
-            last_round=self.last_summary,
+            last_round=None if last is None else self.summary_of(last),
             own=self.view(),
         )
 

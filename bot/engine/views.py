@@ -10,25 +10,23 @@ one player sees as a :class:`PrivatePart` subclass from ``private_part`` (``YouV
 A view is built once per state (the game keeps it until ``touch``; the publisher reads
 it several times a move): it holds tuples and the game's own immutable values, never a
 deep copy of its state. The summaries of rounds and results (``last_round``, a result
-row) are the payloads of the events that announced them, read only: events stay
-mappings. :func:`as_dict` gives the JSON-able form (tests, tools).
+row, a ranking) are typed too (:mod:`.summaries`), read from the mappings the events and
+snapshots keep. :func:`as_dict` gives the JSON-able form (tests, tools).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from .options import GameOptions
+from .summaries import CasinoResult, PirateRank, RoundSummary, SeptGameOver
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
 #: A card as a view shows it: its code, or None face down.
 Shown = str | None
-#: A summary row or result as its event carries it (events stay mappings).
-Row = Mapping[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +76,7 @@ class TableView:
     pot: int
     shoe: ShoeView | None
     next_commitment: str | None
-    last_round: Row | None  # the last round's summary (its ``round_settled`` data)
+    last_round: RoundSummary | None  # the last round's (from its ``round_settled`` data)
     own: GamePart | None  # the game's own public state
 
     def seat(self, player: int) -> SeatView | None:
@@ -207,7 +205,7 @@ class CasinoPart(GamePart):
     cards_left: int
     max_draw: int
     bank: CasinoBankView
-    results: tuple[Row, ...]  # this round's results (the data of each seat's outcome)
+    results: tuple[CasinoResult, ...]  # this round's results (each seat's outcome)
 
 
 # ====================================================================== Pirate 21
@@ -236,7 +234,7 @@ class PiratePart(GamePart):
     pile: int
     discard: int
     end_reason: str | None
-    ranking: tuple[Row, ...] | None  # the ``game_over`` ranking, once the game ended
+    ranking: tuple[PirateRank, ...] | None  # the final ranking, once the game ended
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,7 +296,7 @@ class SeptPart(GamePart):
     votes: tuple[int, ...]
     votes_needed: int
     stop_pending: bool
-    result: Row | None  # the game's result (its ``game_over`` data), once it ended
+    result: SeptGameOver | None  # the game's result (its ``game_over`` data), once ended
 
 
 @dataclass(frozen=True, slots=True)

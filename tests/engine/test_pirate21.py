@@ -22,6 +22,7 @@ from bot.engine.cards import build_pirate_deck, pirate54
 from bot.engine.cards import parse_pirate_deck as parse_deck
 from bot.engine.games.pirate21 import Pirate21
 from bot.engine.shuffle import commitment, seeded_entropy, shuffled, verify
+from bot.engine.summaries import PirateRound
 from bot.engine.views import as_dict
 
 A = ActionKind
@@ -248,7 +249,9 @@ def test_single_winner_takes_the_pot() -> None:
     assert game.coins == {1: 1, 2: 0, 3: 0}
     assert game.round == 2 and game.pot == 1 and game.treasure == 8
     assert total_coins(game) == 10
-    assert game.public_view().last_round["winners"] == [1]
+    last = game.public_view().last_round
+    assert isinstance(last, PirateRound) and last.winners == (1,) and last.round == 1
+    assert [(h.player, h.total) for h in last.hands] == [(2, 19), (3, 17), (1, 20)]
 
 
 def test_tie_below_21_is_void_and_the_pot_grows() -> None:
@@ -382,7 +385,8 @@ def test_end_when_treasure_and_pot_are_empty_with_shared_ranks() -> None:
         {"player": 1, "coins": 0, "rank": 3},
     ]
     assert over["winners"] == [2, 3]
-    assert list(game.public_view().own.ranking) == over["ranking"]
+    ranking = game.public_view().own.ranking
+    assert ranking is not None and [as_dict(r) for r in ranking] == over["ranking"]
     revealed = only(events, "seed_revealed")
     assert commitment(bytes.fromhex(revealed["seed"])) == revealed["commitment"]
     assert game.legal_actions(1) == frozenset()

@@ -174,8 +174,8 @@ class Checker:
             last = view.table.last_round
             bare = replace(view, table=replace(view.table, last_round=None))
         text = json.dumps(as_dict(bare))
-        if last is not None and last["round"] == self.g.round:
-            text += json.dumps(last)
+        if last is not None and last.round == self.g.round:
+            text += json.dumps(as_dict(last))
         return text
 
     def check_cards(self, events: list[Event]) -> None:

@@ -5,14 +5,18 @@ game behind it), and a renderer handed another game's view fails loudly."""
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import FrozenInstanceError, fields, is_dataclass, replace
-from typing import Any
+from typing import Any, get_args, get_origin, get_type_hints
 
 import pytest
 
+from bot.engine import summaries, views
 from bot.engine.base import Action, ActionKind, IllegalAction, Phase
+from bot.engine.events import ROUND_SETTLED
 from bot.engine.registry import GAMES
 from bot.engine.shuffle import seeded_entropy
+from bot.engine.summaries import BlackjackRound, CasinoRound, PirateRound, SeptRound
 from bot.engine.views import BlackjackPart, PrivateView, SeptSeatView, TableView, as_dict
 from bot.tables.models import Table, TableSettings
 from bot.ui.cards import cards
@@ -20,14 +24,19 @@ from bot.ui.render import Ctx, renderer_for
 from tests.ui.test_render_cache import next_action
 
 K = ActionKind
-#: the fields that carry an event's payload (a round summary, a result): mappings
-PAYLOADS = {"last_round", "results", "ranking", "result"}
+#: the round summary each game's views carry (``last_round``)
+SUMMARIES = {
+    "blackjack": BlackjackRound,
+    "casino21": CasinoRound,
+    "pirate21": PirateRound,
+    "sept_et_demi": SeptRound,
+}
 
 
 def check_frozen(value: Any, where: str) -> int:
-    """Every dataclass under ``value`` is frozen and slotted, every sequence a tuple;
-    returns how many dataclasses it walked."""
-    if isinstance(value, list | dict | set):
+    """Every dataclass under ``value`` is frozen and slotted, every sequence a tuple, no
+    value a mapping; returns how many dataclasses it walked."""
+    if isinstance(value, list | Mapping | set):
         raise AssertionError(f"{where} is a {type(value).__name__}")
     if isinstance(value, tuple):
         return sum(check_frozen(item, f"{where}[]") for item in value)
@@ -38,19 +47,21 @@ def check_frozen(value: Any, where: str) -> int:
     for f in fields(value):
         with pytest.raises(FrozenInstanceError):
             setattr(value, f.name, None)
-        if f.name not in PAYLOADS:
-            walked += check_frozen(getattr(value, f.name), f"{where}.{f.name}")
+        walked += check_frozen(getattr(value, f.name), f"{where}.{f.name}")
     return walked
 
 
-def played(key: str, seed: int, moves: int) -> Any:
-    """A table of ``key`` after up to ``moves`` random moves, viewed after each."""
+def played(key: str, seed: int, moves: int, summaries: set[type] | None = None) -> Any:
+    """A table of ``key`` after up to ``moves`` random moves, viewed after each (the
+    types of the last rounds seen go into ``summaries``)."""
     rng = random.Random(f"views{key}{seed}")
     game = GAMES[key].build(1, {}, seeded_entropy(f"views{key}{seed}"))
     for _ in range(moves):
         view = game.public_view()
         assert isinstance(view, TableView)
         assert check_frozen(view, "view") >= 2 + len(view.seats)  # the view, its seats
+        if summaries is not None and view.last_round is not None:
+            summaries.add(type(view.last_round))
         for player in game.seated():
             mine = game.private_view(player)
             assert isinstance(mine, PrivateView) and mine.table == view
@@ -67,8 +78,45 @@ def played(key: str, seed: int, moves: int) -> Any:
 
 @pytest.mark.parametrize("key", ["blackjack", "casino21", "pirate21", "sept_et_demi"])
 def test_every_view_of_every_phase_is_frozen_and_holds_tuples(key: str) -> None:
+    seen: set[type] = set()
     for seed in range(3):
-        played(key, seed, 60)
+        played(key, seed, 60, seen)
+    assert seen == {SUMMARIES[key]}  # a round was settled: its summary was walked too
+
+
+def untyped(hint: Any) -> list[str]:
+    """What in a field's type is a mapping, a list or Any (recursing into its arguments)."""
+    if hint is Any:
+        return ["Any"]
+    origin = get_origin(hint) or hint
+    bad = [repr(hint)] if isinstance(origin, type) and issubclass(origin, Mapping | list) else []
+    return bad + [b for arg in get_args(hint) for b in untyped(arg)]
+
+
+@pytest.mark.parametrize("module", [views, summaries])
+def test_no_view_field_is_a_mapping(module: Any) -> None:
+    classes = [
+        c for c in vars(module).values() if is_dataclass(c) and c.__module__ == module.__name__
+    ]
+    assert len(classes) > 10
+    for cls in classes:
+        for name, hint in get_type_hints(cls).items():
+            assert not untyped(hint), f"{cls.__name__}.{name}: {hint}"
+
+
+def test_the_last_round_is_the_summary_its_event_was_read_into_once() -> None:
+    game = dealt("blackjack")
+    settled = []
+    for _ in range(40):
+        player = game.to_act
+        if player is None:
+            break
+        settled += [e for e in game.apply(Action(K.STAND, player)) if e.kind == ROUND_SETTLED]
+    assert len(settled) == 1
+    last = game.public_view().last_round
+    assert isinstance(last, BlackjackRound) and last.round == settled[0].data["round"]
+    assert game.summary_of(settled[0].data) is last  # the same mapping: read once
+    assert [as_dict(h)["net"] for h in last.hands] == [h["net"] for h in settled[0].data["hands"]]
 
 
 def test_as_dict_is_the_json_form_with_the_game_part() -> None:

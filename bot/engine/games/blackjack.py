@@ -30,6 +30,7 @@ from ..events import ROUND_SETTLED, ROUND_STARTED, TURN, Event, Money, Visibilit
 from ..hands import BJTotal, bj_total, bj_value, is_blackjack
 from ..options import GameOptions, OptionKind, OptionSpec, bet_options
 from ..phases import Phase
+from ..summaries import BlackjackRound, blackjack_round
 from ..upgrades import blackjack_v1
 from ..views import BlackjackPart, BlackjackYou, DealerView, HandView, InsuranceView
 
@@ -670,6 +671,9 @@ class BlackjackGame(TableGame[Seat]):
                 hole_hidden=len(self.dealer) >= 2 and not self.hole_revealed,
             ),
         )
+
+    def round_summary(self, data: Mapping[str, Any]) -> BlackjackRound:
+        return blackjack_round(data)
 
     def private_part(self, player: int) -> BlackjackYou:
         seated = player in self._seat_of

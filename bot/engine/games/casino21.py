@@ -49,6 +49,7 @@ from ..events import (
 from ..hands import card_value, fallback_ace, valued_blackjack
 from ..options import GameOptions, OptionKind, OptionSpec, bet_options
 from ..phases import Phase
+from ..summaries import CasinoRound, casino_result, casino_round
 from ..upgrades import casino21_v1
 from ..views import CasinoBankView, CasinoPart, CasinoSeatView
 
@@ -721,7 +722,11 @@ class Casino21(TableGame[CasinoSeat]):
             revealed=self.bank_revealed,
             blackjack=self.bank_blackjack if self.bank_revealed else None,
         )
-        return CasinoPart(self.turn, self.cards_left, self.max_draw(), bank, tuple(self.results))
+        results = tuple([casino_result(r) for r in self.results])
+        return CasinoPart(self.turn, self.cards_left, self.max_draw(), bank, results)
+
+    def round_summary(self, data: Mapping[str, Any]) -> CasinoRound:
+        return casino_round(data)
 
     # ------------------------------------------------------------------ snapshots
 

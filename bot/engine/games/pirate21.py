@@ -54,6 +54,7 @@ from ..hands import bj_total, is_blackjack
 from ..options import GameOptions, OptionKind, OptionSpec, check_values, player_option
 from ..phases import Phase
 from ..shuffle import Entropy
+from ..summaries import PirateRound, pirate_ranking, pirate_round
 from ..upgrades import pirate21_v1
 from ..views import PiratePart, PirateSeatView, PirateYou, SeatView
 
@@ -556,8 +557,11 @@ class Pirate21(TableGame[Seat]):
             pile=self.cards_left,
             discard=len(self.discard),
             end_reason=self.end_reason,
-            ranking=None if ranking is None else tuple(ranking),
+            ranking=None if ranking is None else pirate_ranking(ranking),
         )
+
+    def round_summary(self, data: Mapping[str, Any]) -> PirateRound:
+        return pirate_round(data)
 
     def _final_seat(self, row: Mapping[str, int]) -> PirateSeatView:
         p = row["player"]

@@ -51,6 +51,7 @@ from ..events import (
 from ..hands import SEPT32_HALF_POINTS, SEPT40_HALF_POINTS, SEPT_ET_DEMI, format_half_points
 from ..options import GameOptions, OptionKind, OptionSpec
 from ..phases import ROUND_PHASES, Phase
+from ..summaries import SeptRound, sept_game_over, sept_round
 from ..upgrades import sept_et_demi_v1
 from ..views import FundView, SeptBankView, SeptPart, SeptSeatView, SeptYou
 
@@ -676,8 +677,11 @@ class SeptEtDemi(TableGame[SeptSeat]):
             votes=tuple(sorted(self.votes)),
             votes_needed=len(self.seats) // 2 + 1,
             stop_pending=self.stop_voted and self.phase is not Phase.FINISHED,
-            result=self.result,
+            result=None if self.result is None else sept_game_over(self.result),
         )
+
+    def round_summary(self, data: Mapping[str, Any]) -> SeptRound:
+        return sept_round(data)
 
     def private_part(self, player: int) -> SeptYou | None:
         """The player's hidden and new cards and true total (the banker does not see the

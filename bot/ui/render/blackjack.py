@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.engine.base import ActionKind, Event, Phase
 from bot.engine.events import ROUND_STARTED
+from bot.engine.summaries import BlackjackRound
 from bot.engine.views import BlackjackPart, HandView, SeatView
 from bot.i18n import decimal
 from bot.ui.cards import cards
@@ -80,39 +81,30 @@ class Renderer(GameRenderer):
         return ctx.t("hand.public_only", cards=shown or "—")
 
     def summary(self, ctx: Ctx, event: Event) -> str:
-        data = dict(event.data)
-        lines = [ctx.t("summary.title", n=data.get("round", "?"))]
+        data = checked(BlackjackRound, ctx.table.game.summary_of(event.data))
+        lines = [ctx.t("summary.title", n=data.round)]
         dealer = ctx.t(
-            "blackjack.dealer",
-            cards=cards(data.get("dealer", [])),
-            total=f"**{data.get('dealer_total')}**",
+            "blackjack.dealer", cards=cards(data.dealer), total=f"**{data.dealer_total}**"
         )
-        if data.get("dealer_blackjack"):
+        if data.dealer_blackjack:
             dealer += " · " + ctx.t("blackjack.status.blackjack")
-        elif data.get("dealer_bust"):
+        elif data.dealer_bust:
             dealer += " · " + ctx.t("blackjack.status.bust")
         lines.append(dealer)
-        for hand in seat_sorted(ctx, data.get("hands", [])):
-            net = int(hand.get("net", 0))
-            exact = hand.get("exact_net")
-            figure = f"{net:+d}" + (
+        for hand in seat_sorted(ctx, data.hands):
+            exact = hand.exact_net
+            figure = f"{hand.net:+d}" + (
                 f" ({ctx.t('summary.exact', exact=decimal(exact, ctx.locale))})"
                 if rounded(exact)
                 else ""
             )
-            result = ctx.t("blackjack.result." + hand["result"]) if hand.get("result") else ""
+            result = ctx.t("blackjack.result." + hand.result) if hand.result else ""
             lines.append(
-                f"{mention(hand['player'])} {cards(hand['cards'])} "
-                f"**{hand['total']}** · {result} {figure}"
+                f"{mention(hand.player)} {cards(hand.cards)} **{hand.total}** · {result} {figure}"
             )
-        for ins in data.get("insurance", []):
-            lines.append(
-                ctx.t(
-                    "blackjack.insurance_result",
-                    player=mention(ins["player"]),
-                    net=f"{int(ins['net']):+d}",
-                )
-            )
+        for ins in data.insurance:
+            net = f"{ins.net:+d}"
+            lines.append(ctx.t("blackjack.insurance_result", player=mention(ins.player), net=net))
         return "\n".join(lines)
 
     # ----------------------------------------------------------------- forum pings

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from bot.engine.base import ROUND_SETTLED, ActionKind, Event, Phase
 from bot.engine.events import LEFT, ROUND_CANCELLED
 from bot.engine.games.casino21 import Casino21Options
+from bot.engine.summaries import CasinoResult, CasinoRound, departure
 from bot.engine.views import CasinoPart, CasinoSeatView, SeatView
 from bot.i18n import decimal
 from bot.ui.buttons import ButtonSpec
@@ -178,17 +178,15 @@ class Renderer(GameRenderer):
     def seat_lines(self, ctx: Ctx, seat: SeatView) -> list[str]:
         """Two lines: the hand, then the money (stack, welcome stake, wagering)."""
         seat = checked(CasinoSeatView, seat)
-        results = {r["player"]: r for r in own(ctx).results}
+        results = {r.player: r for r in own(ctx).results}
         head = [mention(seat.player)]
         if seat.cards:
             head.append(f"{hand_text(seat.cards, seat.values)} **{seat.total}**")
         status = self.seat_status(ctx, seat)
         result = results.get(seat.player)
         if result is not None:
-            outcome = (
-                "status.bust" if result["outcome"] == "bust" else "result." + result["outcome"]
-            )
-            status = f"{ctx.t('casino21.' + outcome)} {signed(result['net'])}"
+            outcome = "status.bust" if result.outcome == "bust" else "result." + result.outcome
+            status = f"{ctx.t('casino21.' + outcome)} {signed(result.net)}"
         if status:
             head.append(status)
         money = [ctx.t("table.stack", amount=seat.stack)]
@@ -258,75 +256,66 @@ class Renderer(GameRenderer):
             return self.summary(ctx, event)
         if event.kind == ROUND_CANCELLED:  # nobody bet: said as in every game
             return super().announce(ctx, event)
-        return self.left_line(ctx, event) if event.data.get("reason") != "close" else ""
+        return self.left_line(ctx, event) if departure(event.data).reason != "close" else ""
 
     def left_line(self, ctx: Ctx, event: Event) -> str:
         """A player left: what goes back to the casino, what waits at the bank."""
-        data = event.data
+        gone = departure(event.data)
         player = mention(event.player)
-        if data.get("reason") == "empty_stack":
+        if gone.reason == "empty_stack":
             return ctx.t("casino21.left_empty", player=player)
-        if data.get("forfeit"):
+        if gone.forfeit:
             requirement = options(ctx).wager_requirement
             return ctx.t(
-                "casino21.left_forfeit" if data.get("keep") else "casino21.left_forfeit_all",
+                "casino21.left_forfeit" if gone.keep else "casino21.left_forfeit_all",
                 player=player,
-                forfeit=data["forfeit"],
-                keep=data["keep"],
+                forfeit=gone.forfeit,
+                keep=gone.keep,
                 requirement=requirement,
             )
-        if not data.get("keep"):
+        if not gone.keep:
             return ctx.t("casino21.left_empty", player=player)
-        return ctx.t("casino21.left", player=player, keep=data.get("keep", 0))
+        return ctx.t("casino21.left", player=player, keep=gone.keep)
 
-    def figure(self, ctx: Ctx, result: dict[str, Any]) -> str:
+    def figure(self, ctx: Ctx, result: CasinoResult) -> str:
         """``+15``, ``+7 (exact 7.5)``, ``-10``, ``±0``: the exact figure only when the
         payout was rounded."""
-        net = int(result["net"])
-        if result["outcome"] in ("win", "bank_bust") and rounded(result.get("gain_exact")):
-            exact = decimal(result["gain_exact"], ctx.locale)
+        net, gain = result.net, result.gain_exact
+        if result.outcome in ("win", "bank_bust") and gain is not None and rounded(gain):
+            exact = decimal(gain, ctx.locale)
             return f"{signed(net)} ({ctx.t('summary.exact', exact=exact)})"
         return signed(net)
 
     def summary(self, ctx: Ctx, event: Event) -> str:
-        data = dict(event.data)
-        lines = [ctx.t("summary.title", n=data.get("round", "?"))]
-        bank = data.get("bank") or {}
-        hand = CasinoBankHand(
-            bank.get("cards") or [],
-            bank.get("values") or [],
-            int(bank.get("total") or 0),
-            bool(bank.get("blackjack")),
-        )
+        data = checked(CasinoRound, ctx.table.game.summary_of(event.data))
+        lines = [ctx.t("summary.title", n=data.round)]
+        bank = data.bank
+        hand = CasinoBankHand(bank.cards, bank.values, bank.total, bank.blackjack)
         lines.append(self.bank_hand(ctx, hand, True))
-        for r in seat_sorted(ctx, data.get("results", [])):
-            outcome = str(r["outcome"])
+        for r in seat_sorted(ctx, data.results):
+            outcome = r.outcome
             label = ctx.t(f"casino21.result.{outcome}")
-            if r.get("blackjack") and outcome != "bust":
+            if r.blackjack and outcome != "bust":
                 label += " · " + ctx.t("casino21.blackjack")
             lines.append(
-                f"{mention(r['player'])} {hand_text(r['cards'], r['values'])} "
-                f"**{r['total']}** · {ctx.t('table.bet', amount=r['bet'])} · {label} "
+                f"{mention(r.player)} {hand_text(r.cards, r.values)} "
+                f"**{r.total}** · {ctx.t('table.bet', amount=r.bet)} · {label} "
                 f"**{self.figure(ctx, r)}**"
             )
-        if bank.get("bust"):
+        if bank.bust:
             bonus = options(ctx).bank_bust_bonus
             if bonus == "half":
                 lines.append(ctx.t("casino21.bonus_half"))
             else:
                 lines.append(ctx.t("casino21.bonus_fixed", amount=bonus))
-        if not data.get("results"):
+        if not data.results:
             lines.append(ctx.t("casino21.nobody"))
         return "\n".join(lines)
 
     def standing(self, ctx: Ctx, left: Event) -> str:
-        key = CLAIM_KEYS[bool(left.data.get("forfeit")), bool(left.data.get("keep"))]
-        return ctx.t(
-            key,
-            player=mention(left.player),
-            amount=left.data["keep"],
-            forfeit=left.data.get("forfeit", 0),
-        )
+        gone = departure(left.data)
+        key = CLAIM_KEYS[bool(gone.forfeit), bool(gone.keep)]
+        return ctx.t(key, player=mention(left.player), amount=gone.keep, forfeit=gone.forfeit)
 
     # ----------------------------------------------------------------- forum pings
     def pings(
@@ -385,13 +374,12 @@ class Renderer(GameRenderer):
         seat = own_seat(ctx, player)
         if seat is not None and match(list(seat.cards)) and None not in seat.values:
             return seat.total
-        rows = []
         for e in events:
-            if e.kind == ROUND_SETTLED:
-                rows += [r for r in e.data.get("results", []) if r.get("player") == player]
-        for row in rows:
-            if row and match(list(row.get("cards", []))) and None not in row.get("values", [None]):
-                return int(row["total"])
+            if e.kind != ROUND_SETTLED:
+                continue
+            for row in checked(CasinoRound, ctx.table.game.summary_of(e.data)).results:
+                if row.player == player and match(list(row.cards)) and None not in row.values:
+                    return row.total
         return None
 
     # ----------------------------------------------------------------- DMs

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
-from operator import itemgetter
+from operator import attrgetter
 from typing import Any, ClassVar, TypeVar
 
 import discord
@@ -27,6 +27,7 @@ from bot.engine.events import (
     VOTED_STOP,
 )
 from bot.engine.registry import GAMES
+from bot.engine.summaries import RoundSummary, departure, reveal
 from bot.engine.views import SeatView, TableView
 from bot.i18n import t
 from bot.tables.models import Table
@@ -96,17 +97,13 @@ def checked(cls: type[T], value: object) -> T:
 def seed_reveal_line(ctx: Ctx, event: Event) -> str:
     """A retired deck's seed with its commitment and deck spec, as ``/verify`` and
     ``python -m bot verify`` take them (the same line in every game)."""
-    data = event.data
+    shown = reveal(event.data)
     line = ctx.t(
-        "fairness.seed_revealed",
-        seed=data["seed"],
-        commitment=data["commitment"],
-        deck=data["spec"],
+        "fairness.seed_revealed", seed=shown.seed, commitment=shown.commitment, deck=shown.spec
     )
-    clients = data.get("clients")
-    if clients:  # the seeds in user-id order, as /verify takes them
-        seeds = " ".join(str(text) for _, text in clients)
-        line += "\n" + ctx.t("fairness.seed_revealed.clients", shoe=data["number"], seeds=seeds)
+    if shown.clients:  # the seeds in user-id order, as /verify takes them
+        seeds = " ".join(text for _, text in shown.clients)
+        line += "\n" + ctx.t("fairness.seed_revealed.clients", shoe=shown.number, seeds=seeds)
     return line
 
 
@@ -123,10 +120,10 @@ def reveal_blocks(reveals: list[str]) -> list[str]:
 
 
 def seat_sorted(ctx: Ctx, items: Iterable[T], player: Callable[[T], Any] | None = None) -> list[T]:
-    """``items`` (rows with a ``player``, or ``player(item)``) in the seat order of their
+    """``items`` (with a ``player`` attribute, or ``player(item)``) in the seat order of their
     players; players no longer seated keep their order, after the seated ones."""
     order = {p: i for i, p in enumerate(ctx.table.game.seated())}
-    who: Callable[[Any], Any] = player or itemgetter("player")
+    who: Callable[[Any], Any] = player or attrgetter("player")
     return sorted(items, key=lambda item: order.get(who(item), len(order)))
 
 
@@ -421,27 +418,24 @@ class GameRenderer:
 
     def summary(self, ctx: Ctx, event: Event) -> str:
         """A round summary message."""
-        data = dict(event.data)
-        lines = [ctx.t("summary.title", n=data.get("round", ctx.view.round))]
-        for item in data.get("net", []) or data.get("results", []):
-            if isinstance(item, dict) and "player" in item:
-                net = int(item.get("net", 0))
-                lines.append(f"{mention(item['player'])} {net:+d}")
+        summary = ctx.table.game.summary_of(event.data)
+        lines = [ctx.t("summary.title", n=summary.round)]
+        lines += [f"{mention(row.player)} {row.net:+d}" for row in summary.nets]
         return "\n".join(lines)
 
     def final(self, ctx: Ctx, events: list[Event]) -> str:
         """The message when the table ends: what each player left with, in seat order."""
         lines = [ctx.t("table.closed_title")]
         for e in seat_sorted(ctx, events, lambda e: e.player):
-            if e.kind == LEFT and e.data.get("reason") == "close":
+            if e.kind == LEFT and departure(e.data).reason == "close":
                 lines.append(self.standing(ctx, e))
-        if any(e.kind == LEFT and e.data.get("keep") for e in events):  # something to collect
+        if any(e.kind == LEFT and departure(e.data).keep for e in events):  # to collect
             lines.append(ctx.t("table.claim_hint"))
         return "\n".join(lines)
 
     def standing(self, ctx: Ctx, left: Event) -> str:
         """One player's line in the final standings (``left``: their ``left`` event)."""
-        keep = int(left.data.get("keep", 0))
+        keep = departure(left.data).keep
         key = "table.standing" if keep else "table.standing_empty"
         return ctx.t(key, player=mention(left.player), amount=keep)
 
@@ -456,9 +450,10 @@ class GameRenderer:
         """What a player who just left reads: the stack that goes to the bank (and how to
         collect it), the welcome stake returned; None when they did not leave."""
         left = next((e for e in events if e.kind == LEFT and e.player == player), None)
-        if left is None or left.data.get("reason") != "leave" or not ctx.table.game.MONEY:
+        gone = None if left is None else departure(left.data)
+        if gone is None or gone.reason != "leave" or not ctx.table.game.MONEY:
             return None
-        keep, forfeit = int(left.data.get("keep", 0)), int(left.data.get("forfeit", 0))
+        keep, forfeit = gone.keep, gone.forfeit
         if forfeit:
             key = "move.left.forfeit" if keep else "move.left.forfeit_all"
         else:
@@ -512,7 +507,7 @@ class GameRenderer:
         if e.kind == JOINED:
             return "🪑 " + ctx.t("news.joined", player=who)
         if e.kind == LEFT:
-            reason = e.data.get("reason")
+            reason = departure(e.data).reason
             if reason == "empty_stack":
                 return "🚪 " + ctx.t("news.out_of_chips", player=who)
             if reason != "leave":  # the close says it in its standings
@@ -567,10 +562,10 @@ class GameRenderer:
             out.append(self.drawn_line(ctx, drawn, total))
         for e in events:
             if e.kind == ROUND_SETTLED:
-                net = self.round_net(e.data, player)
+                summary = ctx.table.game.summary_of(e.data)
+                net = self.round_net(summary, player)
                 if net is not None:
-                    rnd = e.data.get("round", "?")
-                    out.append(ctx.t("answer.round_net", n=rnd, net=f"{net:+d}"))
+                    out.append(ctx.t("answer.round_net", n=summary.round, net=f"{net:+d}"))
         return out
 
     def drawn_line(self, ctx: Ctx, drawn: list[str], total: Any) -> str:
@@ -598,15 +593,9 @@ class GameRenderer:
             return ctx.t(f"answer.{kind}", **{k: v for k, v in data.items() if k != "hand"})
         return None
 
-    def round_net(self, data: Any, player: int) -> int | None:
+    def round_net(self, summary: RoundSummary, player: int) -> int | None:
         """A player's net for a settled round, from its summary (None: not in it)."""
-        rows = data.get("net") or data.get("results") or []
-        nets = [
-            int(r["net"])
-            for r in rows
-            if isinstance(r, dict) and r.get("player") == player and "net" in r
-        ]
-        return sum(nets) if nets else None
+        return summary.net_of(player)
 
     # ----------------------------------------------------------------- private
     def private_lines(self, ctx: Ctx, events: list[Event], player: int) -> list[str]:

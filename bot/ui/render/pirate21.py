@@ -20,7 +20,8 @@ from typing import Any
 
 from bot.engine.base import ROUND_SETTLED, Event, Phase
 from bot.engine.games.pirate21 import MAX_PLAYERS, Pirate21Options
-from bot.engine.views import PiratePart, PirateSeatView, PirateYou, Row, SeatView
+from bot.engine.summaries import PirateRank, PirateRound, pirate_game_over
+from bot.engine.views import PiratePart, PirateSeatView, PirateYou, SeatView
 from bot.ui.buttons import ButtonSpec
 from bot.ui.cards import card, cards
 
@@ -65,7 +66,8 @@ class Renderer(GameRenderer):
             lines = [ctx.t("pirate21.treasure", treasure=part.treasure, pot=pot, pile=pile)]
         last = view.last_round
         if last is not None and ctx.phase is Phase.PLAYING:
-            lines.append(ctx.t("pirate21.last_round", text=self._outcome_text(ctx, last)))
+            text = self._outcome_text(ctx, checked(PirateRound, last))
+            lines.append(ctx.t("pirate21.last_round", text=text))
         if ctx.phase is Phase.FINISHED and part.ranking:
             lines.append(self._reason_text(ctx, part.end_reason))
         return lines
@@ -138,9 +140,10 @@ class Renderer(GameRenderer):
     def announce(self, ctx: Ctx, event: Event) -> str:
         data, kind = event.data, event.kind
         if kind == ROUND_SETTLED:  # with the hands of its showdown, the view's last round
-            last = ctx.view.last_round or {}
-            shown = last if last.get("round") == data.get("round") else None
-            return self.round_text(ctx, dict(data), shown)
+            result, last = self.settled(ctx, event), ctx.view.last_round
+            if not isinstance(last, PirateRound) or last.round != result.round:
+                last = None
+            return self.round_text(ctx, result, last)
         if kind == "shuffle":  # the first pile's commitment is in the footer
             if int(data.get("number", 1)) <= 1:
                 return ""
@@ -153,78 +156,79 @@ class Renderer(GameRenderer):
         return ctx.t(_PLAYER_NEWS[kind], player=mention(event.player))
 
     def summary(self, ctx: Ctx, event: Event) -> str:
-        return self.round_text(ctx, dict(event.data), None)
+        return self.round_text(ctx, self.settled(ctx, event), None)
 
-    def round_text(self, ctx: Ctx, result: Row, showdown: Row | None) -> str:
+    @staticmethod
+    def settled(ctx: Ctx, event: Event) -> PirateRound:
+        """A ``round_settled`` event's summary."""
+        return checked(PirateRound, ctx.table.game.summary_of(event.data))
+
+    def round_text(self, ctx: Ctx, result: PirateRound, showdown: PirateRound | None) -> str:
         """The showdown of a round: every hand turned up, who took what, the pot."""
-        lines = [ctx.t("pirate21.round_title", n=result.get("round", "?"))]
-        for hand in (showdown or {}).get("hands", []):
-            shown = cards(hand.get("hidden", []))
-            if hand.get("extra"):
-                shown += " · " + cards(hand["extra"])
-            line = f"{mention(hand['player'])} {shown} = **{hand['total']}**"
-            if hand.get("bust"):
+        lines = [ctx.t("pirate21.round_title", n=result.round)]
+        for hand in showdown.hands if showdown is not None else ():
+            shown = cards(hand.hidden)
+            if hand.extra:
+                shown += " · " + cards(hand.extra)
+            line = f"{mention(hand.player)} {shown} = **{hand.total}**"
+            if hand.bust:
                 line += " · " + ctx.t("pirate21.bust")
-            elif hand.get("blackjack"):
+            elif hand.blackjack:
                 line += " · " + ctx.t("pirate21.blackjack")
             lines.append(line)
         lines.append(self._outcome_text(ctx, result))
         lines.append(self._purse_text(ctx, result))
         return "\n".join(lines)
 
-    def _outcome_text(self, ctx: Ctx, result: Row) -> str:
-        outcome = result.get("outcome")
+    def _outcome_text(self, ctx: Ctx, result: PirateRound) -> str:
+        outcome = result.outcome
         is_shared = shared(ctx)
-        payouts = [p for p in result.get("payouts", []) if isinstance(p, dict)]
-        pot = result.get("pot", 0)
+        payouts, pot = result.payouts, result.pot
         if outcome == "win" and payouts:
             first = payouts[0]
-            return ctx.t(
-                "pirate21.outcome.win", player=mention(first["player"]), coins=first["coins"]
-            )
+            return ctx.t("pirate21.outcome.win", player=mention(first.player), coins=first.coins)
         if outcome == "tie21":
-            paid = ", ".join(f"{mention(p['player'])} +{p['coins']}" for p in payouts)
+            paid = ", ".join(f"{mention(p.player)} +{p.coins}" for p in payouts)
             key = "pirate21.outcome.tie21_shared" if is_shared else "pirate21.outcome.tie21"
             return ctx.t(key, paid=paid or "—", pot=pot)
         if outcome == "all_bust":
             return ctx.t("pirate21.outcome.all_bust", pot=pot)
         if outcome == "tie":
-            tied = ", ".join(mention(p) for p in result.get("winners", []))
+            tied = ", ".join(mention(p) for p in result.winners)
             return ctx.t("pirate21.outcome.tie", players=tied, pot=pot)
         return ctx.t("pirate21.outcome.none")
 
-    def _purse_text(self, ctx: Ctx, result: Row) -> str:
-        coins = result.get("coins") or {}
-        held = ", ".join(f"{mention(int(p))} {n}" for p, n in coins.items())
-        pot = result.get("pot", 0)
+    def _purse_text(self, ctx: Ctx, result: PirateRound) -> str:
+        held = ", ".join(f"{mention(p)} {n}" for p, n in result.coins)
+        pot = result.pot
         if shared(ctx):
             return ctx.t("pirate21.purse_shared", pot=pot, coins=held)
-        treasure = result.get("treasure", 0)
+        treasure = result.treasure
         return ctx.t("pirate21.purse", treasure=treasure, pot=pot, coins=held)
 
     def _reason_text(self, ctx: Ctx, reason: Any) -> str:
         return ctx.t(f"pirate21.end.{reason or 'closed'}")
 
-    def _ranking_lines(self, ctx: Ctx, ranking: Iterable[Row]) -> list[str]:
+    def _ranking_lines(self, ctx: Ctx, ranking: Iterable[PirateRank]) -> list[str]:
         lines = []
         for row in ranking:
-            rank = int(row["rank"])
+            rank = row.rank
             medal = MEDALS.get(rank, f"{rank}.")
-            player = mention(row["player"])
+            player = mention(row.player)
             key = "pirate21.rank_line"
-            lines.append(ctx.t(key, medal=medal, rank=rank, player=player, coins=row["coins"]))
+            lines.append(ctx.t(key, medal=medal, rank=rank, player=player, coins=row.coins))
         return lines
 
     def final(self, ctx: Ctx, events: list[Event]) -> str:
-        game_over = next((dict(e.data) for e in events if e.kind == "game_over"), None)
+        over = next((pirate_game_over(e.data) for e in events if e.kind == "game_over"), None)
         part = own(ctx)
-        ranking = (game_over or {}).get("ranking") or part.ranking or []
-        reason = (game_over or {}).get("reason") or part.end_reason
+        ranking = (over.ranking if over is not None else ()) or part.ranking or ()
+        reason = (over.reason if over is not None else None) or part.end_reason
         if not ctx.view.round:
             return ctx.t("pirate21.closed_before_start")
         lines = [ctx.t("pirate21.final_title"), self._reason_text(ctx, reason)]
         lines.extend(self._ranking_lines(ctx, ranking))
-        winners = [mention(r["player"]) for r in ranking if int(r["rank"]) == 1]
+        winners = [mention(r.player) for r in ranking if r.rank == 1]
         if len(winners) == 1:
             lines.append(ctx.t("pirate21.winner", player=winners[0]))
         elif winners:

@@ -10,9 +10,18 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bot.engine.base import ROUND_SETTLED, ActionKind, Event, MoneyKind, Phase, Visibility
+from bot.engine.events import LEFT
 from bot.engine.games.sept_et_demi import SeptEtDemiOptions
 from bot.engine.hands import SEPT_ET_DEMI, format_half_points
-from bot.engine.views import Row, SeatView, SeptPart, SeptSeatView, SeptYou
+from bot.engine.summaries import (
+    RoundSummary,
+    SeptGameOver,
+    SeptResult,
+    SeptRound,
+    departure,
+    sept_game_over,
+)
+from bot.engine.views import SeatView, SeptPart, SeptSeatView, SeptYou
 from bot.ui.buttons import ButtonSpec
 from bot.ui.cards import card, cards
 
@@ -48,6 +57,12 @@ def signed(amount: int) -> str:
 def own(ctx: Ctx) -> SeptPart:
     """The Sept et demi part of the table's view."""
     return checked(SeptPart, ctx.view.own)
+
+
+def last_round(ctx: Ctx) -> SeptRound | None:
+    """The summary of the round last played at the table (None before the first)."""
+    last = ctx.view.last_round
+    return None if last is None else checked(SeptRound, last)
 
 
 def options(ctx: Ctx) -> SeptEtDemiOptions:
@@ -103,11 +118,11 @@ class Renderer(GameRenderer):
         hand = hand_of(ctx, shown, hidden, bank.total) if shown or hidden else "—"
         if hidden and bank.total is None:
             hand += " · " + ctx.t("sept.bank_face_down")
-        last = ctx.view.last_round or {}
+        last = last_round(ctx)
         banker = mention(bank.banker)
-        if ctx.phase not in (_BETWEEN, _FINISHED) or not last:
+        if ctx.phase not in (_BETWEEN, _FINISHED) or last is None:
             return [f"{BANK} " + ctx.t("sept.bank", banker=banker, cards=hand)]
-        lines = [f"{BANK} " + ctx.t("sept.last_bank", banker=mention(last["banker"]), cards=hand)]
+        lines = [f"{BANK} " + ctx.t("sept.last_bank", banker=mention(last.banker), cards=hand)]
         if ctx.phase is _BETWEEN:
             lines.append(ctx.t("sept.next_banker", banker=banker))
         return lines
@@ -172,12 +187,12 @@ class Renderer(GameRenderer):
             parts.append(ctx.t("sept.status.stood"))
         elif playing and seat.pending:
             parts.append(ctx.t("sept.status.choosing"))
-        last = ctx.view.last_round or {}
-        if phase is _BETWEEN:
-            row = next((r for r in last.get("results", []) if r["player"] == pid), None)
+        last = last_round(ctx)
+        if phase is _BETWEEN and last is not None:
+            row = next((r for r in last.results if r.player == pid), None)
             if row is not None:
-                rule = ctx.t(f"sept.rule_short.{row['rule']}")
-                parts.append(f"{rule} {signed(int(row['net']))}")
+                rule = ctx.t(f"sept.rule_short.{row.rule}")
+                parts.append(f"{rule} {signed(row.net)}")
         if seat.voted_stop and phase is not _FINISHED:
             parts.append(VOTE)
         return [" · ".join(parts)]
@@ -287,63 +302,63 @@ class Renderer(GameRenderer):
     def round_text(self, ctx: Ctx, event: Event, batch: list[Event]) -> str:
         """The round summary: the bank, each player with the settlement rule applied, the
         fund's payments and any shortfall, the banker's net, players out."""
-        data = dict(event.data)
+        data = checked(SeptRound, ctx.table.game.summary_of(event.data))
         showdown = {e.data["player"]: list(e.data["cards"]) for e in batch if e.kind == "showdown"}
-        for row in data.get("results", []):  # a bust's hand, shown when it went over
-            if row.get("cards"):
-                showdown.setdefault(row["player"], list(row["cards"]))
-        bank_total = int(data.get("bank_total", 0))
-        bank = f"{cards(data.get('bank_cards', []))} {half(bank_total)}"
+        for row in data.results:  # a bust's hand, shown when it went over
+            if row.cards:
+                showdown.setdefault(row.player, list(row.cards))
+        bank_total = data.bank_total
+        bank = f"{cards(data.bank_cards)} {half(bank_total)}"
         if bank_total > SEPT_ET_DEMI:
             bank += " · " + ctx.t("sept.status.bust")
-        banker = mention(data.get("banker"))
+        banker = mention(data.banker)
         lines = [
-            ctx.t("summary.title", n=data.get("round", "?")),
+            ctx.t("summary.title", n=data.round),
             f"{BANK} " + ctx.t("sept.bank", banker=banker, cards=bank),
         ]
-        results = seat_sorted(ctx, data.get("results", []))
+        results = seat_sorted(ctx, data.results)
         lines += [self._result_line(ctx, row, showdown) for row in results]
-        if not data.get("results"):
+        if not data.results:
             lines.append(ctx.t("sept.nobody_played"))
-        net = signed(int(data.get("banker_net", 0)))
+        net = signed(data.banker_net)
         lines.append(f"{BANK} " + ctx.t("sept.banker_net", banker=banker, net=net))
-        if data.get("fund_paid") or data.get("shortfall"):
-            paid, left = data.get("fund_paid", 0), data.get("fund_left", 0)
+        if data.fund_paid or data.shortfall:
+            paid, left = data.fund_paid, data.fund_left
             lines.append(f"{FUND} " + ctx.t("sept.fund_paid", amount=paid, left=left))
-        if data.get("shortfall"):
-            lines.append("⚠️ " + ctx.t("sept.shortfall", amount=data["shortfall"]))
+        if data.shortfall:
+            lines.append("⚠️ " + ctx.t("sept.shortfall", amount=data.shortfall))
         for e in batch:
-            if e.kind == "left" and e.data.get("reason") == "empty_stack":
+            if e.kind == LEFT and departure(e.data).reason == "empty_stack":
                 lines.append(ctx.t("sept.player_out", player=mention(e.player)))
         return "\n".join(lines)
 
     @staticmethod
-    def _result_line(ctx: Ctx, row: dict[str, Any], showdown: dict[int, list[str]]) -> str:
+    def _result_line(ctx: Ctx, row: SeptResult, showdown: dict[int, list[str]]) -> str:
         """One player's result: hand, total, rule, net; who paid a win when the bank ran
         short (the fund, pro rata), and what stayed unpaid."""
-        pid = row["player"]
+        pid = row.player
         hand = cards(showdown[pid]) + " " if pid in showdown else ""
-        rule, net = ctx.t(f"sept.rule.{row['rule']}"), signed(int(row["net"]))
-        line = f"{mention(pid)} {hand}{half(row.get('total'))} — {rule} · **{net}**"
-        if row.get("outcome") != "win":
+        rule, net = ctx.t(f"sept.rule.{row.rule}"), signed(row.net)
+        line = f"{mention(pid)} {hand}{half(row.total)} — {rule} · **{net}**"
+        if row.outcome != "win":
             return line
         bits = []
-        if row.get("paid_by_fund") or row.get("shortfall"):
-            bits.append(ctx.t("sept.paid_by_bank", amount=row.get("paid_by_bank", 0)))
-        if row.get("paid_by_fund"):
-            share = ctx.t("sept.paid_by_fund", amount=row["paid_by_fund"])
-            if row.get("exact_fund_share"):
-                share += f" ({ctx.t('sept.pro_rata', exact=row['exact_fund_share'])})"
+        if row.paid_by_fund or row.shortfall:
+            bits.append(ctx.t("sept.paid_by_bank", amount=row.paid_by_bank))
+        if row.paid_by_fund:
+            share = ctx.t("sept.paid_by_fund", amount=row.paid_by_fund)
+            if row.exact_fund_share:
+                share += f" ({ctx.t('sept.pro_rata', exact=row.exact_fund_share)})"
             bits.append(share)
-        if row.get("shortfall"):
-            bits.append(ctx.t("sept.unpaid", amount=row["shortfall"]))
+        if row.shortfall:
+            bits.append(ctx.t("sept.unpaid", amount=row.shortfall))
         return line + (" (" + ", ".join(bits) + ")" if bits else "")
 
     def final(self, ctx: Ctx, events: list[Event]) -> str:
         over = next((e for e in events if e.kind == "game_over"), None)
         if over is None:
             return ""
-        result = dict(over.data)
+        result = sept_game_over(over.data)
         lines = [ctx.t("sept.final_title"), self._reason(ctx, result)]
         lines.extend(self._ranking_lines(ctx, result))
         returned = sum(m.amount for m in over.money if m.kind is MoneyKind.FUND_CLOSE)
@@ -353,8 +368,8 @@ class Renderer(GameRenderer):
         return "\n".join(lines)
 
     @staticmethod
-    def _reason(ctx: Ctx, result: Row) -> str:
-        reason, n = result.get("reason", "closed"), int(result.get("rounds_played", 0))
+    def _reason(ctx: Ctx, result: SeptGameOver) -> str:
+        reason, n = result.reason, result.rounds_played
         if reason == "closed" and n == 0:  # during the first round, or before it
             started = ctx.view.round >= 1
             return ctx.t("sept.end.during_first" if started else "sept.end.before_start")
@@ -362,11 +377,11 @@ class Renderer(GameRenderer):
         return ctx.t(f"sept.end.{reason}", n=n, rounds=rounds)
 
     @staticmethod
-    def _ranking_lines(ctx: Ctx, result: Row) -> list[str]:
+    def _ranking_lines(ctx: Ctx, result: SeptGameOver) -> list[str]:
         return [
-            f"{MEDALS.get(r['rank'], str(r['rank']) + '.')} {mention(r['player'])} — "
-            + ctx.t("table.stack", amount=r["stack"])
-            for r in result.get("ranking", [])
+            f"{MEDALS.get(r.rank, str(r.rank) + '.')} {mention(r.player)} — "
+            + ctx.t("table.stack", amount=r.stack)
+            for r in result.ranking
         ]
 
     # ----------------------------------------------------------------- changes, answers
@@ -382,7 +397,8 @@ class Renderer(GameRenderer):
                 out.append("⏱ " + ctx.t("news.timeout.bank", player=who))
             elif e.kind == ROUND_SETTLED and ctx.table.is_open:
                 banker = own(ctx).banker
-                if banker is not None and banker != e.data.get("banker"):
+                settled = checked(SeptRound, ctx.table.game.summary_of(e.data))
+                if banker is not None and banker != settled.banker:
                     out.append(f"{BANK} " + ctx.t("news.banker", player=mention(banker)))
         return out
 
@@ -402,11 +418,12 @@ class Renderer(GameRenderer):
                 out.append(ctx.t("answer.sept.bank_stand", total=total))
         return out + super().move_answer(ctx, events, player)
 
-    def round_net(self, data: Any, player: int) -> int | None:
+    def round_net(self, summary: RoundSummary, player: int) -> int | None:
         """A player's net, or the banker's: what the bank took and paid."""
-        if data.get("banker") == player:
-            return int(data.get("banker_net", 0))
-        return super().round_net(data, player)
+        settled = checked(SeptRound, summary)
+        if settled.banker == player:
+            return settled.banker_net
+        return super().round_net(summary, player)
 
     def answer_line(self, ctx: Ctx, e: Event, events: list[Event]) -> str | None:
         """The card a player showed (or showed instead of the new one), a bust's card."""
