@@ -123,7 +123,12 @@ async def croupier_moves(
 
     import bot.app
     from bot.engine.shuffle import seeded_entropy
+    from bot.stats import chart
 
+    # the bot imports matplotlib on a thread after READY (its first chart's second): done
+    # here first, where no simulated Discord waits for it (under valgrind it takes longer
+    # than SimCord's settle allows); the same in both runs, so it cancels out anyway
+    chart.warm()
     bot.app.INTENTS = intents_named(intents)  # read when the bot is built
     croupier = bot.app.create_bot(
         database_path=str(folder / "cost.sqlite3"), entropy=seeded_entropy("bench")
