@@ -1,5 +1,5 @@
-"""/stats player, /stats top and /stats chart: a player's figures, the rankings, the
-bankroll chart (bot/stats computes them, bot/ui/render/stats.py writes them)."""
+"""/stats player, /stats rounds, /stats top and /stats chart: a player's figures, their
+last rounds, the rankings, the bankroll chart (bot/stats computes them, bot/ui/render/stats.py writes them)."""
 
 from __future__ import annotations
 
@@ -92,6 +92,35 @@ class Stats(commands.Cog):
             name = game_name(game, locale)
             raise UserError("stats.error.no_rounds_game", user=who.mention, game=name)
         embed = render.player_embed(stats, who.display_name, locale, currency)
+        await send(interaction, embed=embed)
+
+    @stats_group.command(
+        name=_("rounds", "name.rounds"),
+        description=_("A player's last settled rounds", "cmd.stats_rounds.description"),
+    )
+    @app_commands.describe(
+        member=_("The member (default: you)", "cmd.stats_rounds.member"),
+        game=_("One game only (default: every game)", "cmd.stats_rounds.game"),
+    )
+    @app_commands.rename(member=_("member", "param.member"), game=_("game", "param.game"))
+    @app_commands.choices(game=game_choices())
+    @answers_refusals
+    async def rounds(
+        self,
+        interaction: discord.Interaction,
+        member: Someone | None = None,
+        game: str | None = None,
+    ) -> None:
+        """The player's last 10 settled rounds here, newest first."""
+        guild_id, locale, currency = await self.context(interaction)
+        who = self.target(interaction, member)
+        played = await self.bot.stats.rounds(guild_id, who.id, game)
+        if not played:
+            if game is None:
+                raise UserError("stats.error.no_rounds", user=who.mention)
+            name = game_name(game, locale)
+            raise UserError("stats.error.no_rounds_game", user=who.mention, game=name)
+        embed = render.rounds_embed(played, who.display_name, game, guild_id, locale, currency)
         await send(interaction, embed=embed)
 
     @stats_group.command(

@@ -14,10 +14,11 @@ from bot.engine.registry import GAMES
 
 from . import chart, store
 from .results import ALL_GAMES, ALL_TIME, iso_week
-from .store import Point, Ranked, Totals
+from .store import PlayedRound, Point, Ranked, Totals
 
 MIN_ROUNDS = 10  # a win rate is ranked from this many rounds
 TOP = 10
+LAST_ROUNDS = 10  # /stats rounds shows this many
 WEEK = "week"
 ALL = "all"
 
@@ -79,6 +80,12 @@ class StatsService:
             games = [t for t in games if t.game == game]
             every = games[0] if games else Totals(game)
         return PlayerStats(games, every)
+
+    async def rounds(
+        self, guild_id: int, user_id: int, game: str | None = None
+    ) -> list[PlayedRound]:
+        """The player's last settled rounds here (at ``game`` only, when given), newest first."""
+        return await self.db.read(store.last_rounds, guild_id, user_id, game, LAST_ROUNDS)
 
     async def top(self, guild_id: int, game: str | None, period: str) -> Top:
         """The best net results and win rates of ``period`` (week: this ISO week, UTC)."""

@@ -80,6 +80,54 @@ async def rankings(
 
 
 @dataclass(frozen=True, slots=True)
+class PlayedRound:
+    """One settled round of a player (``channel_id``: the table's thread, None if gone)."""
+
+    at: float
+    game: str
+    table_id: int
+    round_no: int
+    channel_id: int | None
+    staked: int
+    net: int
+    outcome: str
+    natural: bool
+
+
+async def last_rounds(
+    conn: Conn, guild_id: int, user_id: int, game: str | None, limit: int
+) -> list[PlayedRound]:
+    """The player's last ``limit`` settled rounds (at ``game`` only, when given), newest
+    first: one seek of the index round_results_player (guild_id, user_id, at)."""
+    sql = (
+        "SELECT r.at, r.game, r.table_id, r.round_no, t.channel_id, r.staked, r.net,"
+        " r.outcome, r.is_natural FROM round_results r LEFT JOIN tables t ON t.id = r.table_id"
+        " WHERE r.guild_id = ? AND r.user_id = ?"
+    )
+    params: tuple[object, ...] = (guild_id, user_id)
+    if game is not None:
+        sql += " AND r.game = ?"
+        params += (game,)
+    # rounds settled at the same instant (two tables): the later table's round first
+    sql += " ORDER BY r.at DESC, r.table_id DESC, r.round_no DESC LIMIT ?"
+    rows = await conn.fetchall(sql, (*params, limit))
+    return [
+        PlayedRound(
+            float(r[0]),
+            str(r[1]),
+            int(r[2]),
+            int(r[3]),
+            None if r[4] is None else int(r[4]),
+            int(r[5]),
+            int(r[6]),
+            str(r[7]),
+            bool(r[8]),
+        )
+        for r in rows
+    ]
+
+
+@dataclass(frozen=True, slots=True)
 class Point:
     """The player's money after one ledger entry: balance and chips on tables."""
 

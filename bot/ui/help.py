@@ -19,6 +19,7 @@ ELSEWHERE = (
     "bank history",
     "bank top",
     "stats player",
+    "stats rounds",
     "stats top",
     "stats chart",
     "rules",

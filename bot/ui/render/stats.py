@@ -12,7 +12,7 @@ from bot.engine.registry import GAMES
 from bot.i18n import normalize, t
 from bot.stats.results import ALL_GAMES
 from bot.stats.service import Chart, PlayerStats, Top
-from bot.stats.store import Point, Totals
+from bot.stats.store import PlayedRound, Point, Totals
 from bot.ui.render.bank import NBSP, amount, count, signed
 
 COLOUR = discord.Colour.dark_teal()
@@ -58,6 +58,47 @@ def player_embed(stats: PlayerStats, name: str, locale: str | None, currency: st
     embed = discord.Embed(
         title=t("stats.player.title", locale, name=name),
         description="\n".join(lines),
+        colour=COLOUR,
+    )
+    embed.set_footer(text=t("stats.player.footer", locale))
+    return embed
+
+
+def _table(r: PlayedRound, guild_id: int) -> str:
+    if r.channel_id is None:  # the table's row is gone: its number alone
+        return f"#{r.table_id}"
+    return f"[#{r.table_id}](https://discord.com/channels/{guild_id}/{r.channel_id})"
+
+
+def round_line(r: PlayedRound, guild_id: int, locale: str | None, currency: str) -> str:
+    """One settled round: when, game, table, staked, net, outcome, a natural's marker."""
+    coins = not GAMES[r.game].money  # Pirate 21 plays for coins: no money to show
+    text = t(
+        "stats.rounds.line_coins" if coins else "stats.rounds.line",
+        locale,
+        when=f"<t:{int(r.at)}:R>",
+        game=GAMES[r.game].name(locale),
+        table=_table(r, guild_id),
+        round=r.round_no,
+        staked=amount(r.staked, locale, currency),
+        net=signed(r.net, locale, currency),
+        outcome=t(f"stats.outcome.{r.outcome}", locale),
+    )
+    return text + t("stats.rounds.natural", locale) if r.natural else text
+
+
+def rounds_embed(
+    rounds: Sequence[PlayedRound],
+    name: str,
+    game: str | None,
+    guild_id: int,
+    locale: str | None,
+    currency: str,
+) -> discord.Embed:
+    """A player's last settled rounds, newest first, one line each."""
+    embed = discord.Embed(
+        title=t("stats.rounds.title", locale, name=name, game=game_name(game, locale)),
+        description="\n".join(round_line(r, guild_id, locale, currency) for r in rounds),
         colour=COLOUR,
     )
     embed.set_footer(text=t("stats.player.footer", locale))
