@@ -1,5 +1,6 @@
 """/stats player, /stats rounds, /stats top and /stats chart: a player's figures, their
-last rounds, the rankings, the bankroll chart (bot/stats computes them, bot/ui/render/stats.py writes them)."""
+last rounds, the rankings, the bankroll chart (bot/stats computes them,
+bot/ui/render/stats.py writes them)."""
 
 from __future__ import annotations
 
