@@ -53,6 +53,9 @@ class ClientSeeds:
         self.db = db
         self.entropy = entropy
         self._cache: dict[int, str] = {}
+        # another process may set a seed only on a shared database: one SQLite file has
+        # one bot process (bot/db/lock.py), whose cache is always right
+        self.shared = db.dialect != "sqlite"
 
     def _default(self, user_id: int) -> str:
         raw = hashlib.sha256(b"croupier-client-seed" + self.entropy(user_id)).hexdigest()
@@ -63,10 +66,11 @@ class ClientSeeds:
         return (await self.of_players([user_id], refresh=refresh))[user_id]
 
     async def of_players(self, users: Iterable[int], *, refresh: bool = False) -> dict[int, str]:
-        """Each player's seed: from the cache, or (``refresh``, or not cached) the database,
-        a random one stored for a player who has none."""
+        """Each player's seed: from the cache, or (``refresh`` on a shared database, or not
+        cached) the database, a random one stored for a player who has none."""
         wanted = sorted(set(users))
-        missing = wanted if refresh else [u for u in wanted if u not in self._cache]
+        fresh = refresh and self.shared
+        missing = wanted if fresh else [u for u in wanted if u not in self._cache]
         if missing:
             found = await self.db.read(_read, missing)
             absent = {u: self._default(u) for u in missing if u not in found}
