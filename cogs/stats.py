@@ -88,10 +88,7 @@ class Stats(commands.Cog):
         who = self.target(interaction, member)
         stats = await self.bot.stats.player(guild_id, who.id, game)
         if not stats.games:
-            if game is None:
-                raise UserError("stats.error.no_rounds", user=who.mention)
-            name = game_name(game, locale)
-            raise UserError("stats.error.no_rounds_game", user=who.mention, game=name)
+            raise no_rounds(who, game, locale)
         embed = render.player_embed(stats, who.display_name, locale, currency)
         await send(interaction, embed=embed)
 
@@ -117,10 +114,7 @@ class Stats(commands.Cog):
         who = self.target(interaction, member)
         played = await self.bot.stats.rounds(guild_id, who.id, game)
         if not played:
-            if game is None:
-                raise UserError("stats.error.no_rounds", user=who.mention)
-            name = game_name(game, locale)
-            raise UserError("stats.error.no_rounds_game", user=who.mention, game=name)
+            raise no_rounds(who, game, locale)
         embed = render.rounds_embed(played, who.display_name, game, guild_id, locale, currency)
         await send(interaction, embed=embed)
 
@@ -183,3 +177,11 @@ async def send(interaction: discord.Interaction, text: str | None = None, **kwar
 async def setup(bot: CroupierBot) -> None:
     """Extension entry point."""
     await bot.add_cog(Stats(bot))
+
+
+def no_rounds(who: discord.Member, game: str | None, locale: str) -> UserError:
+    """The refusal for a member with no settled round here (at ``game``, when given)."""
+    if game is None:
+        return UserError("stats.error.no_rounds", user=who.mention)
+    name = game_name(game, locale)
+    return UserError("stats.error.no_rounds_game", user=who.mention, game=name)
